@@ -1,0 +1,40 @@
+/**
+ * Domain errors with stable string codes (STYLE §6). Code matches on `code`, never on message
+ * text. The tool boundary renders them as `<code>: <message>`.
+ */
+export type KbErrorCode =
+  | "not_found"
+  | "stale_write"
+  | "invalid_id"
+  | "invalid_argument"
+  | "invalid_frontmatter"
+  | "expanded_ambiguous"
+  | "old_string_not_found"
+  | "old_string_ambiguous"
+  | "already_exists"
+  | "validation_failed"
+  | "reserved_name"
+  | "too_large"
+  | "not_empty"
+  | "not_configured"
+  | "conflict"
+  | "git_failed"
+  | "forbidden"
+  | "internal";
+
+export class KbError extends Error {
+  readonly code: KbErrorCode;
+  /** Extra structured facts for callers (never rendered automatically). */
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: KbErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = "KbError";
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function isKbError(err: unknown, code?: KbErrorCode): err is KbError {
+  return err instanceof KbError && (code === undefined || err.code === code);
+}

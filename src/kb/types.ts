@@ -1,0 +1,98 @@
+/**
+ * Shared data types of the KB data plane. Pure: no I/O imports.
+ * Every layer above kb/ speaks these types.
+ */
+
+/** A scalar of the flat YAML subset used in frontmatter. */
+export type FmScalar = string | number | boolean | null;
+/** A frontmatter value: a scalar or a flat list of scalars (no nesting). */
+export type FmValue = FmScalar | FmScalar[];
+/** Frontmatter as plain data. Key order of the object is the on-disk order. */
+export type Frontmatter = Record<string, FmValue>;
+
+/** Where a concept lives, for authorization selectors and filters. */
+export interface Placement {
+  /** Top-level folder whose descriptor has kind `map` (or legacy `_archive.md`), else null. */
+  map: string | null;
+  /** Top-level folder whose descriptor has kind `journal`, else null. */
+  journal: string | null;
+}
+
+/** One concept as read from disk. Ids never carry `data/` or `.md`. */
+export interface ConceptDoc extends Placement {
+  /** e.g. `infra/rete/gateway`, `services/db`. */
+  id: string;
+  /** KB-root-relative POSIX path, e.g. `data/infra/rete/gateway.md`. */
+  path: string;
+  frontmatter: Frontmatter;
+  /** Markdown body after the frontmatter block. */
+  body: string;
+  /** Content hash (DESIGN §4), the value `if_match` compares against. */
+  hash: string;
+  /** `frontmatter.type` as a string ("" when missing — such a file fails validation). */
+  type: string;
+  /** `frontmatter.title` when a string, else null. */
+  title: string | null;
+  /** True when the concept is `<id>/index.md` (an expanded concept owner). */
+  expanded: boolean;
+}
+
+export type MapKind = "map" | "journal";
+export type OntologyMode = "strict" | "emergent" | "off";
+
+/** A top-level folder's `_map.md` (or legacy `_archive.md`) descriptor. */
+export interface MapDescriptor {
+  /** Folder name under `data/`. */
+  name: string;
+  kind: MapKind;
+  title: string;
+  conceptTypes: string[];
+  ontologyMode: OntologyMode;
+  /** Fields every concept of the map must carry. */
+  requiredFields: string[];
+  /** `required_fields.<Type>`: extra fields per concept type. */
+  requiredFieldsByType: Record<string, string[]>;
+  requireIndexEntry: boolean;
+  /** True when read from a legacy `_archive.md`. */
+  legacy: boolean;
+  /** KB-root-relative path of the descriptor file. */
+  path: string;
+  frontmatter: Frontmatter;
+}
+
+/** Git identity used for commits. */
+export interface GitIdentity {
+  name: string;
+  email: string;
+}
+
+/** Per-KB settings resolved by the CLI config layer (nothing below cli/ reads the env). */
+export interface KbSettings {
+  /** Mount name (explicit `name`, else the normalized folder name). */
+  name: string;
+  /** Absolute path of the KB root (the git repository). */
+  root: string;
+  /** `allow_artifact_write` — registers artifact_write/artifact_delete. */
+  allowArtifactWrite: boolean;
+  /** KB-level git author; falls back to the global one, git's own, then cartographer. */
+  gitAuthor?: GitIdentity;
+  /** When false, writes are applied but not committed (`git.autocommit: false`). */
+  autocommit: boolean;
+}
+
+/**
+ * What a principal may see of one KB, as data (compiled by auth/, applied by search/ inside the
+ * SQL query and by tools/ on in-memory collections). `all` = no restriction. Otherwise a
+ * concept is visible when it matches at least one rule. Within a rule each non-empty selector
+ * must match: the container selector is `maps ∪ journals` (a concept lives in at most one), and
+ * `types` is intersected with it. An empty `rules` list means nothing is visible.
+ */
+export type Visibility = { all: true } | { all: false; rules: SelectorRule[] };
+
+export interface SelectorRule {
+  maps: string[];
+  journals: string[];
+  types: string[];
+}
+
+export const VISIBLE_ALL: Visibility = Object.freeze({ all: true }) as Visibility;

@@ -1,0 +1,54 @@
+/**
+ * One mounted KB's runtime: the store, its search index and the write session of the call
+ * under way. `apply` is the only way a tool writes: the plan is written atomically, the index
+ * re-synced for the touched ids, and the paths remembered for the one commit the surface makes.
+ */
+import type { AppliedPlan, KbStore, WritePlan } from "../kb/api.js";
+import type { KbSettings } from "../kb/types.js";
+import type { SearchIndex } from "../search/api.js";
+
+export interface WriteSession {
+  paths: Set<string>;
+  targets: string[];
+}
+
+export class KbRuntime {
+  private session: WriteSession | null = null;
+
+  constructor(
+    readonly store: KbStore,
+    readonly index: SearchIndex,
+  ) {}
+
+  get settings(): KbSettings {
+    return this.store.settings;
+  }
+
+  /** Starts collecting applied paths for one write call (the surface calls this under the lock). */
+  beginWrite(): WriteSession {
+    this.session = { paths: new Set(), targets: [] };
+    return this.session;
+  }
+
+  endWrite(): void {
+    this.session = null;
+  }
+
+  /** Applies a plan and keeps the index in step with it. */
+  async apply(plan: WritePlan): Promise<AppliedPlan> {
+    const applied = await this.store.apply(plan);
+    for (const path of applied.paths) this.session?.paths.add(path);
+    this.session?.targets.push(plan.target);
+    await this.syncIndex(applied.touchedIds);
+    return applied;
+  }
+
+  /** Re-reads the given concept ids into the index (removed when gone). */
+  async syncIndex(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const doc = await this.store.tryReadConcept(id);
+      if (doc) this.index.upsert(doc);
+      else this.index.remove(id);
+    }
+  }
+}

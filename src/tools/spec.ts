@@ -1,0 +1,70 @@
+/**
+ * The tool registry is DATA (STYLE §4): one ToolSpec per tool, one file per family exporting
+ * ToolSpec[]. A tool without a resource class cannot register (see registry.ts).
+ */
+import type { KbSettings, Visibility } from "../kb/types.js";
+import type { KbRuntime } from "./runtime.js";
+
+/**
+ * Authorization resource class (D118):
+ * - `exact`: one concept/asset named by the arguments (`targets`);
+ * - `collection`: many concepts, filtered per element by the caller's visibility before limits;
+ * - `src-dst`: both ends of a move;
+ * - `curated-index`: a map's index.md (root index → whole-KB);
+ * - `batch`: every operation's target;
+ * - `whole`: the whole KB.
+ */
+export type ResourceClass = "exact" | "collection" | "src-dst" | "curated-index" | "batch" | "whole";
+
+export type JsonSchema = {
+  type: "object";
+  properties: Record<string, unknown>;
+  required?: string[];
+  additionalProperties?: boolean;
+  [key: string]: unknown;
+};
+
+/** A concept (or asset) a call touches, for exact / src-dst / batch authorization. */
+export interface ToolTarget {
+  /** Concept id, or for assets a data/-relative path (its first segment is the map). */
+  id: string;
+  /** Type the write would give it (`frontmatter.type` in the arguments), if any. */
+  proposedType?: string;
+  /** Whether the target is written (true) or only read. */
+  write: boolean;
+}
+
+export interface ToolContext {
+  runtime: KbRuntime;
+  /** What the caller may see; collection tools MUST pass it to every query before the limit. */
+  visibility: Visibility;
+  principalId: string;
+  now: () => Date;
+}
+
+export interface ToolSpec {
+  name: string;
+  /** What it does, key arguments, errors — as few words as that takes (tools/list is paid per round trip). */
+  description: string;
+  inputSchema: JsonSchema;
+  readOnly: boolean;
+  /** Hidden from tools/list in the `agent` profile; still callable. */
+  advanced: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+  resource: ResourceClass;
+  /** Argument fields the audit may record (id-like only, never bodies or frontmatter). */
+  auditFields: string[];
+  /** Registered for a KB only when this returns true. */
+  enabledFor?: (settings: KbSettings) => boolean;
+  /** The config key that enables it (named in errors when a KB does not register it). */
+  enableKey?: string;
+  /** Targets for exact / src-dst / batch / curated-index classes. */
+  targets?: (args: Record<string, unknown>) => ToolTarget[];
+  /**
+   * Runs the tool. Returns a JSON-serializable result (rendered as compact JSON text).
+   * Throws KbError for domain failures. Write tools call `ctx.runtime.apply(plan)`; the surface
+   * holds the lock and makes the one commit afterwards.
+   */
+  handler: (args: Record<string, unknown>, ctx: ToolContext) => Promise<unknown>;
+}
