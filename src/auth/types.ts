@@ -42,3 +42,14 @@ export type Decision =
   | { allow: true; visibility: Visibility }
   /** `forbidden` renders as exactly `forbidden`; `not_found_hidden` as exactly `not found`. */
   | { allow: false; reason: "forbidden" | "not_found_hidden" };
+
+/** What the surface asks auth/ for one call (built from the ToolSpec and the store). */
+export interface AuthRequest {
+  kb: string;
+  /** `r` for read-only tools, `rw` otherwise (unknown tools count as writes). */
+  access: Access;
+  /** null = unknown or unclassified tool: denied unless admin (fail closed). */
+  resourceClass: import("../tools/spec.js").ResourceClass | null;
+  targets: TargetFacts[];
+  requireWholeKb: boolean;
+}

@@ -62,6 +62,12 @@ export interface ToolSpec {
   /** Targets for exact / src-dst / batch / curated-index classes. */
   targets?: (args: Record<string, unknown>) => ToolTarget[];
   /**
+   * True when these arguments need whole-KB access of the tool's kind (read or write) on top of
+   * the class check: graph_neighbors depth > 1, index_patch on the root index, concept_move with
+   * link rewriting (D118).
+   */
+  requiresWholeKb?: (args: Record<string, unknown>) => boolean;
+  /**
    * Runs the tool. Returns a JSON-serializable result (rendered as compact JSON text).
    * Throws KbError for domain failures. Write tools call `ctx.runtime.apply(plan)`; the surface
    * holds the lock and makes the one commit afterwards.
