@@ -1,0 +1,128 @@
+/**
+ * Validates tool arguments against the JSON-schema subset built by schema.ts: object, required,
+ * properties typed string/integer/number/boolean/array/object, items, enum, minimum/maximum and
+ * additionalProperties:false. Failures are `invalid_argument` naming the argument (with its
+ * path for nested values) and what it expected, so an agent can fix the call in one step.
+ */
+import { KbError } from "../kb/errors.js";
+import type { ToolSpec } from "./spec.js";
+
+type Schema = Record<string, unknown>;
+
+/** Returns the arguments as a record, or throws `invalid_argument` naming the first bad one. */
+export function validateArgs(spec: ToolSpec, args: unknown): Record<string, unknown> {
+  const value = args === undefined || args === null ? {} : args;
+  if (!isRecord(value)) {
+    throw new KbError(
+      "invalid_argument",
+      `arguments of ${spec.name} must be an object, got ${describe(value)}`,
+    );
+  }
+  checkObject(spec.inputSchema as Schema, value, "");
+  return value;
+}
+
+function checkObject(schema: Schema, value: Record<string, unknown>, path: string): void {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  for (const key of (schema.required ?? []) as string[]) {
+    if (value[key] === undefined) throw bad(join(path, key), "is required");
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const prop = properties[key];
+    if (prop === undefined) {
+      if (schema.additionalProperties === false) {
+        const known = Object.keys(properties);
+        const hint = known.length > 0 ? `; known: ${known.join(", ")}` : "";
+        throw bad(join(path, key), `is not a known argument${hint}`);
+      }
+      continue;
+    }
+    // An explicit null for an optional argument means "absent" (clients often send it).
+    if (v === undefined || v === null) {
+      if (v === null && ((schema.required ?? []) as string[]).includes(key)) {
+        throw bad(join(path, key), "is required");
+      }
+      continue;
+    }
+    checkValue(prop, v, join(path, key));
+  }
+}
+
+function checkValue(schema: Schema, value: unknown, path: string): void {
+  const type = schema.type as string | undefined;
+  switch (type) {
+    case "string":
+      if (typeof value !== "string") throw expected(path, "a string", value);
+      if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
+        throw expected(path, `one of ${(schema.enum as string[]).join("|")}`, value);
+      }
+      return;
+    case "integer":
+      if (typeof value !== "number" || !Number.isInteger(value)) {
+        throw expected(path, `an integer${bounds(schema)}`, value);
+      }
+      checkBounds(schema, value, path, "an integer");
+      return;
+    case "number":
+      if (typeof value !== "number" || !Number.isFinite(value))
+        throw expected(path, `a number${bounds(schema)}`, value);
+      checkBounds(schema, value, path, "a number");
+      return;
+    case "boolean":
+      if (typeof value !== "boolean") throw expected(path, "a boolean (true or false)", value);
+      return;
+    case "array": {
+      if (!Array.isArray(value)) throw expected(path, "an array", value);
+      const items = schema.items as Schema | undefined;
+      if (items) value.forEach((item, i) => checkValue(items, item, `${path}[${i}]`));
+      return;
+    }
+    case "object":
+      if (!isRecord(value)) throw expected(path, "an object", value);
+      checkObject(schema, value, path);
+      return;
+    default:
+      return;
+  }
+}
+
+function checkBounds(schema: Schema, value: number, path: string, kind: string): void {
+  const min = schema.minimum as number | undefined;
+  const max = schema.maximum as number | undefined;
+  if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
+    throw expected(path, `${kind}${bounds(schema)}`, value);
+  }
+}
+
+function bounds(schema: Schema): string {
+  const min = schema.minimum as number | undefined;
+  const max = schema.maximum as number | undefined;
+  if (min !== undefined && max !== undefined) return ` between ${min} and ${max}`;
+  if (min !== undefined) return ` ≥ ${min}`;
+  if (max !== undefined) return ` ≤ ${max}`;
+  return "";
+}
+
+function expected(path: string, what: string, got: unknown): KbError {
+  return bad(path, `must be ${what}, got ${describe(got)}`);
+}
+
+function bad(path: string, problem: string): KbError {
+  return new KbError("invalid_argument", `'${path}' ${problem}`, { argument: path });
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function join(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

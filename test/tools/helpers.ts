@@ -1,0 +1,148 @@
+/**
+ * Test helpers for tool handlers: a real temp KB (git + SQLite index) and `callTool`, which
+ * emulates the MCP surface for one call — validate arguments, then for writes beginWrite →
+ * handler → ONE commit `<tool>: <target>` of the session's paths → endWrite.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { initKb } from "../../src/kb/init.js";
+import { openKb } from "../../src/kb/store.js";
+import type { KbSettings, Visibility } from "../../src/kb/types.js";
+import { openKbIndex } from "../../src/search/index.js";
+import { validateArgs } from "../../src/tools/args.js";
+import { KbRuntime } from "../../src/tools/runtime.js";
+import type { ToolContext, ToolSpec } from "../../src/tools/spec.js";
+
+export const TEST_AUTHOR = { name: "Cartographer Test", email: "test@cartographer.invalid" };
+
+/** Environment for git commands run by tests themselves (no global identity needed). */
+export const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: TEST_AUTHOR.name,
+  GIT_AUTHOR_EMAIL: TEST_AUTHOR.email,
+  GIT_COMMITTER_NAME: TEST_AUTHOR.name,
+  GIT_COMMITTER_EMAIL: TEST_AUTHOR.email,
+};
+
+export interface TempKb {
+  root: string;
+  settings: KbSettings;
+  runtime: KbRuntime;
+  cleanup: () => Promise<void>;
+}
+
+export interface TempKbOptions {
+  allowArtifactWrite?: boolean;
+  /** Existing KB to open instead of initializing a fresh one (e.g. a copied fixture). */
+  existingRoot?: string;
+}
+
+export function testSettings(root: string, opts: TempKbOptions = {}): KbSettings {
+  return {
+    name: "test",
+    root,
+    allowArtifactWrite: opts.allowArtifactWrite ?? false,
+    gitAuthor: TEST_AUTHOR,
+    autocommit: true,
+  };
+}
+
+/** A fresh KB in a temp dir (initKb), opened with its search index. */
+export async function makeTempKb(opts: TempKbOptions = {}): Promise<TempKb> {
+  const tmp = await mkdtemp(join(tmpdir(), "carto-tools-"));
+  let root = opts.existingRoot ?? join(tmp, "kb");
+  if (!opts.existingRoot) {
+    await initKb(root, { gitAuthor: TEST_AUTHOR });
+  } else {
+    root = opts.existingRoot;
+  }
+  const settings = testSettings(root, opts);
+  const store = await openKb(settings);
+  const index = await openKbIndex(store);
+  const runtime = new KbRuntime(store, index);
+  return {
+    root,
+    settings,
+    runtime,
+    cleanup: async () => {
+      index.close();
+      await rm(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+export function contextFor(
+  runtime: KbRuntime,
+  visibility: Visibility = { all: true },
+): ToolContext {
+  return { runtime, visibility, principalId: "test", now: () => new Date() };
+}
+
+/**
+ * Calls one tool the way the surface does. Write tools: beginWrite, run, then one commit of the
+ * session's paths named `<tool>: <first target>`; the session always ends.
+ */
+export async function callTool(
+  runtime: KbRuntime,
+  spec: ToolSpec,
+  args: unknown,
+  opts: { visibility?: Visibility } = {},
+): Promise<unknown> {
+  const valid = validateArgs(spec, args);
+  const ctx = contextFor(runtime, opts.visibility);
+  if (spec.readOnly) return spec.handler(valid, ctx);
+  const session = runtime.beginWrite();
+  try {
+    const result = await spec.handler(valid, ctx);
+    if (session.paths.size > 0) {
+      await runtime.store.commit(
+        [...session.paths],
+        `${spec.name}: ${session.targets[0] ?? spec.name}`,
+      );
+    }
+    return result;
+  } finally {
+    runtime.endWrite();
+  }
+}
+
+/** Number of commits on HEAD of the KB repo. */
+export function commitCount(root: string): number {
+  return Number(
+    execFileSync("git", ["rev-list", "--count", "HEAD"], { cwd: root, env: GIT_ENV })
+      .toString()
+      .trim(),
+  );
+}
+
+/** Subject of the HEAD commit. */
+export function headSubject(root: string): string {
+  return execFileSync("git", ["log", "-1", "--format=%s"], { cwd: root, env: GIT_ENV })
+    .toString()
+    .trim();
+}
+
+/** Finds a tool by name in a family list (throws when missing, so a typo fails loudly). */
+export function tool(specs: readonly ToolSpec[], name: string): ToolSpec {
+  const spec = specs.find((s) => s.name === name);
+  if (!spec) throw new Error(`tool ${name} not in list`);
+  return spec;
+}
+
+/** Runs `fn` expecting a KbError with `code`; returns it. */
+export async function expectKbError(
+  fn: () => Promise<unknown>,
+  code: string,
+): Promise<Error & { code: string }> {
+  try {
+    await fn();
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (e.code !== code)
+      throw new Error(`expected ${code}, got ${e.code ?? "no code"}: ${e.message}`);
+    return e as Error & { code: string };
+  }
+  throw new Error(`expected ${code}, but the call succeeded`);
+}
