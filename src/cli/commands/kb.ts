@@ -1,0 +1,57 @@
+/** `cartographer kb create|list`: make and list KBs in a data directory. */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import { initKb } from "../../kb/init.js";
+import { EMBEDDED_DATA_DIR, kbFoldersIn } from "../config/resolve.js";
+import { normalizeKbName } from "../config/values.js";
+import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
+import type { CommandContext } from "../program.js";
+
+/** The data directory: --data, else CARTOGRAPHER_DATA, else ./cartographer-data. */
+export function dataDirOf(io: CliIo, flag?: string): string {
+  return resolve(io.cwd, flag ?? io.env.CARTOGRAPHER_DATA ?? EMBEDDED_DATA_DIR);
+}
+
+export function validateKbName(name: string): void {
+  if (name !== normalizeKbName(name) || name === "") {
+    throw new CliExit(EXIT_USAGE, `kb name '${name}' is not valid: use lowercase letters, digits, '-' and '_' (e.g. '${normalizeKbName(name) || "notes"}')`);
+  }
+  if (name === "routed") {
+    throw new CliExit(EXIT_USAGE, "kb name 'routed' is reserved: it collides with the /mcp/routed endpoint; choose another name");
+  }
+}
+
+export async function createKb(io: CliIo, name: string, dataFlag?: string, title?: string): Promise<string> {
+  validateKbName(name);
+  const root = join(dataDirOf(io, dataFlag), name);
+  if (existsSync(root)) {
+    throw new CliExit(EXIT_USAGE, `${root} already exists; choose another name or remove it first`);
+  }
+  await initKb(root, { title: title ?? name });
+  return root;
+}
+
+export function registerKbCommands(program: Command, { io }: CommandContext): void {
+  const kb = program.command("kb").description("create and list knowledge bases in a data directory");
+  kb.command("create <name>")
+    .description("create a KB <data>/<name>: layout, git repository, first commit")
+    .option("--data <dir>", "data directory (default: $CARTOGRAPHER_DATA or ./cartographer-data)")
+    .option("--title <title>", "title of the root index")
+    .action(async (name: string, opts: { data?: string; title?: string }) => {
+      const root = await createKb(io, name, opts.data, opts.title);
+      io.stdout.write(`created KB '${name}' at ${root}\n`);
+    });
+  kb.command("list")
+    .description("list the KBs of a data directory")
+    .option("--data <dir>", "data directory (default: $CARTOGRAPHER_DATA or ./cartographer-data)")
+    .option("--json", "print JSON")
+    .action((opts: { data?: string; json?: boolean }) => {
+      const dir = dataDirOf(io, opts.data);
+      if (!existsSync(dir)) throw new CliExit(EXIT_USAGE, `data directory ${dir} does not exist; create a KB with 'cartographer kb create <name> --data ${dir}'`);
+      const kbs = kbFoldersIn(dir).map((root) => ({ name: normalizeKbName(root.split(/[\\/]/).pop() ?? ""), path: root }));
+      if (opts.json) io.stdout.write(`${JSON.stringify(kbs)}\n`);
+      else if (kbs.length === 0) io.stdout.write(`no KBs in ${dir}\n`);
+      else for (const k of kbs) io.stdout.write(`${k.name}\t${k.path}\n`);
+    });
+}

@@ -1,0 +1,31 @@
+/** `cartographer reindex --kb PATH`: rebuild the search index of one KB from disk. */
+import { basename, resolve } from "node:path";
+import type { Command } from "commander";
+import { openKb } from "../../kb/store.js";
+import { reindexKb } from "../../search/index.js";
+import { normalizeKbName } from "../config/values.js";
+import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
+import type { CommandContext } from "../program.js";
+import { progressReporter } from "../progress.js";
+
+export function registerReindexCommand(program: Command, { io }: CommandContext): void {
+  program
+    .command("reindex")
+    .description("rebuild a KB's search index (.cartographer/index.db) from its files")
+    .requiredOption("--kb <path>", "KB root (the git repository holding data/)")
+    .action(async (opts: { kb: string }) => {
+      await reindexCommand(io, opts.kb);
+    });
+}
+
+export async function reindexCommand(io: CliIo, kbPath: string): Promise<void> {
+  const root = resolve(io.cwd, kbPath);
+  if (!root) throw new CliExit(EXIT_USAGE, "--kb: give the KB root path");
+  const store = await openKb({ name: normalizeKbName(basename(root)), root, allowArtifactWrite: false, autocommit: true });
+  const progress = progressReporter(io.stderr, "reindex");
+  const started = Date.now();
+  const stats = await reindexKb(store, { onProgress: progress.update });
+  progress.done();
+  const seconds = ((Date.now() - started) / 1000).toFixed(2);
+  io.stdout.write(`${JSON.stringify({ kb: root, ...stats, seconds: Number(seconds) })}\n`);
+}

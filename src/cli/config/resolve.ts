@@ -1,0 +1,242 @@
+/**
+ * Resolves the server configuration ONCE, at the edge (STYLE §7): defaults → YAML → env →
+ * flags, into one validated, frozen object. Only src/cli reads the environment; it passes
+ * `env` in here so the resolution itself is testable.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { basename, resolve as resolvePath } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { KbError } from "../../kb/errors.js";
+import type { GitIdentity } from "../../kb/types.js";
+import { type FileConfig, describeIssues, fileConfigSchema } from "./schema.js";
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type HttpAddress,
+  isLoopbackHost,
+  normalizeKbName,
+  parseBoolean,
+  parseHttpAddress,
+  parseList,
+} from "./values.js";
+
+export interface ServeFlags {
+  config?: string;
+  kb?: string[];
+  data?: string;
+  http?: string;
+  stdio?: boolean;
+  toolsProfile?: string;
+  init?: boolean;
+  mountMode?: string;
+  tokens?: string;
+  auth?: string;
+  insecureNoAuth?: boolean;
+  auditLog?: string;
+}
+
+export interface KbMountSpec {
+  name: string;
+  root: string;
+  allowArtifactWrite: boolean;
+  gitAuthor?: GitIdentity;
+  /** Where the name and path came from, for messages. */
+  source: string;
+}
+
+export interface AuditSettings {
+  log: string;
+  mode: "best_effort" | "required";
+  keySeedHex?: string;
+  maxSegmentBytes?: number;
+  archiveDir?: string;
+  retentionDays?: number;
+}
+
+export interface ServerConfig {
+  configPath: string | null;
+  transport: "stdio" | "http";
+  http: HttpAddress;
+  /** The data directory whose KB subfolders are mounted (null when none). */
+  dataDir: string | null;
+  /** True when nothing named a KB: the embedded default (./cartographer-data with `notes`). */
+  embeddedDefault: boolean;
+  kbs: KbMountSpec[];
+  /** Create missing KBs named by --kb (serve --init). */
+  initMissing: boolean;
+  toolsProfile: "agent" | "full";
+  autocommit: boolean;
+  corsOrigins: string[];
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  maxBodyBytes: number;
+  /** Raw auth section + env/flag overrides, compiled by src/auth. */
+  auth: { section: unknown; mode?: string; tokensEnv?: string };
+  allowInsecureNoAuth: boolean;
+  audit: AuditSettings | null;
+  /** Startup warnings (deprecated keys, skipped KBs), each printed once by the caller. */
+  warnings: string[];
+}
+
+export const EMBEDDED_DATA_DIR = "cartographer-data";
+export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+export function loadConfigFile(path: string): FileConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new KbError("invalid_argument", `config file ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? err})`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text) ?? {};
+  } catch (err) {
+    throw new KbError("invalid_argument", `config file ${path}: not valid YAML: ${(err as Error).message.split("\n")[0]}`);
+  }
+  const parsed = fileConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new KbError("invalid_argument", `config file ${path}: ${describeIssues(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+export function resolveServerConfig(
+  flags: ServeFlags,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): ServerConfig {
+  const warnings: string[] = [];
+  const configPath = flags.config ?? env.CARTOGRAPHER_CONFIG ?? null;
+  const file: FileConfig = configPath ? loadConfigFile(resolvePath(cwd, configPath)) : {};
+  const at = (p: string) => resolvePath(cwd, p);
+
+  warnDeprecated(file, env, flags, warnings);
+
+  const httpSetting =
+    flags.http !== undefined ? ["--http", flags.http] : env.CARTOGRAPHER_HTTP ? ["CARTOGRAPHER_HTTP", env.CARTOGRAPHER_HTTP] : file.http !== undefined ? ["http", file.http] : null;
+  const http = httpSetting ? parseHttpAddress(httpSetting[1] as string, httpSetting[0] as string) : { host: DEFAULT_HOST, port: DEFAULT_PORT };
+
+  const data = flags.data ?? env.CARTOGRAPHER_DATA ?? file.data;
+  const kbPaths = flags.kb && flags.kb.length > 0 ? flags.kb : env.CARTOGRAPHER_KB ? parseList(env.CARTOGRAPHER_KB) : null;
+
+  const profileRaw = flags.toolsProfile ?? env.CARTOGRAPHER_TOOLS_PROFILE ?? file.tools?.profile ?? "agent";
+  if (profileRaw !== "agent" && profileRaw !== "full") {
+    const key = flags.toolsProfile ? "--tools-profile" : env.CARTOGRAPHER_TOOLS_PROFILE ? "CARTOGRAPHER_TOOLS_PROFILE" : "tools.profile";
+    throw new KbError("invalid_argument", `${key}: '${profileRaw}' is not a tools profile; use agent or full`);
+  }
+  const autocommit = env.CARTOGRAPHER_GIT_AUTOCOMMIT !== undefined ? parseBoolean(env.CARTOGRAPHER_GIT_AUTOCOMMIT, "CARTOGRAPHER_GIT_AUTOCOMMIT") : (file.git?.autocommit ?? true);
+  const globalAuthor = file.git?.author;
+
+  const embeddedDefault = data === undefined && kbPaths === null && (file.kbs === undefined || file.kbs.length === 0);
+  const dataDir = embeddedDefault ? at(EMBEDDED_DATA_DIR) : data !== undefined ? at(data) : null;
+
+  const candidates: KbMountSpec[] = [];
+  if (kbPaths) {
+    for (const p of kbPaths) candidates.push(mountSpec(at(p), undefined, false, globalAuthor, `--kb ${p}`));
+  } else {
+    for (const [i, entry] of (file.kbs ?? []).entries()) {
+      candidates.push(mountSpec(at(entry.path), entry.name, entry.allow_artifact_write ?? false, entry.git_author ?? globalAuthor, `kbs.${i}`));
+    }
+  }
+  if (dataDir && existsSync(dataDir)) {
+    for (const root of kbFoldersIn(dataDir)) candidates.push(mountSpec(root, undefined, false, globalAuthor, `data ${dataDir}`));
+  }
+  const kbs = dedupeKbs(candidates, warnings);
+
+  const transport = flags.stdio ? "stdio" : flags.http !== undefined || env.CARTOGRAPHER_HTTP || file.http !== undefined ? "http" : kbPaths ? "stdio" : "http";
+
+  const auditLog = flags.auditLog ?? env.CARTOGRAPHER_AUDIT_LOG ?? file.audit?.log;
+  const audit: AuditSettings | null = auditLog
+    ? {
+        log: at(auditLog),
+        mode: file.audit?.mode ?? "best_effort",
+        keySeedHex: env.CARTOGRAPHER_AUDIT_KEY ?? file.audit?.key_seed,
+        maxSegmentBytes: file.audit?.max_segment_bytes,
+        archiveDir: file.audit?.archive_dir ? at(file.audit.archive_dir) : undefined,
+        retentionDays: file.audit?.retention_days,
+      }
+    : null;
+
+  const config: ServerConfig = {
+    configPath: configPath ? at(configPath) : null,
+    transport,
+    http,
+    dataDir,
+    embeddedDefault,
+    kbs,
+    initMissing: flags.init ?? false,
+    toolsProfile: profileRaw,
+    autocommit,
+    corsOrigins: file.cors?.origins ?? [],
+    allowedHosts: file.allowed_hosts ?? [],
+    allowedOrigins: file.allowed_origins ?? [],
+    maxBodyBytes: file.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
+    auth: { section: file.auth, mode: flags.auth ?? env.CARTOGRAPHER_AUTH, tokensEnv: flags.tokens ?? env.CARTOGRAPHER_TOKENS },
+    allowInsecureNoAuth: flags.insecureNoAuth ?? false,
+    audit,
+    warnings,
+  };
+  return deepFreeze(config);
+}
+
+function mountSpec(root: string, name: string | undefined, allowArtifactWrite: boolean, gitAuthor: GitIdentity | undefined, source: string): KbMountSpec {
+  const spec: KbMountSpec = { name: name ?? normalizeKbName(basename(root)), root, allowArtifactWrite, source };
+  if (gitAuthor) spec.gitAuthor = gitAuthor;
+  return spec;
+}
+
+/** Folders directly under `dataDir` that hold a KB (`data/index.md`), sorted. */
+export function kbFoldersIn(dataDir: string): string[] {
+  return readdirSync(dataDir)
+    .filter((entry) => !entry.startsWith("."))
+    .map((entry) => resolvePath(dataDir, entry))
+    .filter((p) => statSync(p).isDirectory() && existsSync(resolvePath(p, "data", "index.md")))
+    .sort();
+}
+
+function dedupeKbs(candidates: KbMountSpec[], warnings: string[]): KbMountSpec[] {
+  const byName = new Map<string, KbMountSpec>();
+  const roots = new Set<string>();
+  for (const kb of candidates) {
+    if (roots.has(kb.root)) continue; // the same folder named twice (e.g. --kb inside --data)
+    if (kb.name === "") {
+      warnings.push(`KB at ${kb.root} (${kb.source}) has no usable name; set kbs[].name. Skipped.`);
+      continue;
+    }
+    if (kb.name === "routed") {
+      warnings.push(`KB '${kb.name}' at ${kb.root} skipped: the name 'routed' collides with the /mcp/routed endpoint (D288); give it another name with kbs[].name`);
+      continue;
+    }
+    const first = byName.get(kb.name);
+    if (first) {
+      warnings.push(`KB name '${kb.name}' is used twice (${first.root} and ${kb.root}); the second is skipped — set kbs[].name to tell them apart`);
+      continue;
+    }
+    byName.set(kb.name, kb);
+    roots.add(kb.root);
+  }
+  return [...byName.values()];
+}
+
+function warnDeprecated(file: FileConfig, env: Record<string, string | undefined>, flags: ServeFlags, warnings: string[]): void {
+  const ignored = "is deprecated and ignored (D288: every HTTP server serves /mcp/routed and tools are never prefixed)";
+  if (file.mcp?.mount_mode !== undefined) warnings.push(`config key mcp.mount_mode ${ignored}`);
+  if (env.CARTOGRAPHER_MCP_MOUNT_MODE !== undefined) warnings.push(`CARTOGRAPHER_MCP_MOUNT_MODE ${ignored}`);
+  if (flags.mountMode !== undefined) warnings.push(`--mount-mode ${ignored}`);
+  if (file.mcp?.tool_prefix_mode !== undefined) warnings.push(`config key mcp.tool_prefix_mode ${ignored}`);
+  if (env.CARTOGRAPHER_MCP_TOOL_PREFIX_MODE !== undefined) warnings.push(`CARTOGRAPHER_MCP_TOOL_PREFIX_MODE ${ignored}`);
+  for (const [i, kb] of (file.kbs ?? []).entries()) {
+    if (kb.tool_prefix !== undefined) warnings.push(`config key kbs.${i}.tool_prefix (${kb.name ?? kb.path}) ${ignored}`);
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+export { isLoopbackHost };

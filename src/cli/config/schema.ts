@@ -1,0 +1,62 @@
+/**
+ * The server configuration file (YAML) as a zod schema. Unknown keys are refused with their
+ * path named, so a typo never passes silently (STYLE §7). The `auth` section is validated by
+ * src/auth/config.ts; here it is carried through as data.
+ */
+import { z } from "zod";
+
+const gitAuthor = z.strictObject({ name: z.string().min(1), email: z.string().min(1) });
+
+const kbEntry = z.strictObject({
+  path: z.string().min(1),
+  name: z.string().min(1).optional(),
+  allow_artifact_write: z.boolean().optional(),
+  git_author: gitAuthor.optional(),
+  /** Deprecated (D288): accepted, ignored, one startup warning. */
+  tool_prefix: z.string().optional(),
+});
+
+export const fileConfigSchema = z.strictObject({
+  /** `host:port`, `:port` or a port number. */
+  http: z.union([z.string(), z.number()]).optional(),
+  data: z.string().optional(),
+  kbs: z.array(kbEntry).optional(),
+  tools: z.strictObject({ profile: z.enum(["agent", "full"]).optional() }).optional(),
+  git: z
+    .strictObject({ autocommit: z.boolean().optional(), author: gitAuthor.optional() })
+    .optional(),
+  cors: z.strictObject({ origins: z.array(z.string()).optional() }).optional(),
+  allowed_hosts: z.array(z.string()).optional(),
+  allowed_origins: z.array(z.string()).optional(),
+  max_body_bytes: z.number().int().positive().optional(),
+  mcp: z
+    .strictObject({
+      mount_mode: z.string().optional(),
+      tool_prefix_mode: z.string().optional(),
+    })
+    .optional(),
+  auth: z.unknown().optional(),
+  audit: z
+    .strictObject({
+      log: z.string().optional(),
+      mode: z.enum(["best_effort", "required"]).optional(),
+      key_seed: z.string().optional(),
+      max_segment_bytes: z.number().int().positive().optional(),
+      archive_dir: z.string().optional(),
+      retention_days: z.number().int().positive().optional(),
+    })
+    .optional(),
+});
+
+export type FileConfig = z.infer<typeof fileConfigSchema>;
+export type KbEntry = z.infer<typeof kbEntry>;
+
+/** Renders zod issues as `key.path: message` lines. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const key = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
+      return `${key}: ${issue.message}`;
+    })
+    .join("; ");
+}

@@ -1,0 +1,65 @@
+/** Parsing of scalar settings from env and flags; every error names the setting. */
+import { KbError } from "../../kb/errors.js";
+
+export interface HttpAddress {
+  host: string;
+  port: number;
+}
+
+export const DEFAULT_PORT = 39273;
+export const DEFAULT_HOST = "127.0.0.1";
+
+/** Accepts `host:port`, `[v6]:port`, `:port`, `port`, or a bare host. */
+export function parseHttpAddress(value: string | number, setting: string): HttpAddress {
+  const text = String(value).trim();
+  const fail = () =>
+    new KbError(
+      "invalid_argument",
+      `${setting}: '${text}' is not an address; use host:port (e.g. 127.0.0.1:${DEFAULT_PORT}), :port or a port number`,
+    );
+  if (text === "") throw fail();
+  if (/^\d+$/.test(text)) return { host: DEFAULT_HOST, port: parsePort(text, fail) };
+  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  if (v6) return { host: v6[1] as string, port: v6[2] ? parsePort(v6[2], fail) : DEFAULT_PORT };
+  const colon = text.lastIndexOf(":");
+  if (colon === -1) return { host: text, port: DEFAULT_PORT };
+  const host = text.slice(0, colon) || DEFAULT_HOST;
+  if (host.includes(":")) throw fail();
+  return { host, port: parsePort(text.slice(colon + 1), fail) };
+}
+
+function parsePort(text: string, fail: () => Error): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 0 || port > 65535) throw fail();
+  return port;
+}
+
+const TRUE = new Set(["1", "true", "yes", "on"]);
+const FALSE = new Set(["0", "false", "no", "off"]);
+
+export function parseBoolean(value: string, setting: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (TRUE.has(v)) return true;
+  if (FALSE.has(v)) return false;
+  throw new KbError("invalid_argument", `${setting}: '${value}' is not a boolean; use true or false`);
+}
+
+export function parseList(value: string): string[] {
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** A KB's default mount name: its folder name, lowercased, runs of other characters → `-`. */
+export function normalizeKbName(folder: string): string {
+  return folder
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
