@@ -1,0 +1,150 @@
+/**
+ * The `auth:` part of the server config (D44, D118) and the env/flag forms that feed it.
+ * Pure: the CLI passes the environment in; nothing here reads process.env.
+ *
+ * YAML:
+ *   auth:
+ *     mode: auto | true | false          # default auto = on when tokens exist
+ *     tokens:
+ *       - ${ADMIN_TOKEN}                 # bare string = admin
+ *       - { token: "${CI_TOKEN}", id: ci, scopes: ["kb:docs:r"], roles: [ops] }
+ *     roles:
+ *       - { name: ops, rules: [{ kb: docs, access: rw, maps: [infra], types: [runbook] }] }
+ *     authorization_servers: ["https://issuer.example"]
+ */
+import { z } from "zod";
+import { KbError } from "../kb/errors.js";
+import { roleProblems, tokenProblems } from "./checks.js";
+import type { Access } from "./types.js";
+
+export type AuthMode = "auto" | boolean;
+
+export interface TokenSpec {
+  token: string;
+  id?: string;
+  /** `kb:<name>:r|rw` strings. */
+  scopes?: string[];
+  /** Names of `auth.roles` entries. */
+  roles?: string[];
+  /** Where it was declared, for messages (`auth.tokens[2]`, `CARTOGRAPHER_TOKENS entry 3`). */
+  origin?: string;
+}
+
+export interface RoleRuleSpec {
+  kb: string;
+  access: Access;
+  maps?: string[];
+  journals?: string[];
+  types?: string[];
+}
+
+export interface RoleSpec {
+  name: string;
+  rules: RoleRuleSpec[];
+}
+
+/** The parsed `auth:` block with defaults applied. */
+export interface AuthConfig {
+  mode: AuthMode;
+  tokens: TokenSpec[];
+  roles: RoleSpec[];
+  authorization_servers: string[];
+}
+
+/** What compileAuth takes: YAML merged with env/flag overrides, `${ENV}` already expanded. */
+export interface ResolvedAuthInput {
+  mode: AuthMode;
+  tokens: TokenSpec[];
+  roles: RoleSpec[];
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const names = z.array(z.string());
+
+const tokenEntrySchema = z.union([
+  z.string(),
+  z
+    .object({
+      token: z.string(),
+      id: z.string().optional(),
+      scopes: names.optional(),
+      roles: names.optional(),
+    })
+    .strict(),
+]);
+
+const ruleSchema = z
+  .object({
+    kb: z.string(),
+    // A plain string so the semantic check can name the role instead of a bare path.
+    access: z.string(),
+    maps: names.optional(),
+    journals: names.optional(),
+    types: names.optional(),
+  })
+  .strict();
+
+const roleSchema = z.object({ name: z.string(), rules: z.array(ruleSchema) }).strict();
+
+const rawAuthSchema = z
+  .object({
+    mode: z.union([z.literal("auto"), z.boolean()]).optional(),
+    tokens: z.array(tokenEntrySchema).optional(),
+    roles: z.array(roleSchema).optional(),
+    authorization_servers: z.array(z.url()).optional(),
+  })
+  .strict();
+
+type RawAuth = z.infer<typeof rawAuthSchema>;
+
+function normalizeTokens(entries: RawAuth["tokens"]): TokenSpec[] {
+  return (entries ?? []).map((entry, index) => {
+    const origin = `auth.tokens[${index}]`;
+    if (typeof entry === "string") return { token: entry, origin };
+    const spec: TokenSpec = { token: entry.token, origin };
+    if (entry.id !== undefined) spec.id = entry.id;
+    if (entry.scopes !== undefined) spec.scopes = entry.scopes;
+    if (entry.roles !== undefined) spec.roles = entry.roles;
+    return spec;
+  });
+}
+
+/**
+ * Zod schema of the `auth:` block. Structural errors carry the zod path; semantic ones (D118
+ * list: duplicate role, duplicate id, unknown role, empty kb, bad access, empty/path-like
+ * selector, map-and-journal clash) name the role or token id/position, never a token value.
+ * `${ENV}` references in token values are left as written (see expandEnvRefs).
+ */
+export const authConfigSchema = rawAuthSchema
+  .superRefine((raw, ctx) => {
+    const roles = raw.roles ?? [];
+    const problems = [
+      ...roleProblems(roles),
+      ...tokenProblems(normalizeTokens(raw.tokens), new Set(roles.map((r) => r.name.trim()))),
+    ];
+    for (const message of problems) ctx.addIssue({ code: "custom", message });
+  })
+  .transform(
+    (raw): AuthConfig => ({
+      mode: raw.mode ?? "auto",
+      tokens: normalizeTokens(raw.tokens),
+      roles: (raw.roles ?? []) as RoleSpec[],
+      authorization_servers: raw.authorization_servers ?? [],
+    }),
+  );
+
+/** Parses the `auth:` block (undefined = defaults); throws KbError listing every problem. */
+export function parseAuthConfig(raw: unknown): AuthConfig {
+  const result = authConfigSchema.safeParse(raw ?? {});
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const path = issue.path.length > 0 ? `auth.${issue.path.join(".")}: ` : "";
+    return `- ${path}${issue.message}`;
+  });
+  throw new KbError("invalid_argument", `invalid auth config:\n${lines.join("\n")}`);
+}
+
+export { parseTokensEnv } from "./tokens-env.js";
+export { expandEnvRefs } from "./env-refs.js";
+export { type AuthOverrides, parseAuthMode, resolveAuthInput } from "./resolve.js";
