@@ -1,0 +1,71 @@
+/**
+ * graph_neighbors: concepts linked to or from one concept, with minimum distances. The graph is
+ * built from the caller's VISIBLE concepts only, so a hidden concept is never listed and never
+ * bridges two visible ones (D118).
+ */
+import { KbError } from "../../kb/errors.js";
+import { validateId } from "../../kb/ids.js";
+import type { ToolSpec } from "../spec.js";
+import { buildLinkGraph, type Direction, neighbourDistances } from "./graph-links.js";
+import { optEnum, optInt, reqString } from "./read-args.js";
+import { docVisible } from "./read-visibility.js";
+
+export const MAX_GRAPH_DEPTH = 3;
+
+const graphNeighbors: ToolSpec = {
+  name: "graph_neighbors",
+  description:
+    "Concepts linked from (out), to (in) or both ways around id, with minimum distance; depth 1-3 (default 1). Errors: not_found.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      direction: { type: "string", enum: ["out", "in", "both"] },
+      depth: { type: "integer", minimum: 1, maximum: MAX_GRAPH_DEPTH },
+    },
+    required: ["id"],
+    additionalProperties: false,
+  },
+  readOnly: true,
+  advanced: false,
+  idempotent: true,
+  resource: "collection",
+  auditFields: ["id"],
+  requiresWholeKb: (args) => typeof args.depth === "number" && args.depth > 1,
+  handler: async (args, ctx) => {
+    const id = reqString(args, "id");
+    validateId(id);
+    const direction: Direction = optEnum(args, "direction", ["out", "in", "both"] as const, "both");
+    const depth = optInt(args, "depth", 1, 1, MAX_GRAPH_DEPTH);
+    const docs = (await ctx.runtime.store.listConcepts()).filter((d) =>
+      docVisible(ctx.visibility, d),
+    );
+    // Missing and hidden answer the same bytes (D118).
+    if (!docs.some((d) => d.id === id)) throw new KbError("not_found", `concept not found: ${id}`);
+    const graph = buildLinkGraph(docs);
+    const byId = new Map(docs.map((d) => [d.id, d]));
+    const distances = neighbourDistances(graph, id, direction, depth);
+    const neighbors = [...distances]
+      .map(([nid, distance]) => {
+        const d = byId.get(nid);
+        const rel =
+          distance === 1
+            ? {
+                out: graph.out.get(id)?.has(nid) ?? false,
+                in: graph.in.get(id)?.has(nid) ?? false,
+              }
+            : undefined;
+        return {
+          id: nid,
+          distance,
+          title: d?.title ?? null,
+          type: d?.type ?? "",
+          ...(rel ? { link: rel.out && rel.in ? "both" : rel.out ? "out" : "in" } : {}),
+        };
+      })
+      .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id));
+    return { id, direction, depth, neighbors, total: neighbors.length };
+  },
+};
+
+export const graphTools: ToolSpec[] = [graphNeighbors];

@@ -1,0 +1,139 @@
+/**
+ * concept_read and concept_list: one concept in full, by section or as an outline; a filtered
+ * listing through the search index (visibility applied inside the query, before the limit).
+ */
+import { KbError } from "../../kb/errors.js";
+import { validateId } from "../../kb/ids.js";
+import { extractSection, outline } from "../../kb/markdown.js";
+import type { ConceptDoc } from "../../kb/types.js";
+import type { ListResult } from "../../search/api.js";
+import type { ToolSpec } from "../spec.js";
+import { optBool, optInt, optString, optStringList, reqString } from "./read-args.js";
+
+/** Bodies above this many bytes are answered with their outline unless the caller asks (D-read-60k). */
+export const LARGE_BODY_BYTES = 60 * 1024;
+/** How many headings a `section` miss lists. */
+const MAX_LISTED_HEADINGS = 50;
+export const CONCEPT_LIST_DEFAULT_LIMIT = 500;
+const CONCEPT_LIST_MAX_LIMIT = 5000;
+
+function headingTexts(body: string): string[] {
+  return outline(body).map((h) => h.text);
+}
+
+function header(doc: ConceptDoc): Record<string, unknown> {
+  return {
+    id: doc.id,
+    hash: doc.hash,
+    path: doc.path,
+    type: doc.type,
+    map: doc.map,
+    journal: doc.journal,
+    expanded: doc.expanded,
+    frontmatter: doc.frontmatter,
+  };
+}
+
+const conceptRead: ToolSpec = {
+  name: "concept_read",
+  description:
+    "Read a concept: {id, hash, frontmatter, body}. section returns one heading's text, outline only headings, full forces bodies over 60 KB (otherwise outline). Errors: not_found, invalid_id.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      section: { type: "string", description: "Heading text to return" },
+      outline: { type: "boolean" },
+      full: { type: "boolean" },
+    },
+    required: ["id"],
+    additionalProperties: false,
+  },
+  readOnly: true,
+  advanced: false,
+  idempotent: true,
+  resource: "exact",
+  auditFields: ["id"],
+  targets: (args) => (typeof args.id === "string" ? [{ id: args.id, write: false }] : []),
+  handler: async (args, ctx) => {
+    const id = reqString(args, "id");
+    validateId(id);
+    const doc = await ctx.runtime.store.readConcept(id);
+    const section = optString(args, "section");
+    if (section !== undefined) {
+      const text = extractSection(doc.body, section);
+      if (text === null) {
+        const headings = headingTexts(doc.body);
+        const listed = headings.slice(0, MAX_LISTED_HEADINGS);
+        const more =
+          headings.length > listed.length ? ` (+${headings.length - listed.length} more)` : "";
+        throw new KbError(
+          "not_found",
+          `section "${section}" not in ${id}; headings: ${listed.length > 0 ? listed.join(" | ") : "(none)"}${more}`,
+          { headings: listed },
+        );
+      }
+      return { ...header(doc), section, body: text };
+    }
+    if (optBool(args, "outline")) return { ...header(doc), outline: outline(doc.body) };
+    const bytes = Buffer.byteLength(doc.body, "utf8");
+    if (bytes > LARGE_BODY_BYTES && !optBool(args, "full")) {
+      return {
+        ...header(doc),
+        outline: outline(doc.body),
+        note: `body is ${bytes} bytes (> 60 KB): outline only; read one part with section, or pass full: true`,
+      };
+    }
+    return { ...header(doc), body: doc.body };
+  },
+};
+
+const conceptList: ToolSpec = {
+  name: "concept_list",
+  description:
+    "List concepts {items, total, truncated}, filtered by prefix, map, type, where (key=value, key!=value) and timestamp bounds since/until. limit defaults to 500.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      prefix: { type: "string" },
+      map: { type: "string" },
+      type: { type: "string" },
+      where: { type: "array", items: { type: "string" } },
+      since: { type: "string", description: "ISO time, inclusive" },
+      until: { type: "string", description: "ISO time, inclusive" },
+      limit: { type: "integer", minimum: 1, maximum: CONCEPT_LIST_MAX_LIMIT },
+    },
+    additionalProperties: false,
+  },
+  readOnly: true,
+  advanced: false,
+  idempotent: true,
+  resource: "collection",
+  auditFields: [],
+  handler: async (args, ctx) => {
+    const limit = optInt(args, "limit", CONCEPT_LIST_DEFAULT_LIMIT, 1, CONCEPT_LIST_MAX_LIMIT);
+    const where = [...(optStringList(args, "where") ?? [])];
+    const type = optString(args, "type");
+    if (type) where.push(`type=${type}`);
+    let prefix = optString(args, "prefix") || undefined;
+    const map = optString(args, "map") || undefined;
+    if (map) {
+      // A map's concepts are exactly the ids under its folder, so `map` narrows the prefix.
+      if (prefix && prefix !== map && !prefix.startsWith(`${map}/`)) {
+        const empty: ListResult = { items: [], total: 0, truncated: false };
+        return empty;
+      }
+      prefix = prefix ?? map;
+    }
+    return ctx.runtime.index.list({
+      where,
+      since: optString(args, "since"),
+      until: optString(args, "until"),
+      prefix,
+      limit,
+      visibility: ctx.visibility,
+    });
+  },
+};
+
+export const conceptReadTools: ToolSpec[] = [conceptRead, conceptList];

@@ -1,0 +1,117 @@
+/**
+ * search (keyword, through the FTS index) and changes_since (git history), both filtered by the
+ * caller's visibility before their limits (D118).
+ */
+import type { ChangeRecord } from "../../kb/api.js";
+import { KbError } from "../../kb/errors.js";
+import type { ToolSpec } from "../spec.js";
+import { optEnum, optInt, optString, reqString } from "./read-args.js";
+import { idVisible } from "./read-visibility.js";
+
+const SEARCH_DEFAULT_LIMIT = 10;
+const SEARCH_MAX_LIMIT = 100;
+const CHANGES_DEFAULT_LIMIT = 100;
+const CHANGES_MAX_LIMIT = 1000;
+
+/** `<N>d`, `<N>h` (relative to now) or an ISO-8601 time. Throws `invalid_argument`. */
+export function parseSince(since: string, now: Date): Date {
+  const rel = /^(\d+)([dh])$/.exec(since.trim());
+  if (rel) {
+    const n = Number(rel[1]);
+    const ms = rel[2] === "d" ? n * 86_400_000 : n * 3_600_000;
+    return new Date(now.getTime() - ms);
+  }
+  const t = Date.parse(since);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(t)) {
+    throw new KbError(
+      "invalid_argument",
+      `argument "since" must be an ISO time (2024-05-01T00:00:00Z) or <N>d / <N>h, got "${since}"`,
+    );
+  }
+  return new Date(t);
+}
+
+const search: ToolSpec = {
+  name: "search",
+  description:
+    "Keyword search over concepts; results have id, title, type, snippet. scope = id prefix; limit defaults to 10. Errors: not_configured for mode semantic/hybrid.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      query: { type: "string" },
+      scope: { type: "string", description: "Id prefix, e.g. a map name" },
+      limit: { type: "integer", minimum: 1, maximum: SEARCH_MAX_LIMIT },
+      mode: { type: "string", enum: ["keyword", "semantic", "hybrid"] },
+    },
+    required: ["query"],
+    additionalProperties: false,
+  },
+  readOnly: true,
+  advanced: false,
+  idempotent: true,
+  resource: "collection",
+  auditFields: ["scope"],
+  handler: async (args, ctx) => {
+    const mode = optEnum(args, "mode", ["keyword", "semantic", "hybrid"] as const, "keyword");
+    if (mode !== "keyword") {
+      throw new KbError(
+        "not_configured",
+        "semantic search needs embeddings, which are not configured; use mode keyword",
+      );
+    }
+    const query = reqString(args, "query");
+    return ctx.runtime.index.search({
+      query,
+      scope: optString(args, "scope") || undefined,
+      limit: optInt(args, "limit", SEARCH_DEFAULT_LIMIT, 1, SEARCH_MAX_LIMIT),
+      visibility: ctx.visibility,
+    });
+  },
+};
+
+const changesSince: ToolSpec = {
+  name: "changes_since",
+  description:
+    'Concepts changed in git since a time (ISO, or "7d" / "12h"), newest first: id, change, last_time, authors, subjects.',
+  inputSchema: {
+    type: "object",
+    properties: {
+      since: { type: "string", description: 'ISO time, "<N>d" or "<N>h"' },
+      limit: { type: "integer", minimum: 1, maximum: CHANGES_MAX_LIMIT },
+    },
+    required: ["since"],
+    additionalProperties: false,
+  },
+  readOnly: true,
+  advanced: false,
+  idempotent: true,
+  resource: "collection",
+  auditFields: [],
+  handler: async (args, ctx) => {
+    const sinceArg = reqString(args, "since");
+    const since = parseSince(sinceArg, ctx.now());
+    const limit = optInt(args, "limit", CHANGES_DEFAULT_LIMIT, 1, CHANGES_MAX_LIMIT);
+    const { store } = ctx.runtime;
+    const records = await store.changesSince(since);
+    const maps = await store.maps();
+    const visible: ChangeRecord[] = [];
+    for (const rec of records) {
+      // Deleted concepts have no type any more: placement decides, type-restricted rules hide them.
+      const doc = rec.change === "deleted" ? null : await store.tryReadConcept(rec.id);
+      const type = doc?.type ?? null;
+      if (!idVisible(ctx.visibility, rec.id, maps, type)) continue;
+      if (rec.from !== undefined && !idVisible(ctx.visibility, rec.from, maps, type)) {
+        const { from: _hidden, ...rest } = rec;
+        visible.push(rest);
+      } else visible.push(rec);
+    }
+    return {
+      since: since.toISOString(),
+      changes: visible.slice(0, limit),
+      total: visible.length,
+      truncated: visible.length > limit,
+    };
+  },
+};
+
+export const findTools: ToolSpec[] = [search, changesSince];
