@@ -65,7 +65,7 @@ export function readSingleQuoted(text: string): { value: string; length: number 
   return null;
 }
 
-const NEEDS_QUOTES = /^[\s\-?:,[\]{}#&*!|>'"%@`]|[:#]\s|\s$|:$|[\n\r\t"\\]|^$/;
+const NEEDS_QUOTES = /^[\s\-?:,[\]{}#&*!|>'"%@`]|[:#]\s|\s#|\s$|:$|[\n\r\t"\\]|^$/;
 
 /** Formats a scalar so that {@link plainScalar} (or the quoted readers) parse it back equal. */
 export function formatScalar(value: FmScalar, inList = false): string {
@@ -75,7 +75,7 @@ export function formatScalar(value: FmScalar, inList = false): string {
     return Number.isFinite(value) ? String(value) : JSON.stringify(String(value));
   const s = value;
   const reread = plainScalar(s);
-  const listUnsafe = inList && /[,[\]]/.test(s);
+  const listUnsafe = inList && /[,[\]{}#]/.test(s);
   if (reread !== s || NEEDS_QUOTES.test(s) || listUnsafe) return JSON.stringify(s);
   return s;
 }
