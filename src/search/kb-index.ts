@@ -1,0 +1,168 @@
+/**
+ * The index of one KB store: `<root>/.cartographer/index.db`, reconciled against the files on
+ * open (stat first, content hash for files whose stat changed) and rebuilt on demand.
+ */
+import path from "node:path";
+import type { KbStore } from "../kb/api.js";
+import type { ConceptDoc } from "../kb/types.js";
+import { type Logger, silentLogger } from "../logger.js";
+import type { ReconcileStats } from "./api.js";
+import type { FileStat } from "./rows.js";
+import { type IndexedFile, openSearchIndex, type SqliteSearchIndex } from "./sqlite-index.js";
+
+export interface KbIndexOptions {
+  logger?: Logger;
+}
+
+export interface OpenedKbIndex {
+  index: SqliteSearchIndex;
+  stats: ReconcileStats;
+  /** True when the index was built from scratch (missing, corrupt or outdated file). */
+  rebuilt: boolean;
+}
+
+/** KB-root-relative location of the index file. */
+export const INDEX_DB_PATH = ".cartographer/index.db";
+/** Meta key holding the map/journal layout the placement columns were computed with. */
+const LAYOUT_KEY = "layout";
+/** Files modified this close to (or after) the moment their stat was recorded are re-read. */
+const RACY_MS = 2_000;
+const READ_BATCH = 64;
+
+export function kbIndexPath(store: KbStore): string {
+  return path.join(store.root, INDEX_DB_PATH);
+}
+
+/**
+ * Opens the KB's index and brings it up to date: files whose path, mtime and size match the
+ * stored ones are skipped; others are read and compared by content hash; vanished ids are
+ * removed. A changed map/journal layout re-checks every concept (placement may have moved).
+ */
+export async function openKbIndex(store: KbStore, opts: KbIndexOptions = {}): Promise<OpenedKbIndex> {
+  const logger = opts.logger ?? silentLogger;
+  const index = openSearchIndex(kbIndexPath(store), { logger });
+  try {
+    const stats = await reconcileFromStore(store, index);
+    return { index, stats, rebuilt: index.fresh };
+  } catch (err) {
+    index.close();
+    throw err;
+  }
+}
+
+async function reconcileFromStore(store: KbStore, index: SqliteSearchIndex): Promise<ReconcileStats> {
+  const layout = await layoutSignature(store);
+  const layoutChanged = index.getMeta(LAYOUT_KEY) !== layout;
+  const files = await store.scanConceptFiles();
+  const known = index.indexedFiles();
+  const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: 0 };
+  const toRead: typeof files = [];
+  for (const file of files) {
+    const prev = known.get(file.id);
+    const statClean =
+      prev !== undefined &&
+      prev.path === file.path &&
+      prev.mtimeMs === file.mtimeMs &&
+      prev.size === file.size &&
+      prev.statAtMs !== null &&
+      file.mtimeMs < prev.statAtMs - RACY_MS;
+    if (statClean && !layoutChanged) stats.unchanged++;
+    else toRead.push(file);
+  }
+  const present = new Set(files.map((f) => f.id));
+  for (let i = 0; i < toRead.length; i += READ_BATCH) {
+    const batch = toRead.slice(i, i + READ_BATCH);
+    const docs = await Promise.all(batch.map((f) => store.tryReadConcept(f.id)));
+    index.transaction(() => {
+      batch.forEach((file, j) => {
+        const doc = docs[j];
+        if (!doc) {
+          present.delete(file.id); // vanished between scan and read
+          return;
+        }
+        const stat: FileStat = { mtimeMs: file.mtimeMs, size: file.size };
+        const prev = known.get(file.id);
+        if (prev && unchanged(prev, doc) && !layoutChanged) {
+          index.touchStat(file.id, stat);
+          stats.unchanged++;
+        } else {
+          index.upsert(doc, stat);
+          if (prev) stats.changed++;
+          else stats.added++;
+        }
+      });
+    });
+  }
+  index.transaction(() => {
+    for (const id of known.keys()) {
+      if (!present.has(id)) {
+        index.remove(id);
+        stats.removed++;
+      }
+    }
+    index.setMeta(LAYOUT_KEY, layout);
+  });
+  return stats;
+}
+
+export interface ReindexOptions extends KbIndexOptions {
+  /** Called as concepts are read: `done` of `total` concept files. */
+  onProgress?: (done: number, total: number) => void;
+  /** An index already open on this KB (the in-process `reindex` tool); opened and closed here otherwise. */
+  index?: SqliteSearchIndex;
+}
+
+/**
+ * Rebuilds the KB's index from scratch: reads every concept file, then swaps the whole content
+ * in one transaction (readers see the old index until the commit). Returns what changed
+ * relative to the previous content.
+ */
+export async function reindexKb(store: KbStore, opts: ReindexOptions = {}): Promise<ReconcileStats> {
+  const index = opts.index ?? openSearchIndex(kbIndexPath(store), { logger: opts.logger ?? silentLogger });
+  try {
+    const layout = await layoutSignature(store);
+    const files = await store.scanConceptFiles();
+    const entries: Array<{ doc: ConceptDoc; stat: FileStat }> = [];
+    opts.onProgress?.(0, files.length);
+    for (let i = 0; i < files.length; i += READ_BATCH) {
+      const batch = files.slice(i, i + READ_BATCH);
+      const docs = await Promise.all(batch.map((f) => store.tryReadConcept(f.id)));
+      batch.forEach((file, j) => {
+        const doc = docs[j];
+        if (doc) entries.push({ doc, stat: { mtimeMs: file.mtimeMs, size: file.size } });
+      });
+      opts.onProgress?.(Math.min(i + READ_BATCH, files.length), files.length);
+    }
+    const before = index.indexedFiles();
+    index.transaction(() => {
+      index.replaceAll(entries);
+      index.setMeta(LAYOUT_KEY, layout);
+    });
+    return diffStats(before, entries);
+  } finally {
+    if (!opts.index) index.close();
+  }
+}
+
+function diffStats(before: Map<string, { hash: string }>, entries: Array<{ doc: ConceptDoc }>): ReconcileStats {
+  const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: 0 };
+  const now = new Set<string>();
+  for (const { doc } of entries) {
+    now.add(doc.id);
+    const prev = before.get(doc.id);
+    if (!prev) stats.added++;
+    else if (prev.hash !== doc.hash) stats.changed++;
+    else stats.unchanged++;
+  }
+  for (const id of before.keys()) if (!now.has(id)) stats.removed++;
+  return stats;
+}
+
+function unchanged(prev: IndexedFile, doc: ConceptDoc): boolean {
+  return prev.hash === doc.hash && prev.path === doc.path && prev.frontmatter === JSON.stringify(doc.frontmatter);
+}
+
+async function layoutSignature(store: KbStore): Promise<string> {
+  const maps = await store.maps();
+  return JSON.stringify(maps.map((m) => [m.name, m.kind]));
+}

@@ -1,0 +1,45 @@
+/**
+ * `concept_list`: where predicates, timestamp bounds, id prefix and visibility all in the WHERE
+ * clause, so `limit`, `total` and `truncated` only ever count visible concepts (D118).
+ */
+import { KbError } from "../kb/errors.js";
+import type { ListItem, ListQuery, ListResult } from "./api.js";
+import { parseTimestamp } from "./rows.js";
+import { scopeSql } from "./scope.js";
+import { andAll, type SqlFragment } from "./sql-fragment.js";
+import type { StatementCache } from "./statement-cache.js";
+import { visibilitySql } from "./visibility-sql.js";
+import { parseWhere, whereSql } from "./where.js";
+
+export function runList(cache: StatementCache, query: ListQuery): ListResult {
+  const parts: SqlFragment[] = [visibilitySql(query.visibility, "c")];
+  const prefix = scopeSql(query.prefix, "c", "prefix");
+  if (prefix) parts.push(prefix);
+  for (const pred of parseWhere(query.where ?? [])) parts.push(whereSql(pred, "c"));
+  if (query.since !== undefined) parts.push({ sql: "c.ts_ms >= ?", params: [bound(query.since, "since", false)] });
+  if (query.until !== undefined) parts.push({ sql: "c.ts_ms <= ?", params: [bound(query.until, "until", true)] });
+  const where = andAll(parts);
+  const limit = Math.max(0, Math.floor(query.limit));
+  const items = cache
+    .get(`SELECT c.id, c.title, c.type, c.map, c.journal, c.hash FROM concepts c WHERE ${where.sql} ORDER BY c.id LIMIT ?`)
+    .all(...where.params, limit) as ListItem[];
+  const { n } = cache.get(`SELECT count(*) AS n FROM concepts c WHERE ${where.sql}`).get(...where.params) as {
+    n: number;
+  };
+  return { items, total: n, truncated: n > items.length };
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+/** Epoch ms of a bound; a date-only `until` covers that whole (UTC) day. */
+function bound(text: string, name: string, isUntil: boolean): number {
+  const ms = parseTimestamp(text.trim());
+  if (ms === null) {
+    throw new KbError(
+      "invalid_argument",
+      `${name} ${JSON.stringify(text)} is not an ISO-8601 time; use e.g. 2024-05-01 or 2024-05-01T12:00:00Z`,
+    );
+  }
+  return isUntil && DATE_ONLY.test(text.trim()) ? ms + DAY_MS - 1 : ms;
+}

@@ -1,0 +1,185 @@
+/**
+ * The SQLite FTS5 implementation of SearchIndex (src/search/api.ts).
+ */
+import type Database from "better-sqlite3";
+import type { ConceptDoc } from "../kb/types.js";
+import { type Logger, silentLogger } from "../logger.js";
+import type { ListQuery, ListResult, ReconcileStats, SearchIndex, SearchQuery, SearchResult } from "./api.js";
+import { runList } from "./list-query.js";
+import { openIndexDb } from "./open-db.js";
+import { type ConceptRow, conceptRow, type FileStat, fieldPairs } from "./rows.js";
+import { createSchema, dropSchema } from "./schema.js";
+import { runSearch } from "./search-query.js";
+import { StatementCache } from "./statement-cache.js";
+
+/** What the index remembers of a concept file, for the warm reconcile. */
+export interface IndexedFile {
+  path: string;
+  hash: string;
+  /** Frontmatter as stored (JSON): the hash ignores `timestamp`, the list bounds do not. */
+  frontmatter: string;
+  mtimeMs: number | null;
+  size: number | null;
+  /** When the stat was recorded (epoch ms); a file modified at or after it may be racily clean. */
+  statAtMs: number | null;
+}
+
+/** SearchIndex plus the file bookkeeping openKbIndex/reindexKb use (additive to the contract). */
+export interface SqliteSearchIndex extends SearchIndex {
+  /** True when the database file was created empty at open (missing, corrupt, outdated). */
+  readonly fresh: boolean;
+  /** Inserts or replaces a concept; `stat` lets the next open skip the file while unchanged. */
+  upsert(doc: ConceptDoc, stat?: FileStat): void;
+  /** Stored path/hash/stat per indexed id. */
+  indexedFiles(): Map<string, IndexedFile>;
+  /** Records a fresh stat for an unchanged concept. */
+  touchStat(id: string, stat: FileStat): void;
+  /** Replaces the whole content in one transaction (a full rebuild). */
+  replaceAll(entries: Array<{ doc: ConceptDoc; stat?: FileStat }>): void;
+  getMeta(key: string): string | null;
+  setMeta(key: string, value: string): void;
+  /** Runs fn in one write transaction (fast bulk changes). */
+  transaction<T>(fn: () => T): T;
+}
+
+export interface OpenSearchIndexOptions {
+  logger?: Logger;
+}
+
+/**
+ * Opens the index at `dbPath` (`:memory:` for a throwaway index). A missing, corrupt or
+ * outdated file is replaced by an empty index with a warning (never fatal); the caller then
+ * reconciles it from the KB (see openKbIndex).
+ */
+export function openSearchIndex(dbPath: string, opts: OpenSearchIndexOptions = {}): SqliteSearchIndex {
+  const { db, fresh } = openIndexDb(dbPath, opts.logger ?? silentLogger);
+  return new Index(db, fresh);
+}
+
+const INSERT_SQL = `INSERT INTO concepts
+  (id, path, map, journal, type, title, tags, hash, frontmatter, timestamp, ts_ms, body, mtime_ms, size, stat_at_ms)
+  VALUES (@id, @path, @map, @journal, @type, @title, @tags, @hash, @frontmatter, @timestamp, @ts_ms, @body,
+          @mtime_ms, @size, @stat_at_ms)`;
+
+class Index implements SqliteSearchIndex {
+  private readonly cache: StatementCache;
+  private closed = false;
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly fresh: boolean,
+  ) {
+    this.cache = new StatementCache(db);
+  }
+
+  reconcile(docs: Iterable<ConceptDoc>): ReconcileStats {
+    return this.transaction(() => {
+      const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: 0 };
+      const seen = new Set<string>();
+      const existing = this.cache.get("SELECT path, map, journal, hash, frontmatter FROM concepts WHERE id = ?");
+      for (const doc of docs) {
+        seen.add(doc.id);
+        const row = existing.get(doc.id) as Pick<ConceptRow, "path" | "map" | "journal" | "hash" | "frontmatter">;
+        if (row && sameContent(row, doc)) {
+          stats.unchanged++;
+          continue;
+        }
+        this.write(doc, undefined);
+        if (row) stats.changed++;
+        else stats.added++;
+      }
+      for (const id of this.ids()) {
+        if (!seen.has(id)) {
+          this.remove(id);
+          stats.removed++;
+        }
+      }
+      return stats;
+    });
+  }
+
+  upsert(doc: ConceptDoc, stat?: FileStat): void {
+    this.transaction(() => this.write(doc, stat));
+  }
+
+  remove(id: string): void {
+    this.cache.get("DELETE FROM concepts WHERE id = ?").run(id);
+  }
+
+  search(query: SearchQuery): SearchResult {
+    return runSearch(this.cache, query);
+  }
+
+  list(query: ListQuery): ListResult {
+    return runList(this.cache, query);
+  }
+
+  count(): number {
+    return (this.cache.get("SELECT count(*) AS n FROM concepts").get() as { n: number }).n;
+  }
+
+  indexedFiles(): Map<string, IndexedFile> {
+    const rows = this.cache
+      .get("SELECT id, path, hash, frontmatter, mtime_ms AS mtimeMs, size, stat_at_ms AS statAtMs FROM concepts")
+      .all() as Array<IndexedFile & { id: string }>;
+    return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+  }
+
+  touchStat(id: string, stat: FileStat): void {
+    this.cache
+      .get("UPDATE concepts SET mtime_ms = ?, size = ?, stat_at_ms = ? WHERE id = ?")
+      .run(stat.mtimeMs, stat.size, Date.now(), id);
+  }
+
+  replaceAll(entries: Array<{ doc: ConceptDoc; stat?: FileStat }>): void {
+    this.transaction(() => {
+      this.cache.clear();
+      dropSchema(this.db);
+      createSchema(this.db);
+      for (const { doc, stat } of entries) this.write(doc, stat);
+    });
+  }
+
+  getMeta(key: string): string | null {
+    const row = this.cache.get("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.cache.get("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.cache.clear();
+    this.db.close();
+  }
+
+  private ids(): string[] {
+    return (this.cache.get("SELECT id FROM concepts").pluck().all() as string[]);
+  }
+
+  /** Delete + insert: the triggers keep the FTS table and `fields` in step. */
+  private write(doc: ConceptDoc, stat: FileStat | undefined): void {
+    this.remove(doc.id);
+    const { lastInsertRowid } = this.cache.get(INSERT_SQL).run(conceptRow(doc, stat ?? null, Date.now()));
+    const insertField = this.cache.get("INSERT INTO fields(concept, key, value) VALUES (?, ?, ?)");
+    for (const [key, value] of fieldPairs(doc)) insertField.run(lastInsertRowid, key, value);
+  }
+}
+
+/** The hash ignores `timestamp` and comments; placement can change without the file changing. */
+function sameContent(row: Pick<ConceptRow, "path" | "map" | "journal" | "hash" | "frontmatter">, doc: ConceptDoc) {
+  return (
+    row.hash === doc.hash &&
+    row.path === doc.path &&
+    row.map === doc.map &&
+    row.journal === doc.journal &&
+    row.frontmatter === JSON.stringify(doc.frontmatter)
+  );
+}
