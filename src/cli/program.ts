@@ -15,7 +15,9 @@ import { CliExit, type CliIo, EXIT_USAGE } from "./io.js";
 
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command("cartographer")
-    .description("MCP server for git-backed Markdown knowledge bases, and the client that connects agent tools to it")
+    .description(
+      "MCP server for git-backed Markdown knowledge bases, and the client that connects agent tools to it",
+    )
     .version(VERSION, "-V, --version")
     .exitOverride()
     .configureOutput({

@@ -7,7 +7,10 @@ export interface Progress {
   done: () => void;
 }
 
-export function progressReporter(stream: NodeJS.WritableStream & { isTTY?: boolean }, label: string): Progress {
+export function progressReporter(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  label: string,
+): Progress {
   let lastDraw = 0;
   let lastDecile = -1;
   let drewBar = false;
@@ -20,7 +23,9 @@ export function progressReporter(stream: NodeJS.WritableStream & { isTTY?: boole
         lastDraw = now;
         const width = 30;
         const filled = Math.round((done / total) * width);
-        stream.write(`\r${label} [${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total}`);
+        stream.write(
+          `\r${label} [${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total}`,
+        );
         drewBar = true;
         return;
       }

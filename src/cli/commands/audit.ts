@@ -7,21 +7,29 @@ export function registerAuditCommands(program: Command, { io, setExit }: Command
   const audit = program.command("audit").description("verify and export the audit log (offline)");
   audit
     .command("verify")
-    .description("verify the hash chain (and signatures with --public-key); exit 0 valid, 1 broken, 2 usage")
+    .description(
+      "verify the hash chain (and signatures with --public-key); exit 0 valid, 1 broken, 2 usage",
+    )
     .option("--log <path>", "audit log file (default: $CARTOGRAPHER_AUDIT_LOG)")
     .option("--archive <dir>", "archive directory of rotated segments")
     .option("--public-key <hex>", "Ed25519 public key (hex) to check signatures")
     .action(async (opts: { log?: string; archive?: string; publicKey?: string }) => {
-      setExit(await runAuditVerify({ ...opts, log: opts.log ?? io.env.CARTOGRAPHER_AUDIT_LOG }, io));
+      setExit(
+        await runAuditVerify({ ...opts, log: opts.log ?? io.env.CARTOGRAPHER_AUDIT_LOG }, io),
+      );
     });
   audit
     .command("export")
-    .description("verify, then write a JSON report of events and counts; writes nothing if the chain does not verify")
+    .description(
+      "verify, then write a JSON report of events and counts; writes nothing if the chain does not verify",
+    )
     .option("--log <path>", "audit log file (default: $CARTOGRAPHER_AUDIT_LOG)")
     .option("--out <file>", "output file (default: stdout)")
     .option("--archive <dir>", "archive directory of rotated segments")
     .option("--public-key <hex>", "Ed25519 public key (hex) to check signatures")
     .action(async (opts: { log?: string; out?: string; archive?: string; publicKey?: string }) => {
-      setExit(await runAuditExport({ ...opts, log: opts.log ?? io.env.CARTOGRAPHER_AUDIT_LOG }, io));
+      setExit(
+        await runAuditExport({ ...opts, log: opts.log ?? io.env.CARTOGRAPHER_AUDIT_LOG }, io),
+      );
     });
 }

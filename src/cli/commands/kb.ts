@@ -15,14 +15,25 @@ export function dataDirOf(io: CliIo, flag?: string): string {
 
 export function validateKbName(name: string): void {
   if (name !== normalizeKbName(name) || name === "") {
-    throw new CliExit(EXIT_USAGE, `kb name '${name}' is not valid: use lowercase letters, digits, '-' and '_' (e.g. '${normalizeKbName(name) || "notes"}')`);
+    throw new CliExit(
+      EXIT_USAGE,
+      `kb name '${name}' is not valid: use lowercase letters, digits, '-' and '_' (e.g. '${normalizeKbName(name) || "notes"}')`,
+    );
   }
   if (name === "routed") {
-    throw new CliExit(EXIT_USAGE, "kb name 'routed' is reserved: it collides with the /mcp/routed endpoint; choose another name");
+    throw new CliExit(
+      EXIT_USAGE,
+      "kb name 'routed' is reserved: it collides with the /mcp/routed endpoint; choose another name",
+    );
   }
 }
 
-export async function createKb(io: CliIo, name: string, dataFlag?: string, title?: string): Promise<string> {
+export async function createKb(
+  io: CliIo,
+  name: string,
+  dataFlag?: string,
+  title?: string,
+): Promise<string> {
   validateKbName(name);
   const root = join(dataDirOf(io, dataFlag), name);
   if (existsSync(root)) {
@@ -33,7 +44,9 @@ export async function createKb(io: CliIo, name: string, dataFlag?: string, title
 }
 
 export function registerKbCommands(program: Command, { io }: CommandContext): void {
-  const kb = program.command("kb").description("create and list knowledge bases in a data directory");
+  const kb = program
+    .command("kb")
+    .description("create and list knowledge bases in a data directory");
   kb.command("create <name>")
     .description("create a KB <data>/<name>: layout, git repository, first commit")
     .option("--data <dir>", "data directory (default: $CARTOGRAPHER_DATA or ./cartographer-data)")
@@ -48,8 +61,15 @@ export function registerKbCommands(program: Command, { io }: CommandContext): vo
     .option("--json", "print JSON")
     .action((opts: { data?: string; json?: boolean }) => {
       const dir = dataDirOf(io, opts.data);
-      if (!existsSync(dir)) throw new CliExit(EXIT_USAGE, `data directory ${dir} does not exist; create a KB with 'cartographer kb create <name> --data ${dir}'`);
-      const kbs = kbFoldersIn(dir).map((root) => ({ name: normalizeKbName(root.split(/[\\/]/).pop() ?? ""), path: root }));
+      if (!existsSync(dir))
+        throw new CliExit(
+          EXIT_USAGE,
+          `data directory ${dir} does not exist; create a KB with 'cartographer kb create <name> --data ${dir}'`,
+        );
+      const kbs = kbFoldersIn(dir).map((root) => ({
+        name: normalizeKbName(root.split(/[\\/]/).pop() ?? ""),
+        path: root,
+      }));
       if (opts.json) io.stdout.write(`${JSON.stringify(kbs)}\n`);
       else if (kbs.length === 0) io.stdout.write(`no KBs in ${dir}\n`);
       else for (const k of kbs) io.stdout.write(`${k.name}\t${k.path}\n`);

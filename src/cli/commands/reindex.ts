@@ -21,7 +21,12 @@ export function registerReindexCommand(program: Command, { io }: CommandContext)
 export async function reindexCommand(io: CliIo, kbPath: string): Promise<void> {
   const root = resolve(io.cwd, kbPath);
   if (!root) throw new CliExit(EXIT_USAGE, "--kb: give the KB root path");
-  const store = await openKb({ name: normalizeKbName(basename(root)), root, allowArtifactWrite: false, autocommit: true });
+  const store = await openKb({
+    name: normalizeKbName(basename(root)),
+    root,
+    allowArtifactWrite: false,
+    autocommit: true,
+  });
   const progress = progressReporter(io.stderr, "reindex");
   const started = Date.now();
   const stats = await reindexKb(store, { onProgress: progress.update });

@@ -86,13 +86,19 @@ export function loadConfigFile(path: string): FileConfig {
   try {
     text = readFileSync(path, "utf8");
   } catch (err) {
-    throw new KbError("invalid_argument", `config file ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? err})`);
+    throw new KbError(
+      "invalid_argument",
+      `config file ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? err})`,
+    );
   }
   let raw: unknown;
   try {
     raw = parseYaml(text) ?? {};
   } catch (err) {
-    throw new KbError("invalid_argument", `config file ${path}: not valid YAML: ${(err as Error).message.split("\n")[0]}`);
+    throw new KbError(
+      "invalid_argument",
+      `config file ${path}: not valid YAML: ${(err as Error).message.split("\n")[0]}`,
+    );
   }
   const parsed = fileConfigSchema.safeParse(raw);
   if (!parsed.success) {
@@ -114,37 +120,78 @@ export function resolveServerConfig(
   warnDeprecated(file, env, flags, warnings);
 
   const httpSetting =
-    flags.http !== undefined ? ["--http", flags.http] : env.CARTOGRAPHER_HTTP ? ["CARTOGRAPHER_HTTP", env.CARTOGRAPHER_HTTP] : file.http !== undefined ? ["http", file.http] : null;
-  const http = httpSetting ? parseHttpAddress(httpSetting[1] as string, httpSetting[0] as string) : { host: DEFAULT_HOST, port: DEFAULT_PORT };
+    flags.http !== undefined
+      ? ["--http", flags.http]
+      : env.CARTOGRAPHER_HTTP
+        ? ["CARTOGRAPHER_HTTP", env.CARTOGRAPHER_HTTP]
+        : file.http !== undefined
+          ? ["http", file.http]
+          : null;
+  const http = httpSetting
+    ? parseHttpAddress(httpSetting[1] as string, httpSetting[0] as string)
+    : { host: DEFAULT_HOST, port: DEFAULT_PORT };
 
   const data = flags.data ?? env.CARTOGRAPHER_DATA ?? file.data;
-  const kbPaths = flags.kb && flags.kb.length > 0 ? flags.kb : env.CARTOGRAPHER_KB ? parseList(env.CARTOGRAPHER_KB) : null;
+  const kbPaths =
+    flags.kb && flags.kb.length > 0
+      ? flags.kb
+      : env.CARTOGRAPHER_KB
+        ? parseList(env.CARTOGRAPHER_KB)
+        : null;
 
-  const profileRaw = flags.toolsProfile ?? env.CARTOGRAPHER_TOOLS_PROFILE ?? file.tools?.profile ?? "agent";
+  const profileRaw =
+    flags.toolsProfile ?? env.CARTOGRAPHER_TOOLS_PROFILE ?? file.tools?.profile ?? "agent";
   if (profileRaw !== "agent" && profileRaw !== "full") {
-    const key = flags.toolsProfile ? "--tools-profile" : env.CARTOGRAPHER_TOOLS_PROFILE ? "CARTOGRAPHER_TOOLS_PROFILE" : "tools.profile";
-    throw new KbError("invalid_argument", `${key}: '${profileRaw}' is not a tools profile; use agent or full`);
+    const key = flags.toolsProfile
+      ? "--tools-profile"
+      : env.CARTOGRAPHER_TOOLS_PROFILE
+        ? "CARTOGRAPHER_TOOLS_PROFILE"
+        : "tools.profile";
+    throw new KbError(
+      "invalid_argument",
+      `${key}: '${profileRaw}' is not a tools profile; use agent or full`,
+    );
   }
-  const autocommit = env.CARTOGRAPHER_GIT_AUTOCOMMIT !== undefined ? parseBoolean(env.CARTOGRAPHER_GIT_AUTOCOMMIT, "CARTOGRAPHER_GIT_AUTOCOMMIT") : (file.git?.autocommit ?? true);
+  const autocommit =
+    env.CARTOGRAPHER_GIT_AUTOCOMMIT !== undefined
+      ? parseBoolean(env.CARTOGRAPHER_GIT_AUTOCOMMIT, "CARTOGRAPHER_GIT_AUTOCOMMIT")
+      : (file.git?.autocommit ?? true);
   const globalAuthor = file.git?.author;
 
-  const embeddedDefault = data === undefined && kbPaths === null && (file.kbs === undefined || file.kbs.length === 0);
+  const embeddedDefault =
+    data === undefined && kbPaths === null && (file.kbs === undefined || file.kbs.length === 0);
   const dataDir = embeddedDefault ? at(EMBEDDED_DATA_DIR) : data !== undefined ? at(data) : null;
 
   const candidates: KbMountSpec[] = [];
   if (kbPaths) {
-    for (const p of kbPaths) candidates.push(mountSpec(at(p), undefined, false, globalAuthor, `--kb ${p}`));
+    for (const p of kbPaths)
+      candidates.push(mountSpec(at(p), undefined, false, globalAuthor, `--kb ${p}`));
   } else {
     for (const [i, entry] of (file.kbs ?? []).entries()) {
-      candidates.push(mountSpec(at(entry.path), entry.name, entry.allow_artifact_write ?? false, entry.git_author ?? globalAuthor, `kbs.${i}`));
+      candidates.push(
+        mountSpec(
+          at(entry.path),
+          entry.name,
+          entry.allow_artifact_write ?? false,
+          entry.git_author ?? globalAuthor,
+          `kbs.${i}`,
+        ),
+      );
     }
   }
   if (dataDir && existsSync(dataDir)) {
-    for (const root of kbFoldersIn(dataDir)) candidates.push(mountSpec(root, undefined, false, globalAuthor, `data ${dataDir}`));
+    for (const root of kbFoldersIn(dataDir))
+      candidates.push(mountSpec(root, undefined, false, globalAuthor, `data ${dataDir}`));
   }
   const kbs = dedupeKbs(candidates, warnings);
 
-  const transport = flags.stdio ? "stdio" : flags.http !== undefined || env.CARTOGRAPHER_HTTP || file.http !== undefined ? "http" : kbPaths ? "stdio" : "http";
+  const transport = flags.stdio
+    ? "stdio"
+    : flags.http !== undefined || env.CARTOGRAPHER_HTTP || file.http !== undefined
+      ? "http"
+      : kbPaths
+        ? "stdio"
+        : "http";
 
   const auditLog = flags.auditLog ?? env.CARTOGRAPHER_AUDIT_LOG ?? file.audit?.log;
   const audit: AuditSettings | null = auditLog
@@ -172,7 +219,11 @@ export function resolveServerConfig(
     allowedHosts: file.allowed_hosts ?? [],
     allowedOrigins: file.allowed_origins ?? [],
     maxBodyBytes: file.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
-    auth: { section: file.auth, mode: flags.auth ?? env.CARTOGRAPHER_AUTH, tokensEnv: flags.tokens ?? env.CARTOGRAPHER_TOKENS },
+    auth: {
+      section: file.auth,
+      mode: flags.auth ?? env.CARTOGRAPHER_AUTH,
+      tokensEnv: flags.tokens ?? env.CARTOGRAPHER_TOKENS,
+    },
     allowInsecureNoAuth: flags.insecureNoAuth ?? false,
     audit,
     warnings,
@@ -180,8 +231,19 @@ export function resolveServerConfig(
   return deepFreeze(config);
 }
 
-function mountSpec(root: string, name: string | undefined, allowArtifactWrite: boolean, gitAuthor: GitIdentity | undefined, source: string): KbMountSpec {
-  const spec: KbMountSpec = { name: name ?? normalizeKbName(basename(root)), root, allowArtifactWrite, source };
+function mountSpec(
+  root: string,
+  name: string | undefined,
+  allowArtifactWrite: boolean,
+  gitAuthor: GitIdentity | undefined,
+  source: string,
+): KbMountSpec {
+  const spec: KbMountSpec = {
+    name: name ?? normalizeKbName(basename(root)),
+    root,
+    allowArtifactWrite,
+    source,
+  };
   if (gitAuthor) spec.gitAuthor = gitAuthor;
   return spec;
 }
@@ -192,7 +254,7 @@ export function kbFoldersIn(dataDir: string): string[] {
     .filter((entry) => !entry.startsWith("."))
     .map((entry) => resolvePath(dataDir, entry))
     .filter((p) => statSync(p).isDirectory() && existsSync(resolvePath(p, "data", "index.md")))
-    .sort();
+    .sort((a, b) => normalizeKbName(basename(a)).localeCompare(normalizeKbName(basename(b))));
 }
 
 function dedupeKbs(candidates: KbMountSpec[], warnings: string[]): KbMountSpec[] {
@@ -205,12 +267,16 @@ function dedupeKbs(candidates: KbMountSpec[], warnings: string[]): KbMountSpec[]
       continue;
     }
     if (kb.name === "routed") {
-      warnings.push(`KB '${kb.name}' at ${kb.root} skipped: the name 'routed' collides with the /mcp/routed endpoint (D288); give it another name with kbs[].name`);
+      warnings.push(
+        `KB '${kb.name}' at ${kb.root} skipped: the name 'routed' collides with the /mcp/routed endpoint (D288); give it another name with kbs[].name`,
+      );
       continue;
     }
     const first = byName.get(kb.name);
     if (first) {
-      warnings.push(`KB name '${kb.name}' is used twice (${first.root} and ${kb.root}); the second is skipped — set kbs[].name to tell them apart`);
+      warnings.push(
+        `KB name '${kb.name}' is used twice (${first.root} and ${kb.root}); the second is skipped — set kbs[].name to tell them apart`,
+      );
       continue;
     }
     byName.set(kb.name, kb);
@@ -219,15 +285,25 @@ function dedupeKbs(candidates: KbMountSpec[], warnings: string[]): KbMountSpec[]
   return [...byName.values()];
 }
 
-function warnDeprecated(file: FileConfig, env: Record<string, string | undefined>, flags: ServeFlags, warnings: string[]): void {
-  const ignored = "is deprecated and ignored (D288: every HTTP server serves /mcp/routed and tools are never prefixed)";
+function warnDeprecated(
+  file: FileConfig,
+  env: Record<string, string | undefined>,
+  flags: ServeFlags,
+  warnings: string[],
+): void {
+  const ignored =
+    "is deprecated and ignored (D288: every HTTP server serves /mcp/routed and tools are never prefixed)";
   if (file.mcp?.mount_mode !== undefined) warnings.push(`config key mcp.mount_mode ${ignored}`);
-  if (env.CARTOGRAPHER_MCP_MOUNT_MODE !== undefined) warnings.push(`CARTOGRAPHER_MCP_MOUNT_MODE ${ignored}`);
+  if (env.CARTOGRAPHER_MCP_MOUNT_MODE !== undefined)
+    warnings.push(`CARTOGRAPHER_MCP_MOUNT_MODE ${ignored}`);
   if (flags.mountMode !== undefined) warnings.push(`--mount-mode ${ignored}`);
-  if (file.mcp?.tool_prefix_mode !== undefined) warnings.push(`config key mcp.tool_prefix_mode ${ignored}`);
-  if (env.CARTOGRAPHER_MCP_TOOL_PREFIX_MODE !== undefined) warnings.push(`CARTOGRAPHER_MCP_TOOL_PREFIX_MODE ${ignored}`);
+  if (file.mcp?.tool_prefix_mode !== undefined)
+    warnings.push(`config key mcp.tool_prefix_mode ${ignored}`);
+  if (env.CARTOGRAPHER_MCP_TOOL_PREFIX_MODE !== undefined)
+    warnings.push(`CARTOGRAPHER_MCP_TOOL_PREFIX_MODE ${ignored}`);
   for (const [i, kb] of (file.kbs ?? []).entries()) {
-    if (kb.tool_prefix !== undefined) warnings.push(`config key kbs.${i}.tool_prefix (${kb.name ?? kb.path}) ${ignored}`);
+    if (kb.tool_prefix !== undefined)
+      warnings.push(`config key kbs.${i}.tool_prefix (${kb.name ?? kb.path}) ${ignored}`);
   }
 }
 

@@ -41,7 +41,10 @@ export function parseBoolean(value: string, setting: string): boolean {
   const v = value.trim().toLowerCase();
   if (TRUE.has(v)) return true;
   if (FALSE.has(v)) return false;
-  throw new KbError("invalid_argument", `${setting}: '${value}' is not a boolean; use true or false`);
+  throw new KbError(
+    "invalid_argument",
+    `${setting}: '${value}' is not a boolean; use true or false`,
+  );
 }
 
 export function parseList(value: string): string[] {

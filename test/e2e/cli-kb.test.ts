@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanEnv, GIT_ENV, runBin, tempDir } from "./helpers.js";
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function sandbox() {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+describe("cartographer kb create / list / reindex", () => {
+  it("creates a KB with one commit, lists it, and reindexes it", async () => {
+    const dir = sandbox();
+    const env = cleanEnv(GIT_ENV);
+    const created = await runBin(["kb", "create", "research", "--data", "kbs"], { cwd: dir, env });
+    expect(created.stderr).toBe("");
+    expect(created.code).toBe(0);
+    const root = join(dir, "kbs", "research");
+    expect(readFileSync(join(root, "data", "index.md"), "utf8")).toMatch(/type: Index/);
+    const commits = execFileSync("git", ["rev-list", "--count", "HEAD"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    expect(commits.trim()).toBe("1");
+
+    const listed = await runBin(["kb", "list", "--data", "kbs", "--json"], { cwd: dir, env });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([{ name: "research", path: root }]);
+
+    const reindexed = await runBin(["reindex", "--kb", root], { cwd: dir, env });
+    expect(reindexed.code).toBe(0);
+    const stats = JSON.parse(reindexed.stdout);
+    expect(stats.kb).toBe(root);
+    expect(existsSync(join(root, ".cartographer", "index.db"))).toBe(true);
+  });
+
+  it("refuses a bad name or an existing KB with exit 2 and creates nothing", async () => {
+    const dir = sandbox();
+    const env = cleanEnv(GIT_ENV);
+    const bad = await runBin(["kb", "create", "Bad Name", "--data", "kbs"], { cwd: dir, env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/kb name 'Bad Name' is not valid.*bad-name/);
+    expect(existsSync(join(dir, "kbs", "Bad Name"))).toBe(false);
+
+    const routed = await runBin(["kb", "create", "routed", "--data", "kbs"], { cwd: dir, env });
+    expect(routed.code).toBe(2);
+    expect(routed.stderr).toMatch(/reserved/);
+
+    expect((await runBin(["kb", "create", "notes", "--data", "kbs"], { cwd: dir, env })).code).toBe(
+      0,
+    );
+    const again = await runBin(["kb", "create", "notes", "--data", "kbs"], { cwd: dir, env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exists/);
+  });
+
+  it("kb list on a missing data directory says how to create one", async () => {
+    const dir = sandbox();
+    const res = await runBin(["kb", "list", "--data", "nowhere"], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/does not exist.*kb create/);
+  });
+
+  it("an unknown command or option exits 2", async () => {
+    const dir = sandbox();
+    expect((await runBin(["frobnicate"], { cwd: dir })).code).toBe(2);
+    expect((await runBin(["kb", "list", "--nope"], { cwd: dir })).code).toBe(2);
+  });
+});
