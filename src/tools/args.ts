@@ -74,7 +74,9 @@ function checkValue(schema: Schema, value: unknown, path: string): void {
     case "array": {
       if (!Array.isArray(value)) throw expected(path, "an array", value);
       const items = schema.items as Schema | undefined;
-      if (items) value.forEach((item, i) => checkValue(items, item, `${path}[${i}]`));
+      if (items) {
+        for (const [i, item] of value.entries()) checkValue(items, item, `${path}[${i}]`);
+      }
       return;
     }
     case "object":

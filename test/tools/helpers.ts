@@ -60,7 +60,7 @@ export async function makeTempKb(opts: TempKbOptions = {}): Promise<TempKb> {
   }
   const settings = testSettings(root, opts);
   const store = await openKb(settings);
-  const index = await openKbIndex(store);
+  const { index } = await openKbIndex(store);
   const runtime = new KbRuntime(store, index);
   return {
     root,

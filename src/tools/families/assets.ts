@@ -1,0 +1,221 @@
+/**
+ * Assets (binary files under data/, base64 on the wire) and artifacts (text files outside the
+ * concept tree, written only when the KB sets `allow_artifact_write: true`). Both use the
+ * sha256 of the raw bytes as `if_match`.
+ */
+import type { AssetInfo } from "../../kb/api.js";
+import { KbError } from "../../kb/errors.js";
+import type { Placement } from "../../kb/types.js";
+import { isVisible } from "../../kb/visibility.js";
+import { bool, obj, str } from "../schema.js";
+import type { ToolContext, ToolSpec, ToolTarget } from "../spec.js";
+import { applyPlan, optStr, reqStr } from "./write-args.js";
+
+/** An asset path as a data/-relative id for authorization (its first segment is the map). */
+export function assetTargetId(path: string): string {
+  return path.startsWith("data/") ? path.slice("data/".length) : path;
+}
+
+function assetTarget(write: boolean) {
+  return (args: Record<string, unknown>): ToolTarget[] => [
+    { id: assetTargetId(String(args.path ?? "")), write },
+  ];
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function decodeBase64(text: string): Uint8Array {
+  const clean = text.replace(/\s+/g, "");
+  if (clean.length % 4 !== 0 || !BASE64.test(clean)) {
+    throw new KbError(
+      "invalid_argument",
+      "'content_base64' must be standard base64 (A-Z a-z 0-9 + /, = padding)",
+      {
+        argument: "content_base64",
+      },
+    );
+  }
+  return new Uint8Array(Buffer.from(clean, "base64"));
+}
+
+async function placementOfAsset(ctx: ToolContext): Promise<(path: string) => Placement> {
+  const maps = await ctx.runtime.store.maps();
+  return (path) => {
+    const first = assetTargetId(path).split("/")[0] ?? "";
+    const desc = maps.find((m) => m.name === first);
+    return {
+      map: desc?.kind === "map" ? first : null,
+      journal: desc?.kind === "journal" ? first : null,
+    };
+  };
+}
+
+const assetRead: ToolSpec = {
+  name: "asset_read",
+  description: "Read an asset under data/ as base64 with its size and hash. Errors: not_found.",
+  inputSchema: obj({ path: str() }, ["path"]),
+  readOnly: true,
+  advanced: false,
+  idempotent: true,
+  resource: "exact",
+  auditFields: ["path"],
+  targets: assetTarget(false),
+  handler: async (args, ctx) => {
+    const { info, bytes } = await ctx.runtime.store.readAsset(reqStr(args, "path"));
+    return { ...info, content_base64: Buffer.from(bytes).toString("base64") };
+  },
+};
+
+const assetList: ToolSpec = {
+  name: "asset_list",
+  description:
+    "List assets (non-Markdown files under data/) with size and hash; prefix filters by path.",
+  inputSchema: obj({ prefix: str() }),
+  readOnly: true,
+  advanced: false,
+  idempotent: true,
+  resource: "exact",
+  auditFields: ["prefix"],
+  targets: (args) =>
+    typeof args.prefix === "string" && args.prefix
+      ? [{ id: assetTargetId(args.prefix), write: false }]
+      : [],
+  handler: async (args, ctx) => {
+    const assets = await ctx.runtime.store.assets(optStr(args, "prefix") || undefined);
+    const placementOf = await placementOfAsset(ctx);
+    // Assets carry no type: a type-restricted rule never shows them (D118, fail closed).
+    const items = assets.filter((a) => isVisible(ctx.visibility, placementOf(a.path), null));
+    return { items, total: items.length };
+  },
+};
+
+const assetWrite: ToolSpec = {
+  name: "asset_write",
+  description:
+    "Create or replace an asset under data/ from base64 content. Errors: stale_write (if_match = sha256 of bytes), too_large.",
+  inputSchema: obj({ path: str(), content_base64: str(), if_match: str() }, [
+    "path",
+    "content_base64",
+  ]),
+  readOnly: false,
+  advanced: false,
+  idempotent: true,
+  resource: "exact",
+  auditFields: ["path"],
+  targets: assetTarget(true),
+  handler: async (args, ctx) => {
+    const plan = await ctx.runtime.store.planAssetWrite({
+      path: reqStr(args, "path"),
+      bytes: decodeBase64(String(args.content_base64 ?? "")),
+      ifMatch: optStr(args, "if_match"),
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+const assetDelete: ToolSpec = {
+  name: "asset_delete",
+  description:
+    "Delete an asset; refuses one still linked unless force. Errors: not_found, stale_write.",
+  inputSchema: obj({ path: str(), if_match: str(), force: bool() }, ["path"]),
+  readOnly: false,
+  advanced: true,
+  destructive: true,
+  resource: "exact",
+  auditFields: ["path"],
+  targets: assetTarget(true),
+  handler: async (args, ctx) => {
+    const plan = await ctx.runtime.store.planAssetDelete({
+      path: reqStr(args, "path"),
+      ifMatch: optStr(args, "if_match"),
+      force: args.force === true,
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+const artifactRead: ToolSpec = {
+  name: "artifact_read",
+  description: "Read a KB artifact (text file outside data/) with its hash. Errors: not_found.",
+  inputSchema: obj({ path: str() }, ["path"]),
+  readOnly: true,
+  advanced: false,
+  idempotent: true,
+  resource: "whole",
+  auditFields: ["path"],
+  handler: async (args, ctx) => {
+    const { info, bytes } = await ctx.runtime.store.readArtifact(reqStr(args, "path"));
+    return { ...info, content: Buffer.from(bytes).toString("utf8") };
+  },
+};
+
+const artifactList: ToolSpec = {
+  name: "artifact_list",
+  description: "List KB artifacts with size and hash.",
+  inputSchema: obj(),
+  readOnly: true,
+  advanced: true,
+  idempotent: true,
+  resource: "whole",
+  auditFields: [],
+  handler: async (_args, ctx) => {
+    const items: AssetInfo[] = await ctx.runtime.store.artifacts();
+    return { items, total: items.length };
+  },
+};
+
+const ARTIFACT_ENABLE = {
+  enabledFor: (s: { allowArtifactWrite: boolean }) => s.allowArtifactWrite,
+  enableKey: "allow_artifact_write",
+};
+
+const artifactWrite: ToolSpec = {
+  name: "artifact_write",
+  description:
+    "Create or replace a text artifact (≤256 KiB). Errors: stale_write (if_match = sha256 of bytes), too_large.",
+  inputSchema: obj({ path: str(), content: str(), if_match: str() }, ["path", "content"]),
+  readOnly: false,
+  advanced: false,
+  idempotent: true,
+  resource: "whole",
+  auditFields: ["path"],
+  ...ARTIFACT_ENABLE,
+  handler: async (args, ctx) => {
+    const plan = await ctx.runtime.store.planArtifactWrite({
+      path: reqStr(args, "path"),
+      bytes: new TextEncoder().encode(String(args.content ?? "")),
+      ifMatch: optStr(args, "if_match"),
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+const artifactDelete: ToolSpec = {
+  name: "artifact_delete",
+  description: "Delete an artifact. Errors: not_found, stale_write.",
+  inputSchema: obj({ path: str(), if_match: str() }, ["path"]),
+  readOnly: false,
+  advanced: true,
+  destructive: true,
+  resource: "whole",
+  auditFields: ["path"],
+  ...ARTIFACT_ENABLE,
+  handler: async (args, ctx) => {
+    const plan = await ctx.runtime.store.planArtifactDelete({
+      path: reqStr(args, "path"),
+      ifMatch: optStr(args, "if_match"),
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+export const assetTools: ToolSpec[] = [
+  assetRead,
+  assetList,
+  assetWrite,
+  assetDelete,
+  artifactRead,
+  artifactList,
+  artifactWrite,
+  artifactDelete,
+];

@@ -1,0 +1,160 @@
+/**
+ * concept_batch: several concept writes/patches/deletes as ONE commit. Every operation is
+ * validated (arguments, then a full store plan) before the first byte is written; the merged
+ * plan is applied atomically, so a late failure rolls everything back (STYLE §2).
+ */
+import type { WritePlan } from "../../kb/api.js";
+import { KbError, isKbError } from "../../kb/errors.js";
+import { validateArgs } from "../args.js";
+import { arr, enumOf, str } from "../schema.js";
+import type { ToolContext, ToolSpec, ToolTarget } from "../spec.js";
+import { writeTools } from "./write.js";
+import {
+  applyPlan,
+  editsFrom,
+  frontmatterArg,
+  optRecord,
+  optStr,
+  proposedType,
+  reqStr,
+} from "./write-args.js";
+
+export const MAX_BATCH_OPS = 50;
+export const MAX_BATCH_BYTES = 512 * 1024;
+
+const OPS = { write: "concept_write", patch: "concept_patch", delete: "concept_delete" } as const;
+type Op = keyof typeof OPS;
+
+function specFor(op: Op): ToolSpec {
+  const spec = writeTools.find((s) => s.name === OPS[op]);
+  if (!spec) throw new KbError("internal", `batch: tool ${OPS[op]} missing`);
+  return spec;
+}
+
+function operationsOf(args: Record<string, unknown>): Record<string, unknown>[] {
+  const ops = args.operations;
+  if (!Array.isArray(ops) || ops.length === 0) {
+    throw new KbError("invalid_argument", "'operations' is required: pass 1 to 50 operations");
+  }
+  if (ops.length > MAX_BATCH_OPS) {
+    throw new KbError(
+      "too_large",
+      `${ops.length} operations: a batch holds at most ${MAX_BATCH_OPS}; split it`,
+    );
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(ops), "utf8");
+  if (bytes > MAX_BATCH_BYTES) {
+    throw new KbError(
+      "too_large",
+      `batch is ${bytes} bytes: at most ${MAX_BATCH_BYTES} (512 KiB); split it`,
+    );
+  }
+  return ops as Record<string, unknown>[];
+}
+
+/** Prefixes an error with the operation it belongs to, keeping its stable code. */
+function inOperation(index: number, op: Record<string, unknown>, err: unknown): unknown {
+  if (!isKbError(err)) return err;
+  const where = `operation ${index} (${String(op.op)} ${String(op.id ?? "")})`;
+  return new KbError(err.code, `${where}: ${err.message}`, { ...err.details, operation: index });
+}
+
+async function planOperation(
+  op: Op,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<WritePlan> {
+  const store = ctx.runtime.store;
+  const id = reqStr(args, "id");
+  const ifMatch = optStr(args, "if_match");
+  if (op === "write") {
+    return store.planConceptWrite({
+      id,
+      frontmatter: frontmatterArg(args) ?? {},
+      body: typeof args.body === "string" ? args.body : "",
+      ifMatch,
+      mode: "upsert",
+    });
+  }
+  if (op === "patch") {
+    const edits = editsFrom(args);
+    const frontmatter = optRecord(args, "frontmatter");
+    if (!edits && !frontmatter)
+      throw new KbError("invalid_argument", "nothing to patch: pass edits or frontmatter");
+    return store.planConceptPatch({ id, edits, frontmatter, ifMatch });
+  }
+  return store.planConceptDelete({ id, ifMatch });
+}
+
+function batchTarget(ids: string[]): string {
+  return ids.length === 1 ? (ids[0] ?? "") : `${ids[0]} and ${ids.length - 1} more`;
+}
+
+const conceptBatch: ToolSpec = {
+  name: "concept_batch",
+  description:
+    "Apply ≤50 write/patch/delete operations ({op, …that tool's args}, distinct ids, ≤512 KiB) as one commit; all validated first, all or nothing.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      operations: arr({
+        type: "object",
+        properties: { op: enumOf(Object.keys(OPS)), id: str() },
+        required: ["op", "id"],
+      }),
+    },
+    required: ["operations"],
+    additionalProperties: false,
+  },
+  readOnly: false,
+  advanced: true,
+  resource: "batch",
+  auditFields: [],
+  targets: (args) => {
+    const ops = Array.isArray(args.operations)
+      ? (args.operations as Record<string, unknown>[])
+      : [];
+    return ops.map((op): ToolTarget => {
+      const type = op.op === "delete" ? undefined : proposedType(op);
+      const id = String(op.id ?? "");
+      return type ? { id, proposedType: type, write: true } : { id, write: true };
+    });
+  },
+  handler: async (args, ctx) => {
+    const ops = operationsOf(args);
+    const seen = new Map<string, number>();
+    const checked = ops.map((raw, index) => {
+      try {
+        const { op, ...rest } = raw;
+        const spec = specFor(op as Op);
+        const valid = validateArgs(spec, rest);
+        const id = String(valid.id);
+        const first = seen.get(id);
+        if (first !== undefined) {
+          throw new KbError(
+            "invalid_argument",
+            `id ${id} also appears in operation ${first}: ids must be distinct`,
+          );
+        }
+        seen.set(id, index);
+        return { op: op as Op, args: valid };
+      } catch (err) {
+        throw inOperation(index, raw, err);
+      }
+    });
+    const plans: WritePlan[] = [];
+    for (const [index, item] of checked.entries()) {
+      try {
+        plans.push(await planOperation(item.op, item.args, ctx));
+      } catch (err) {
+        throw inOperation(index, ops[index] ?? {}, err);
+      }
+    }
+    const ids = checked.map((c) => String(c.args.id));
+    const merged = ctx.runtime.store.planBatch(plans, batchTarget(ids));
+    await applyPlan(ctx, merged);
+    return { applied: plans.length, results: plans.map((p) => p.result) };
+  },
+};
+
+export const batchTools: ToolSpec[] = [conceptBatch];

@@ -1,0 +1,76 @@
+/**
+ * Search-index maintenance (advanced). The index is derived data: neither tool changes the KB
+ * or makes a commit.
+ */
+import type { SearchIndex } from "../../search/api.js";
+import { reindexKb, type SqliteSearchIndex } from "../../search/index.js";
+import { obj } from "../schema.js";
+import type { ToolSpec } from "../spec.js";
+
+function asSqlite(index: SearchIndex): SqliteSearchIndex | null {
+  const candidate = index as Partial<SqliteSearchIndex>;
+  return typeof candidate.replaceAll === "function" && typeof candidate.indexedFiles === "function"
+    ? (index as SqliteSearchIndex)
+    : null;
+}
+
+const indexRebuild: ToolSpec = {
+  name: "index_rebuild",
+  description:
+    "Rebuild the search index from the files on disk; returns added/changed/removed counts.",
+  inputSchema: obj(),
+  readOnly: true,
+  advanced: true,
+  idempotent: true,
+  resource: "whole",
+  auditFields: [],
+  handler: async (_args, ctx) => {
+    const started = Date.now();
+    const { store, index } = ctx.runtime;
+    const sqlite = asSqlite(index);
+    if (sqlite) {
+      const stats = await reindexKb(store, { index: sqlite });
+      return { ...stats, total: index.count(), ms: Date.now() - started };
+    }
+    // Another SearchIndex implementation: re-upsert everything, drop what vanished.
+    const docs = await store.listConcepts();
+    const present = new Set(docs.map((d) => d.id));
+    const indexed = index.list({ limit: index.count() + 1, visibility: { all: true } }).items;
+    let removed = 0;
+    for (const item of indexed) {
+      if (!present.has(item.id)) {
+        index.remove(item.id);
+        removed++;
+      }
+    }
+    for (const doc of docs) index.upsert(doc);
+    return {
+      added: docs.length,
+      changed: 0,
+      removed,
+      unchanged: 0,
+      total: index.count(),
+      ms: Date.now() - started,
+    };
+  },
+};
+
+const reindex: ToolSpec = {
+  name: "reindex",
+  description:
+    "Reconcile the search index with the files on disk by content hash (after edits outside the tools).",
+  inputSchema: obj(),
+  readOnly: false,
+  advanced: true,
+  idempotent: true,
+  resource: "whole",
+  auditFields: [],
+  handler: async (_args, ctx) => {
+    const started = Date.now();
+    const { store, index } = ctx.runtime;
+    const stats = index.reconcile(await store.listConcepts());
+    return { ...stats, total: index.count(), ms: Date.now() - started };
+  },
+};
+
+export const indexTools: ToolSpec[] = [indexRebuild, reindex];

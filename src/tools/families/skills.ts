@@ -1,0 +1,123 @@
+/**
+ * Agent skills: the KB's own `skills/<name>/SKILL.md` plus the skills bundled with Cartographer
+ * (repo-root `skills/`, shipped in the package), which skill_install copies into the KB.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { KbError } from "../../kb/errors.js";
+import { parseDocument } from "../../kb/frontmatter.js";
+import { obj, str } from "../schema.js";
+import type { ToolSpec } from "../spec.js";
+import { applyPlan, reqStr } from "./write-args.js";
+
+/**
+ * The bundled skills folder. This module sits three levels below the package root both as
+ * src/tools/families/skills.ts (tsx, vitest) and as dist/tools/families/skills.js.
+ */
+export const BUNDLED_SKILLS_DIR = fileURLToPath(new URL("../../../skills/", import.meta.url));
+
+export interface BundledSkill {
+  name: string;
+  description: string;
+  version: string | null;
+  dir: string;
+}
+
+/** The bundled skills, sorted by name (folders without a SKILL.md are skipped). */
+export async function bundledSkills(dir = BUNDLED_SKILLS_DIR): Promise<BundledSkill[]> {
+  let entries: string[];
+  try {
+    entries = (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+  const skills: BundledSkill[] = [];
+  for (const name of entries.sort()) {
+    const text = await readFile(path.join(dir, name, "SKILL.md"), "utf8").catch(() => null);
+    if (text === null) continue;
+    const { frontmatter } = parseDocument(text);
+    skills.push({
+      name,
+      description: typeof frontmatter.description === "string" ? frontmatter.description : "",
+      version:
+        frontmatter.version === undefined || frontmatter.version === null
+          ? null
+          : String(frontmatter.version),
+      dir: path.join(dir, name),
+    });
+  }
+  return skills;
+}
+
+/** Every file of a bundled skill, keyed by its POSIX path relative to the skill folder. */
+export async function skillFiles(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const walk = async (rel: string): Promise<void> => {
+    for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) await walk(child);
+      else if (entry.isFile()) files[child] = await readFile(path.join(dir, child), "utf8");
+    }
+  };
+  await walk("");
+  return files;
+}
+
+const skillList: ToolSpec = {
+  name: "skill_list",
+  description:
+    "List the KB's skills and the bundled ones (bundled: true; install with skill_install).",
+  inputSchema: obj(),
+  readOnly: true,
+  advanced: true,
+  idempotent: true,
+  resource: "whole",
+  auditFields: [],
+  handler: async (_args, ctx) => {
+    const installed = await ctx.runtime.store.skills();
+    const names = new Set(installed.map((s) => s.name));
+    const bundled = await bundledSkills();
+    return {
+      skills: [
+        ...installed.map((s) => ({ ...s, bundled: false })),
+        ...bundled.map((b) => ({
+          name: b.name,
+          description: b.description,
+          version: b.version,
+          bundled: true,
+          installed: names.has(b.name),
+        })),
+      ],
+    };
+  },
+};
+
+const skillInstall: ToolSpec = {
+  name: "skill_install",
+  description:
+    "Copy a bundled skill into the KB's skills/<name>/. Errors: not_found (lists bundled skills).",
+  inputSchema: obj({ name: str() }, ["name"]),
+  readOnly: false,
+  advanced: true,
+  resource: "whole",
+  auditFields: ["name"],
+  handler: async (args, ctx) => {
+    const name = reqStr(args, "name");
+    const bundled = await bundledSkills();
+    const skill = bundled.find((s) => s.name === name);
+    if (!skill) {
+      const known = bundled.map((s) => s.name).join(", ") || "none";
+      throw new KbError("not_found", `no bundled skill named ${name} (bundled: ${known})`);
+    }
+    const plan = await ctx.runtime.store.planSkillInstall({
+      name,
+      files: await skillFiles(skill.dir),
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+export const skillTools: ToolSpec[] = [skillList, skillInstall];

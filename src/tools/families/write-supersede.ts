@@ -1,0 +1,51 @@
+/**
+ * supersede: marks a concept as replaced by another — frontmatter `status: superseded` and
+ * `superseded_by: <by>`, plus a note with a `[[by]]` link at the end of the body so readers
+ * and the link graph both find the successor.
+ */
+import { KbError } from "../../kb/errors.js";
+import { obj, str } from "../schema.js";
+import type { ToolSpec } from "../spec.js";
+import { applyPlan, optStr, reqStr } from "./write-args.js";
+
+export function supersedeNote(by: string, reason: string | undefined): string {
+  return reason ? `> Superseded by [[${by}]]: ${reason}` : `> Superseded by [[${by}]].`;
+}
+
+export const supersedeTool: ToolSpec = {
+  name: "supersede",
+  description:
+    "Mark concept id as superseded by concept by (status, superseded_by, body note). Errors: not_found.",
+  inputSchema: obj({ id: str(), by: str(), reason: str() }, ["id", "by"]),
+  readOnly: false,
+  advanced: false,
+  idempotent: true,
+  resource: "exact",
+  auditFields: ["id", "by"],
+  targets: (args) => [
+    { id: String(args.id ?? ""), write: true },
+    { id: String(args.by ?? ""), write: false },
+  ],
+  handler: async (args, ctx) => {
+    const id = reqStr(args, "id");
+    const by = reqStr(args, "by");
+    if (id === by)
+      throw new KbError("invalid_argument", "'by' must name another concept than 'id'");
+    const store = ctx.runtime.store;
+    await store.readConcept(by);
+    const doc = await store.readConcept(id);
+    if (doc.frontmatter.superseded_by === by && doc.frontmatter.status === "superseded") {
+      return { id, superseded_by: by, hash: doc.hash, unchanged: true };
+    }
+    const note = supersedeNote(by, optStr(args, "reason"));
+    const body = doc.body.trimEnd() === "" ? `${note}\n` : `${doc.body.trimEnd()}\n\n${note}\n`;
+    const plan = await store.planConceptWrite({
+      id,
+      frontmatter: { ...doc.frontmatter, status: "superseded", superseded_by: by },
+      body,
+      ifMatch: doc.hash,
+      mode: "replace",
+    });
+    return { ...(await applyPlan(ctx, plan)), superseded_by: by };
+  },
+};

@@ -1,0 +1,195 @@
+/**
+ * Concept write tools (DESIGN §5, class exact / src-dst). Each handler builds a validated plan
+ * through the store and applies it through the runtime; the surface holds the lock and makes
+ * the one commit (`<tool>: <target>`).
+ */
+import { KbError } from "../../kb/errors.js";
+import { anyObj, arr, bool, nested, obj, str } from "../schema.js";
+import type { ToolSpec } from "../spec.js";
+import { supersedeTool } from "./write-supersede.js";
+import {
+  applyPlan,
+  EDIT_PROPS,
+  editsFrom,
+  frontmatterArg,
+  movesFrom,
+  optRecord,
+  optStr,
+  reqStr,
+  writeTarget,
+} from "./write-args.js";
+
+const IF_MATCH = str("Hash from your last read; mismatch → stale_write");
+
+const conceptWrite: ToolSpec = {
+  name: "concept_write",
+  description:
+    "Create or replace a concept (frontmatter needs type). Errors: invalid_id, invalid_frontmatter, stale_write, validation_failed.",
+  inputSchema: obj({ id: str(), frontmatter: anyObj(), body: str(), if_match: IF_MATCH }, [
+    "id",
+    "frontmatter",
+    "body",
+  ]),
+  readOnly: false,
+  advanced: false,
+  idempotent: true,
+  resource: "exact",
+  auditFields: ["id"],
+  targets: writeTarget,
+  handler: async (args, ctx) => {
+    const plan = await ctx.runtime.store.planConceptWrite({
+      id: reqStr(args, "id"),
+      frontmatter: frontmatterArg(args) ?? {},
+      body: typeof args.body === "string" ? args.body : "",
+      ifMatch: optStr(args, "if_match"),
+      mode: "upsert",
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+const conceptNew: ToolSpec = {
+  name: "concept_new",
+  description:
+    "Create a concept from a template (see template_list) filling its variables. Errors: already_exists, not_found (template).",
+  inputSchema: obj(
+    {
+      id: str(),
+      template: str(),
+      variables: anyObj("Template variable → string"),
+      frontmatter: anyObj(),
+    },
+    ["id", "template"],
+  ),
+  readOnly: false,
+  advanced: false,
+  resource: "exact",
+  auditFields: ["id", "template"],
+  targets: writeTarget,
+  handler: async (args, ctx) => {
+    const variables: Record<string, string> = {};
+    for (const [key, value] of Object.entries(optRecord(args, "variables") ?? {})) {
+      if (typeof value === "string") variables[key] = value;
+      else if (typeof value === "number" || typeof value === "boolean")
+        variables[key] = String(value);
+      else
+        throw new KbError("invalid_argument", `'variables.${key}' must be a string`, {
+          argument: `variables.${key}`,
+        });
+    }
+    const plan = await ctx.runtime.store.planConceptNew({
+      id: reqStr(args, "id"),
+      template: reqStr(args, "template"),
+      variables,
+      frontmatter: frontmatterArg(args),
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+const conceptPatch: ToolSpec = {
+  name: "concept_patch",
+  description:
+    "Edit a concept: old_string/new_string or ordered edits (atomic), and/or a frontmatter merge (null removes a key; type stays). Errors: old_string_not_found, old_string_ambiguous, stale_write.",
+  inputSchema: obj({ id: str(), ...EDIT_PROPS, frontmatter: anyObj(), if_match: IF_MATCH }, ["id"]),
+  readOnly: false,
+  advanced: false,
+  resource: "exact",
+  auditFields: ["id"],
+  targets: writeTarget,
+  handler: async (args, ctx) => {
+    const edits = editsFrom(args);
+    const frontmatter = optRecord(args, "frontmatter");
+    if (!edits && !frontmatter) {
+      throw new KbError(
+        "invalid_argument",
+        "nothing to patch: pass old_string/new_string, edits or frontmatter",
+      );
+    }
+    const plan = await ctx.runtime.store.planConceptPatch({
+      id: reqStr(args, "id"),
+      edits,
+      frontmatter,
+      ifMatch: optStr(args, "if_match"),
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+const conceptDelete: ToolSpec = {
+  name: "concept_delete",
+  description: "Delete a concept. Errors: not_found, stale_write.",
+  inputSchema: obj({ id: str(), if_match: IF_MATCH }, ["id"]),
+  readOnly: false,
+  advanced: false,
+  destructive: true,
+  resource: "exact",
+  auditFields: ["id"],
+  targets: writeTarget,
+  handler: async (args, ctx) => {
+    const plan = await ctx.runtime.store.planConceptDelete({
+      id: reqStr(args, "id"),
+      ifMatch: optStr(args, "if_match"),
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+const conceptExpand: ToolSpec = {
+  name: "concept_expand",
+  description:
+    "Turn concept <id>.md into folder <id>/index.md so children can live under it; id unchanged.",
+  inputSchema: obj({ id: str() }, ["id"]),
+  readOnly: false,
+  advanced: false,
+  resource: "exact",
+  auditFields: ["id"],
+  targets: writeTarget,
+  handler: async (args, ctx) => {
+    const plan = await ctx.runtime.store.planConceptExpand({ id: reqStr(args, "id") });
+    return applyPlan(ctx, plan);
+  },
+};
+
+const conceptMove: ToolSpec = {
+  name: "concept_move",
+  description:
+    "Move/rename concepts (from/to or moves[]), all validated first; rewrite_links (default true) updates links KB-wide.",
+  inputSchema: obj({
+    from: str(),
+    to: str(),
+    moves: arr(nested({ from: str(), to: str() }, ["from", "to"])),
+    rewrite_links: bool(),
+  }),
+  readOnly: false,
+  advanced: false,
+  resource: "src-dst",
+  auditFields: ["from", "to"],
+  targets: (args) => {
+    const moves = Array.isArray(args.moves)
+      ? (args.moves as { from?: unknown; to?: unknown }[])
+      : [{ from: args.from, to: args.to }];
+    return moves.flatMap((m) => [
+      { id: String(m.from ?? ""), write: true },
+      { id: String(m.to ?? ""), write: true },
+    ]);
+  },
+  requiresWholeKb: (args) => args.rewrite_links !== false,
+  handler: async (args, ctx) => {
+    const plan = await ctx.runtime.store.planConceptMove({
+      moves: movesFrom(args),
+      rewriteLinks: args.rewrite_links !== false,
+    });
+    return applyPlan(ctx, plan);
+  },
+};
+
+export const writeTools: ToolSpec[] = [
+  conceptWrite,
+  conceptNew,
+  conceptPatch,
+  conceptDelete,
+  conceptExpand,
+  conceptMove,
+  supersedeTool,
+];

@@ -1,0 +1,118 @@
+/**
+ * The tool registry (STYLE §4): every family's ToolSpecs, checked once at startup. A spec that
+ * could weaken authorization or audit fails registration loudly instead of serving: no resource
+ * class, a duplicate name, a targeted class without `targets`, or a write tool whose audit
+ * fields would record content.
+ */
+import type { KbSettings } from "../kb/types.js";
+import { assetTools } from "./families/assets.js";
+import { batchTools } from "./families/batch.js";
+import { graphTools } from "./families/graph.js";
+import { indexTools } from "./families/index-tools.js";
+import { mapTools } from "./families/maps.js";
+import { readTools } from "./families/read.js";
+import { skillTools } from "./families/skills.js";
+import { writeTools } from "./families/write.js";
+import type { ResourceClass, ToolSpec } from "./spec.js";
+
+const RESOURCE_CLASSES: ReadonlySet<string> = new Set<ResourceClass>([
+  "exact",
+  "collection",
+  "src-dst",
+  "curated-index",
+  "batch",
+  "whole",
+]);
+
+/** Classes whose authorization needs the concrete targets of a call. */
+const TARGETED: ReadonlySet<string> = new Set<ResourceClass>([
+  "exact",
+  "src-dst",
+  "curated-index",
+  "batch",
+]);
+
+/** Argument fields that carry content: never recorded by the audit (D119). */
+export const CONTENT_FIELDS: readonly string[] = [
+  "body",
+  "frontmatter",
+  "content",
+  "content_base64",
+  "old_string",
+  "new_string",
+  "edits",
+  "append",
+  "entry",
+  "operations",
+  "variables",
+];
+
+const TOOL_NAME = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * Checks specs and returns them frozen, in order. Throws (at startup) naming the offending
+ * tool and rule.
+ */
+export function registerTools(specs: readonly ToolSpec[]): readonly ToolSpec[] {
+  const names = new Set<string>();
+  for (const spec of specs) {
+    const name = spec?.name;
+    if (typeof name !== "string" || !TOOL_NAME.test(name)) {
+      throw new Error(`tool registry: invalid tool name ${JSON.stringify(name)}`);
+    }
+    if (names.has(name)) throw new Error(`tool registry: duplicate tool name ${name}`);
+    names.add(name);
+    if (!RESOURCE_CLASSES.has(spec.resource as string)) {
+      throw new Error(
+        `tool registry: ${name} has no resource class; every tool needs one to be authorized`,
+      );
+    }
+    if (TARGETED.has(spec.resource) && typeof spec.targets !== "function") {
+      throw new Error(`tool registry: ${name} is class ${spec.resource} but declares no targets`);
+    }
+    if (spec.inputSchema?.type !== "object") {
+      throw new Error(`tool registry: ${name} input schema must be an object schema`);
+    }
+    if (typeof spec.handler !== "function")
+      throw new Error(`tool registry: ${name} has no handler`);
+    if (!spec.readOnly) {
+      const leaked = spec.auditFields.filter((f) => CONTENT_FIELDS.includes(f));
+      if (leaked.length > 0) {
+        throw new Error(
+          `tool registry: write tool ${name} would audit content fields ${leaked.join(", ")}`,
+        );
+      }
+    }
+    if ((spec.enabledFor === undefined) !== (spec.enableKey === undefined)) {
+      throw new Error(`tool registry: ${name} must set enabledFor and enableKey together`);
+    }
+  }
+  return Object.freeze([...specs]);
+}
+
+let registered: readonly ToolSpec[] | null = null;
+
+/** Every tool of every family, registered once (throws on an invalid spec). */
+export function allTools(): readonly ToolSpec[] {
+  registered ??= registerTools([
+    ...readTools,
+    ...graphTools,
+    ...writeTools,
+    ...batchTools,
+    ...mapTools,
+    ...assetTools,
+    ...skillTools,
+    ...indexTools,
+  ]);
+  return registered;
+}
+
+/** The tools a KB registers: those without an enable condition, plus those it enables. */
+export function toolsFor(settings: KbSettings): ToolSpec[] {
+  return allTools().filter((spec) => spec.enabledFor === undefined || spec.enabledFor(settings));
+}
+
+/** A tool by name, or undefined (unknown tools are handled by the surface as writes, D118). */
+export function findTool(name: string): ToolSpec | undefined {
+  return allTools().find((spec) => spec.name === name);
+}
