@@ -1,0 +1,141 @@
+import { promises as fs } from "node:fs";
+import { readTextOrNull, writeFileAtomic } from "../atomic-file.js";
+import type { ClientConfig, ProviderId, Scope } from "../config.js";
+import { type DigestResult, type DigestTarget, describeKbs } from "../kb-digest.js";
+import { applyBlock, removeBlock, renderBlock } from "../instructions.js";
+import { PROVIDERS } from "../providers/index.js";
+import { isOwnedEntry } from "../topology.js";
+import { type CommandIo, tilde } from "./io.js";
+import type { ProviderPlan } from "./plan.js";
+
+/** The MCP targets that describe a plan's KBs (one URL on a routed server, one per KB else). */
+export function digestTargets(plan: ProviderPlan, routed: boolean): DigestTarget[] {
+  if (routed) {
+    const entry = plan.entries[0];
+    if (!entry) return [];
+    return plan.kbs.map((kb) => ({
+      kb,
+      entry: entry.name,
+      url: entry.url,
+      ...(plan.kbs.length > 1 ? { kbArg: kb } : {}),
+    }));
+  }
+  return plan.kbs.map((kb, i) => {
+    const entry = plan.entries[i] ?? { name: "", url: "" };
+    return { kb, entry: entry.name, url: entry.url };
+  });
+}
+
+export function bearerHeaders(config: ClientConfig, io: CommandIo): Record<string, string> {
+  const token = config.token_env ? io.env[config.token_env] : undefined;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** Describes each distinct target set once per command run. */
+export class DigestCache {
+  private readonly cache = new Map<string, Promise<DigestResult>>();
+  constructor(
+    private readonly headers: Record<string, string>,
+    private readonly io: CommandIo,
+  ) {}
+  get(targets: DigestTarget[]): Promise<DigestResult> {
+    const key = JSON.stringify(targets);
+    let hit = this.cache.get(key);
+    if (!hit) {
+      hit = describeKbs(targets, this.headers, this.io.fetch);
+      this.cache.set(key, hit);
+    }
+    return hit;
+  }
+}
+
+/**
+ * Writes one provider: removes every entry name the client may own (both shapes, D187) that
+ * the live shape does not reuse, writes the live entries, then the instructions block.
+ * In dry-run mode prints what would change and writes nothing.
+ */
+export async function applyPlan(
+  plan: ProviderPlan,
+  config: ClientConfig,
+  routed: boolean,
+  digests: DigestCache,
+  io: CommandIo,
+  dryRun: boolean,
+): Promise<string[]> {
+  const warnings: string[] = [];
+  const { adapter, files } = plan;
+  const text = await readTextOrNull(files.config);
+  const owned = [...adapter.listEntries(text, files.config)]
+    .filter(([name, url]) => isOwnedEntry(config.server_name, name, url))
+    .map(([name]) => name);
+  const next = adapter.applyEntries(text, files.config, owned, plan.entries, plan.auth);
+  const mode = adapter.fileMode(plan.auth);
+  const names = plan.entries.map((e) => `${e.name} → ${e.url}`).join(", ");
+  if (dryRun) {
+    io.stdout.write(`${adapter.id}: would write ${tilde(io, files.config)}: ${names}\n`);
+  } else if (next !== text || mode !== undefined) {
+    await writeFileAtomic(files.config, next, mode);
+    io.stdout.write(`${adapter.id}: wrote ${tilde(io, files.config)}: ${names}\n`);
+  } else {
+    io.stdout.write(`${adapter.id}: ${tilde(io, files.config)} already in sync\n`);
+  }
+  if (plan.auth.literalToken && !dryRun) {
+    io.stdout.write(
+      `${adapter.id}: the token itself is written in ${tilde(io, files.config)} (this provider cannot reference an env var); the file is mode 0600\n`,
+    );
+  } else if (!adapter.referencesEnv && config.token_env) {
+    warnings.push(
+      `${adapter.label} cannot reference $${config.token_env}: no token written to ${tilde(io, files.config)}; pass --write-token to write it (file mode 0600)`,
+    );
+  }
+  const digest = await digests.get(digestTargets(plan, routed));
+  warnings.push(...digest.warnings);
+  const block = renderBlock({
+    serverName: config.server_name,
+    provider: adapter.id,
+    routed,
+    entries: plan.entries,
+    ...(digest.tools ? { tools: digest.tools } : {}),
+    kbs: digest.kbs,
+  });
+  const doc = await readTextOrNull(files.instructions);
+  const nextDoc = applyBlock(doc, block, config.server_name, adapter.id);
+  if (dryRun) {
+    io.stdout.write(
+      `${adapter.id}: would update the instructions block in ${tilde(io, files.instructions)}\n`,
+    );
+  } else if (nextDoc !== doc) {
+    await writeFileAtomic(files.instructions, nextDoc);
+  }
+  return warnings;
+}
+
+/** Removes every entry the client may own and its instructions block. Idempotent. */
+export async function removeProvider(
+  id: ProviderId,
+  scope: Scope,
+  serverName: string,
+  io: CommandIo,
+): Promise<boolean> {
+  const adapter = PROVIDERS[id];
+  const files = adapter.paths(scope, io.home, io.cwd);
+  let changed = false;
+  const text = await readTextOrNull(files.config);
+  if (text !== null) {
+    const owned = [...adapter.listEntries(text, files.config)]
+      .filter(([name, url]) => isOwnedEntry(serverName, name, url))
+      .map(([name]) => name);
+    if (owned.length > 0) {
+      await writeFileAtomic(files.config, adapter.applyEntries(text, files.config, owned, [], {}));
+      changed = true;
+    }
+  }
+  const doc = await readTextOrNull(files.instructions);
+  const nextDoc = removeBlock(doc, serverName, id);
+  if (doc !== null && nextDoc !== doc) {
+    if (nextDoc === null) await fs.rm(files.instructions, { force: true });
+    else await writeFileAtomic(files.instructions, nextDoc);
+    changed = true;
+  }
+  return changed;
+}

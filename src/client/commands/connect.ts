@@ -1,0 +1,176 @@
+import {
+  type ClientConfig,
+  type LoadedConfig,
+  PROVIDER_IDS,
+  type ProviderBinding,
+  type ProviderId,
+  type Scope,
+  isProviderId,
+  loadConfig,
+  saveConfig,
+} from "../config.js";
+import { ConfigError } from "../errors.js";
+import { type ServerHealth, baseUrlOf, fetchHealth } from "../health.js";
+import { FLAT_NAMESPACE, PROVIDERS } from "../providers/index.js";
+import { DigestCache, applyPlan, bearerHeaders } from "./apply.js";
+import {
+  type CommandIo,
+  type CommonOptions,
+  EXIT_OK,
+  configPath,
+  loggerFor,
+  reportError,
+} from "./io.js";
+import { planProvider } from "./plan.js";
+
+export interface ConnectOptions extends CommonOptions {
+  /** Provider ids, or ["all"]; empty = the providers already in the yaml. */
+  providers?: string[];
+  /** KB binding for the named providers; [] = all KBs; undefined = keep the saved binding. */
+  kbs?: string[];
+  serverUrl?: string;
+  /** NAME of the env var that holds the token (never the token). */
+  tokenEnv?: string;
+  scope?: Scope;
+  dryRun?: boolean;
+  /** Antigravity only: write the literal token (it cannot reference an env var); file 0600. */
+  writeToken?: boolean;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function hasProjectScope(id: ProviderId): boolean {
+  try {
+    PROVIDERS[id].paths("project", "/", "/");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves `[provider…|all]` against the yaml; "all" skips providers without the scope. */
+export function selectProviders(
+  names: string[] | undefined,
+  saved: ProviderBinding[],
+  io: CommandIo,
+  scope?: Scope,
+): ProviderBinding[] {
+  const list = names ?? [];
+  if (list.length === 0) {
+    if (saved.length === 0) {
+      throw new ConfigError(`name the providers to connect: ${PROVIDER_IDS.join(", ")} or all`);
+    }
+    return saved;
+  }
+  let ids: ProviderId[];
+  if (list.includes("all")) {
+    ids = PROVIDER_IDS.filter((id) => {
+      if (scope !== "project" || hasProjectScope(id)) return true;
+      loggerFor(io).warn(`${PROVIDERS[id].label} has no project-level MCP file; skipped`);
+      return false;
+    });
+  } else {
+    for (const n of list) {
+      if (!isProviderId(n)) {
+        throw new ConfigError(
+          `unknown provider "${n}"; expected ${PROVIDER_IDS.join(", ")} or all`,
+        );
+      }
+    }
+    ids = [...new Set(list)] as ProviderId[];
+  }
+  return ids.map((id) => saved.find((b) => b.name === id) ?? { name: id });
+}
+
+/**
+ * The shared write path of connect, sync and reconnect: applies every binding against the
+ * live `/health`, then records what the server told us in the yaml.
+ */
+export async function applyBindings(
+  io: CommandIo,
+  loaded: LoadedConfig,
+  config: ClientConfig,
+  bindings: ProviderBinding[],
+  health: ServerHealth,
+  dryRun: boolean,
+): Promise<number> {
+  const log = loggerFor(io);
+  const base = baseUrlOf(config.server_url);
+  for (const b of bindings) {
+    const unknown = (b.kbs ?? []).filter((kb) => !health.kbs.includes(kb));
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        `${b.name}: unknown KB ${unknown.map((k) => `"${k}"`).join(", ")}; the server mounts: ${health.kbs.join(", ") || "(none)"}`,
+      );
+    }
+  }
+  if (config.token_env && !io.env[config.token_env]) {
+    log.warn(`$${config.token_env} is not set; agent tools will not authenticate until it is`);
+  }
+  const routed = health.routedPath !== undefined;
+  const topology = {
+    base,
+    ...(health.routedPath !== undefined ? { routedPath: health.routedPath } : {}),
+    serverKbs: health.kbs,
+  };
+  const digests = new DigestCache(bearerHeaders(config, io), io);
+  for (const binding of bindings) {
+    const plan = planProvider(config, binding, topology, io, !dryRun);
+    const warnings = await applyPlan(plan, config, routed, digests, io, dryRun);
+    for (const w of warnings) log.warn(`${binding.name}: ${w}`);
+    if (!routed && FLAT_NAMESPACE.has(binding.name) && plan.entries.length >= 2) {
+      log.warn(
+        `${PROVIDERS[binding.name].label} has a flat tool namespace: its ${plan.entries.length} per-KB entries expose the same tool names; upgrade the server to get one routed entry`,
+      );
+    }
+  }
+  if (dryRun) return EXIT_OK;
+  const providers = [...config.providers];
+  for (const b of bindings) {
+    const at = providers.findIndex((p) => p.name === b.name);
+    if (at >= 0) providers[at] = b;
+    else providers.push(b);
+  }
+  const next: ClientConfig = {
+    ...config,
+    providers,
+    server_mount_mode: health.mountMode,
+    server_version: health.version,
+    server_kbs: health.kbs,
+  };
+  if (health.routedPath !== undefined) next.server_routed_path = health.routedPath;
+  else delete next.server_routed_path;
+  await saveConfig(loaded, next);
+  return EXIT_OK;
+}
+
+/** `cartographer connect [provider…|all] [--kbs] [--server-url] [--token-env] [--scope] [--dry-run]`. */
+export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise<number> {
+  try {
+    const loaded = await loadConfig(configPath(io, opts));
+    const config: ClientConfig = { ...loaded.config };
+    if (opts.serverUrl) config.server_url = opts.serverUrl;
+    if (opts.tokenEnv !== undefined) {
+      if (!ENV_NAME.test(opts.tokenEnv)) {
+        throw new ConfigError(
+          "--token-env takes the NAME of an environment variable (e.g. CARTOGRAPHER_TOKEN), not a token",
+        );
+      }
+      config.token_env = opts.tokenEnv;
+    }
+    const bindings = selectProviders(opts.providers, config.providers, io, opts.scope).map((b) => {
+      const next: ProviderBinding = { ...b };
+      if (opts.kbs !== undefined) {
+        if (opts.kbs.length > 0) next.kbs = opts.kbs;
+        else delete next.kbs;
+      }
+      if (opts.scope) next.scope = opts.scope;
+      if (opts.writeToken && !PROVIDERS[b.name].referencesEnv) next.write_token = true;
+      return next;
+    });
+    const health = await fetchHealth(baseUrlOf(config.server_url), io.fetch);
+    return await applyBindings(io, loaded, config, bindings, health, opts.dryRun === true);
+  } catch (err) {
+    return reportError(io, err);
+  }
+}

@@ -1,0 +1,51 @@
+import { loadConfig } from "../config.js";
+import { baseUrlOf } from "../health.js";
+import { describeCheck } from "./check.js";
+import {
+  type CommandIo,
+  type CommonOptions,
+  EXIT_DRIFT,
+  EXIT_ERROR,
+  EXIT_OK,
+  configPath,
+  loggerFor,
+  reportError,
+} from "./io.js";
+import { checkAll } from "./status.js";
+
+export interface DoctorOptions extends CommonOptions {
+  json?: boolean;
+}
+
+/**
+ * `cartographer doctor`: offline. Derives the expected entries from the yaml alone (mount mode,
+ * routed path and KB list saved by the last connect) and checks every provider file:
+ * in-sync / partial / missing. Exit 0 all in sync, 1 otherwise, 2 no usable yaml.
+ */
+export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<number> {
+  try {
+    const loaded = await loadConfig(configPath(io, opts));
+    const { config } = loaded;
+    if (!loaded.exists || config.server_mount_mode === undefined) {
+      loggerFor(io).error(
+        `${loaded.file} has no saved server facts; run cartographer connect first`,
+      );
+      return EXIT_ERROR;
+    }
+    const routed = config.server_mount_mode === "routed" && config.server_routed_path !== undefined;
+    const checks = await checkAll(
+      config,
+      {
+        base: baseUrlOf(config.server_url),
+        ...(routed ? { routedPath: config.server_routed_path } : {}),
+        serverKbs: config.server_kbs ?? [],
+      },
+      io,
+    );
+    if (opts.json) io.stdout.write(`${JSON.stringify({ providers: checks })}\n`);
+    else for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
+    return checks.every((c) => c.state === "in-sync") ? EXIT_OK : EXIT_DRIFT;
+  } catch (err) {
+    return reportError(io, err);
+  }
+}

@@ -1,0 +1,36 @@
+import { loadConfig } from "../config.js";
+import { baseUrlOf, fetchHealth } from "../health.js";
+import { removeProvider } from "./apply.js";
+import { applyBindings } from "./connect.js";
+import {
+  type CommandIo,
+  type CommonOptions,
+  EXIT_ERROR,
+  configPath,
+  loggerFor,
+  reportError,
+} from "./io.js";
+
+/**
+ * `cartographer reconnect`: disconnect + connect with the saved settings. The server is asked
+ * first, so an unreachable server leaves every file untouched (exit 2).
+ */
+export async function reconnect(io: CommandIo, opts: CommonOptions = {}): Promise<number> {
+  try {
+    const loaded = await loadConfig(configPath(io, opts));
+    if (!loaded.exists || loaded.config.providers.length === 0) {
+      loggerFor(io).error(
+        `no connected providers in ${loaded.file}; run cartographer connect first`,
+      );
+      return EXIT_ERROR;
+    }
+    const { config } = loaded;
+    const health = await fetchHealth(baseUrlOf(config.server_url), io.fetch);
+    for (const p of config.providers) {
+      await removeProvider(p.name, p.scope ?? "user", config.server_name, io);
+    }
+    return await applyBindings(io, loaded, config, config.providers, health, false);
+  } catch (err) {
+    return reportError(io, err);
+  }
+}

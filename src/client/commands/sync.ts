@@ -1,0 +1,46 @@
+import { loadConfig } from "../config.js";
+import { ClientError } from "../errors.js";
+import { baseUrlOf, fetchHealth } from "../health.js";
+import { applyBindings } from "./connect.js";
+import {
+  type CommandIo,
+  type CommonOptions,
+  EXIT_ERROR,
+  EXIT_OK,
+  configPath,
+  loggerFor,
+  reportError,
+} from "./io.js";
+
+/**
+ * `cartographer sync`: re-applies every saved provider against the live `/health`. An
+ * unreachable server leaves every file as it is (warning, exit 2). Because the removal set
+ * covers both entry shapes, a sync also heals a topology change (D288).
+ */
+export async function sync(io: CommandIo, opts: CommonOptions = {}): Promise<number> {
+  try {
+    const loaded = await loadConfig(configPath(io, opts));
+    if (!loaded.exists) {
+      loggerFor(io).error(`no ${loaded.file}; run cartographer connect first`);
+      return EXIT_ERROR;
+    }
+    const { config } = loaded;
+    if (config.providers.length === 0) {
+      io.stdout.write("no providers connected; nothing to sync\n");
+      return EXIT_OK;
+    }
+    let health: Awaited<ReturnType<typeof fetchHealth>>;
+    try {
+      health = await fetchHealth(baseUrlOf(config.server_url), io.fetch);
+    } catch (err) {
+      if (err instanceof ClientError) {
+        loggerFor(io).warn(`${err.message}; provider entries left as they are`);
+        return EXIT_ERROR;
+      }
+      throw err;
+    }
+    return await applyBindings(io, loaded, config, config.providers, health, false);
+  } catch (err) {
+    return reportError(io, err);
+  }
+}

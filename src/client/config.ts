@@ -1,0 +1,168 @@
+import path from "node:path";
+import { Document, isMap, isSeq, parseDocument } from "yaml";
+import { readTextOrNull, writeFileAtomic } from "./atomic-file.js";
+import { ConfigError } from "./errors.js";
+
+export const DEFAULT_SERVER_URL = "http://127.0.0.1:39273";
+export const DEFAULT_SERVER_NAME = "cartographer";
+export const PROVIDER_IDS = ["claude", "codex", "opencode", "kiro", "antigravity"] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+export type Scope = "user" | "project";
+
+/** One provider's binding: which KBs its entry reaches (empty/absent = all) and where. */
+export interface ProviderBinding {
+  name: ProviderId;
+  kbs?: string[];
+  scope?: Scope;
+  /** Antigravity only: the user asked for the literal token to be written (file is 0600). */
+  write_token?: boolean;
+}
+
+/** The client's view of `.cartographer.yaml`. `token_env` is a variable NAME, never a token. */
+export interface ClientConfig {
+  server_url: string;
+  server_name: string;
+  token_env?: string;
+  providers: ProviderBinding[];
+  /** What /health told us at the last connect/sync: "routed", or "per-kb" for an older server. */
+  server_mount_mode?: string;
+  server_routed_path?: string;
+  server_version?: string;
+  /** KB names the server mounted at the last connect (lets doctor expand an all-KB binding). */
+  server_kbs?: string[];
+}
+
+export interface LoadedConfig {
+  file: string;
+  /** The parsed document, kept so unknown keys and comments survive a save. */
+  doc: Document;
+  config: ClientConfig;
+  exists: boolean;
+}
+
+export function defaultConfigPath(home: string): string {
+  return path.join(home, ".cartographer.yaml");
+}
+
+export function isProviderId(value: string): value is ProviderId {
+  return (PROVIDER_IDS as readonly string[]).includes(value);
+}
+
+function stringList(value: unknown, key: string, file: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+    throw new ConfigError(`${file}: ${key} must be a list of strings`);
+  }
+  return value as string[];
+}
+
+function optionalString(value: unknown, key: string, file: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new ConfigError(`${file}: ${key} must be a string`);
+  return value;
+}
+
+/** Validates the plain JS value of the document; errors name the offending key. */
+export function parseClientConfig(raw: unknown, file: string): ClientConfig {
+  const obj = (raw ?? {}) as Record<string, unknown>;
+  if (typeof obj !== "object" || Array.isArray(obj)) {
+    throw new ConfigError(`${file}: the top level must be a mapping`);
+  }
+  const providersRaw = obj.providers ?? [];
+  if (!Array.isArray(providersRaw)) throw new ConfigError(`${file}: providers must be a list`);
+  const providers = providersRaw.map((p, i): ProviderBinding => {
+    const item = p as Record<string, unknown>;
+    const name = item?.name;
+    if (typeof name !== "string" || !isProviderId(name)) {
+      throw new ConfigError(
+        `${file}: providers[${i}].name must be one of ${PROVIDER_IDS.join(", ")} (got ${JSON.stringify(name)})`,
+      );
+    }
+    const scope = item.scope;
+    if (scope !== undefined && scope !== "user" && scope !== "project") {
+      throw new ConfigError(`${file}: providers[${i}].scope must be user or project`);
+    }
+    const binding: ProviderBinding = { name };
+    const kbs = stringList(item.kbs, `providers[${i}].kbs`, file);
+    if (kbs) binding.kbs = kbs;
+    if (scope) binding.scope = scope;
+    if (item.write_token === true) binding.write_token = true;
+    return binding;
+  });
+  const config: ClientConfig = {
+    server_url: optionalString(obj.server_url, "server_url", file) ?? DEFAULT_SERVER_URL,
+    server_name: optionalString(obj.server_name, "server_name", file) ?? DEFAULT_SERVER_NAME,
+    providers,
+  };
+  const tokenEnv = optionalString(obj.token_env, "token_env", file);
+  if (tokenEnv) config.token_env = tokenEnv;
+  const mode = optionalString(obj.server_mount_mode, "server_mount_mode", file);
+  if (mode) config.server_mount_mode = mode;
+  const routed = optionalString(obj.server_routed_path, "server_routed_path", file);
+  if (routed) config.server_routed_path = routed;
+  const version = optionalString(obj.server_version, "server_version", file);
+  if (version) config.server_version = version;
+  const kbs = stringList(obj.server_kbs, "server_kbs", file);
+  if (kbs) config.server_kbs = kbs;
+  if (!/^[A-Za-z0-9_-]+$/.test(config.server_name)) {
+    throw new ConfigError(`${file}: server_name must use letters, digits, - and _ only`);
+  }
+  return config;
+}
+
+/** Loads the yaml; a missing file yields defaults with `exists: false`. */
+export async function loadConfig(file: string): Promise<LoadedConfig> {
+  const text = await readTextOrNull(file);
+  if (text === null) {
+    return { file, doc: new Document({}), config: parseClientConfig({}, file), exists: false };
+  }
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) {
+    throw new ConfigError(`${file}: not valid YAML: ${doc.errors[0]?.message}`);
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    throw new ConfigError(`${file}: the top level must be a mapping`);
+  }
+  return { file, doc, config: parseClientConfig(doc.toJS(), file), exists: true };
+}
+
+const SCALAR_KEYS = [
+  "server_url",
+  "server_name",
+  "token_env",
+  "server_mount_mode",
+  "server_routed_path",
+  "server_version",
+] as const;
+
+/**
+ * Writes `config` into the document in place (unknown top-level keys, unknown provider keys
+ * and comments outside the rewritten values survive) and saves it atomically.
+ */
+export async function saveConfig(loaded: LoadedConfig, config: ClientConfig): Promise<void> {
+  const { doc } = loaded;
+  if (doc.contents === null) doc.contents = doc.createNode({}) as never;
+  for (const key of SCALAR_KEYS) {
+    const value = config[key];
+    if (value === undefined) doc.delete(key);
+    else if (doc.get(key) !== value) doc.set(key, value);
+  }
+  if (config.server_kbs) doc.set("server_kbs", doc.createNode(config.server_kbs, { flow: true }));
+  else doc.delete("server_kbs");
+  // Keep any keys a user added to a provider item; overlay the ones we own.
+  const previous = doc.get("providers");
+  const previousItems = isSeq(previous) ? (previous.toJSON() as Record<string, unknown>[]) : [];
+  const items = config.providers.map((p) => {
+    const old = previousItems.find((o) => o?.name === p.name) ?? {};
+    const item: Record<string, unknown> = { ...old, name: p.name };
+    delete item.kbs;
+    delete item.scope;
+    delete item.write_token;
+    if (p.kbs && p.kbs.length > 0) item.kbs = p.kbs;
+    if (p.scope) item.scope = p.scope;
+    if (p.write_token) item.write_token = true;
+    return item;
+  });
+  doc.set("providers", doc.createNode(items));
+  await writeFileAtomic(loaded.file, doc.toString());
+}

@@ -1,0 +1,88 @@
+import { ProtocolError, classifyFetchFailure } from "./errors.js";
+
+export type FetchFn = typeof fetch;
+
+/** What GET /health told us. `routedPath` is absent on an older, per-KB server. */
+export interface ServerHealth {
+  status: string;
+  version: string;
+  ready: boolean;
+  kbs: string[];
+  mountMode: "routed" | "per-kb";
+  routedPath?: string;
+}
+
+/**
+ * The server base URL: `server_url` may name an MCP path (`…/mcp`, `…/mcp/<kb>`,
+ * `…/mcp/routed?kbs=…`); everything from `/mcp` on, the query and a trailing slash go.
+ */
+export function baseUrlOf(serverUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(serverUrl);
+  } catch {
+    throw new ProtocolError(serverUrl, undefined, "server_url is not a valid URL");
+  }
+  const at = url.pathname.search(/\/mcp(\/|$)/);
+  const pathname = at >= 0 ? url.pathname.slice(0, at) : url.pathname;
+  return `${url.origin}${pathname.replace(/\/+$/, "")}`;
+}
+
+/** GET <base>/health, classified: unreachable, HTTP/JSON protocol error, or a health record. */
+export async function fetchHealth(
+  base: string,
+  fetchFn: FetchFn = fetch,
+  timeoutMs = 5000,
+): Promise<ServerHealth> {
+  const url = `${base}/health`;
+  let response: Response;
+  try {
+    response = await fetchFn(url, {
+      headers: { accept: "application/json" },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (err) {
+    throw classifyFetchFailure(url, err);
+  }
+  let body: string;
+  try {
+    body = await response.text();
+  } catch (err) {
+    throw classifyFetchFailure(url, err);
+  }
+  if (!response.ok) throw new ProtocolError(url, response.status, "health check failed");
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    throw new ProtocolError(
+      url,
+      response.status,
+      "answer is not JSON; is this a Cartographer server?",
+    );
+  }
+  if (json === null || typeof json !== "object" || !Array.isArray(json.kbs)) {
+    throw new ProtocolError(
+      url,
+      response.status,
+      "answer has no kbs list; is this a Cartographer server?",
+    );
+  }
+  const kbs = (json.kbs as unknown[]).map((k) =>
+    typeof k === "string" ? k : String((k as { name?: unknown })?.name ?? ""),
+  );
+  if (kbs.some((k) => k === ""))
+    throw new ProtocolError(url, response.status, "a kbs item has no name");
+  const routedPath =
+    json.mount_mode === "routed" && typeof json.routed_path === "string"
+      ? json.routed_path
+      : undefined;
+  return {
+    status: String(json.status ?? ""),
+    version: String(json.version ?? ""),
+    ready: json.ready === true,
+    kbs,
+    mountMode: routedPath ? "routed" : "per-kb",
+    ...(routedPath ? { routedPath } : {}),
+  };
+}

@@ -1,0 +1,100 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  ClientError,
+  ProtocolError,
+  ServerUnreachableError,
+  ToolError,
+  classifyFetchFailure,
+} from "./errors.js";
+import type { FetchFn } from "./health.js";
+
+/**
+ * A short MCP session over Streamable HTTP with the official SDK client. Failures come out
+ * typed: fetch-level failures are ServerUnreachableError, HTTP errors and non-MCP answers are
+ * ProtocolError (with the status), and `isError` results are ToolError.
+ */
+export interface McpSession {
+  listTools(): Promise<string[]>;
+  /** Calls a tool and returns its text content; throws ToolError on `isError`. */
+  callTool(name: string, args: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+function classify(url: string, err: unknown): ClientError {
+  if (err instanceof ClientError) return err;
+  if (err instanceof StreamableHTTPError) return new ProtocolError(url, err.code, err.message);
+  const message = (err as Error)?.message ?? String(err);
+  const status = /HTTP (\d{3})/.exec(message)?.[1];
+  return new ProtocolError(url, status ? Number(status) : undefined, message);
+}
+
+export async function openMcpSession(
+  url: string,
+  headers: Record<string, string>,
+  fetchFn: FetchFn = fetch,
+  timeoutMs = 10_000,
+): Promise<McpSession> {
+  // Network failures are classified at the fetch boundary, before the SDK wraps them.
+  const guardedFetch: FetchFn = async (input, init) => {
+    try {
+      return await fetchFn(input, {
+        ...init,
+        signal: init?.signal ?? AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      const c = classifyFetchFailure(url, err);
+      if (c instanceof ServerUnreachableError) throw c;
+      throw err;
+    }
+  };
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers },
+    fetch: guardedFetch,
+  });
+  const client = new Client({ name: "cartographer-client", version: "0.1.0" });
+  const unwrap = (err: unknown): ClientError => {
+    const cause = (err as { cause?: unknown })?.cause;
+    if (cause instanceof ServerUnreachableError) return cause;
+    return classify(url, err);
+  };
+  try {
+    await client.connect(transport, { timeout: timeoutMs });
+  } catch (err) {
+    await client.close().catch(() => {});
+    throw unwrap(err);
+  }
+  return {
+    async listTools() {
+      try {
+        const result = await client.listTools(undefined, { timeout: timeoutMs });
+        return result.tools.map((t) => t.name);
+      } catch (err) {
+        throw unwrap(err);
+      }
+    },
+    async callTool(name, args) {
+      let result: Awaited<ReturnType<typeof client.callTool>>;
+      try {
+        result = await client.callTool({ name, arguments: args }, undefined, {
+          timeout: timeoutMs,
+        });
+      } catch (err) {
+        throw unwrap(err);
+      }
+      const content = Array.isArray(result.content) ? result.content : [];
+      const text = content
+        .filter((c): c is { type: "text"; text: string } => c?.type === "text")
+        .map((c) => c.text)
+        .join("\n");
+      if (result.isError) throw new ToolError(name, text || "(no message)");
+      return text;
+    },
+    async close() {
+      await client.close().catch(() => {});
+    },
+  };
+}

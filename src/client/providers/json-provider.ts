@@ -1,0 +1,87 @@
+import type { ProviderId, Scope } from "../config.js";
+import { ConfigError } from "../errors.js";
+import type { EntrySpec } from "../topology.js";
+import {
+  detectStyle,
+  isSubset,
+  mergeEntries,
+  parseJsonObject,
+  serializeJson,
+} from "./json-file.js";
+import type { AuthRef, ProviderAdapter, ProviderFiles } from "./types.js";
+
+/** What distinguishes one JSON-configured provider from another. */
+export interface JsonProviderSpec {
+  id: ProviderId;
+  label: string;
+  referencesEnv: boolean;
+  /** The object that holds named server entries ("mcpServers", "mcp"). */
+  containerKey: string;
+  /** The entry field that carries the URL ("url", "serverUrl"). */
+  urlField: string;
+  userFiles(home: string): ProviderFiles;
+  /** Absent when the provider has no project-level file. */
+  projectFiles?(cwd: string): ProviderFiles;
+  render(url: string, auth: AuthRef): Record<string, unknown>;
+  /** Override of the default "rendered entry is a subset of the file's entry" check. */
+  matches?(actual: Record<string, unknown>, url: string, auth: AuthRef): boolean;
+  fileMode?(auth: AuthRef): number | undefined;
+}
+
+export function jsonProvider(spec: JsonProviderSpec): ProviderAdapter {
+  const container = (text: string | null, file: string): Record<string, unknown> => {
+    const root = parseJsonObject(text, file);
+    const c = root[spec.containerKey];
+    if (c === undefined) return {};
+    if (c === null || typeof c !== "object" || Array.isArray(c)) {
+      throw new ConfigError(
+        `${file}: "${spec.containerKey}" must be an object; nothing was written`,
+      );
+    }
+    return c as Record<string, unknown>;
+  };
+  return {
+    id: spec.id,
+    label: spec.label,
+    referencesEnv: spec.referencesEnv,
+    paths(scope: Scope, home: string, cwd: string): ProviderFiles {
+      if (scope === "user") return spec.userFiles(home);
+      if (!spec.projectFiles) {
+        throw new ConfigError(`${spec.label} has no project-level MCP file; use --scope user`);
+      }
+      return spec.projectFiles(cwd);
+    },
+    listEntries(text, file) {
+      const out = new Map<string, string | undefined>();
+      for (const [name, value] of Object.entries(container(text, file))) {
+        const url = (value as Record<string, unknown> | null)?.[spec.urlField];
+        out.set(name, typeof url === "string" ? url : undefined);
+      }
+      return out;
+    },
+    applyEntries(text, file, remove, add, auth) {
+      const root = parseJsonObject(text, file);
+      const current = container(text, file);
+      const rendered = new Map(
+        add.map((e): [string, unknown] => [e.name, spec.render(e.url, auth)]),
+      );
+      const next = mergeEntries(current, new Set(remove), rendered);
+      // Replace the container in place so the root's key order is untouched.
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(root)) {
+        out[key] = key === spec.containerKey ? next : value;
+      }
+      if (!(spec.containerKey in out)) out[spec.containerKey] = next;
+      return serializeJson(out, detectStyle(text));
+    },
+    entryMatches(text, file, entry: EntrySpec, auth) {
+      const actual = container(text, file)[entry.name];
+      if (actual === null || typeof actual !== "object") return false;
+      if (spec.matches) return spec.matches(actual as Record<string, unknown>, entry.url, auth);
+      return isSubset(spec.render(entry.url, auth), actual);
+    },
+    fileMode(auth) {
+      return spec.fileMode?.(auth);
+    },
+  };
+}
