@@ -1,0 +1,215 @@
+/**
+ * THE one composition of a tool call (DESIGN §3, STYLE §5). Every handler runs only through
+ * `runToolCall`, in this order:
+ *
+ *  1. resolve the tool          unknown → `tool not found: <name>` (audited as unknown_tool,
+ *                               authorized as an unclassified write: denied unless admin)
+ *  2. validate the arguments    invalid → authorized as an unclassified write; admin gets the
+ *                               `invalid_argument: …` error naming the argument
+ *  3. build the AuthRequest     targets → TargetFacts read from the store
+ *  4. authorize                 denial renders exactly `forbidden` / `not found`
+ *  5. audit attempt             required mode: a failed append rejects the call here, before
+ *                               the handler can run
+ *  6. run                       reads: the handler; writes: under the KB lock → re-authorize
+ *                               with facts read again → beginWrite → handler → ONE commit
+ *                               `<tool>: <target>` → endWrite
+ *  7. audit completion          outcome, duration, commit sha, allow-listed resources
+ */
+import { randomUUID } from "node:crypto";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { AuditOutcome, AuditRecordInput, AuditSink } from "../audit/types.js";
+import { authorize } from "../auth/decide.js";
+import type { AuthRequest, Decision } from "../auth/types.js";
+import { isKbError, KbError } from "../kb/errors.js";
+import type { Logger } from "../logger.js";
+import { validateArgs } from "../tools/args.js";
+import { denialError, renderError, renderResult } from "../tools/result.js";
+import type { KbRuntime } from "../tools/runtime.js";
+import type { ToolSpec } from "../tools/spec.js";
+import type { CallContext } from "./context.js";
+import { textResult } from "./surface.js";
+import { buildAuthRequest, unclassifiedWrite } from "./target-facts.js";
+
+export const AUDIT_REQUIRED_REJECTION = "audit log unavailable: call rejected (required mode)";
+
+export interface CallDeps {
+  kb: string;
+  runtime: KbRuntime;
+  resolve: (name: string) => ToolSpec | undefined;
+  audit: AuditSink | null;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** Result of the steps before the handler, carried into the audit completion. */
+interface Outcome {
+  result: CallToolResult;
+  outcome: AuditOutcome;
+  commitSha?: string | null;
+}
+
+export async function runToolCall(
+  deps: CallDeps,
+  name: string,
+  rawArgs: unknown,
+  ctx: CallContext,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  const spec = deps.resolve(name);
+  const requestId = ctx.requestId || randomUUID();
+  const record = (phase: AuditRecordInput["phase"]): AuditRecordInput => ({
+    phase,
+    request_id: requestId,
+    principal_id: ctx.principal.id,
+    transport: ctx.transport,
+    kb: deps.kb,
+    tool: name,
+    read_only: spec?.readOnly ?? false,
+    resources: spec ? auditResources(spec, rawArgs) : {},
+  });
+
+  // 1–4: resolve, validate, classify, authorize.
+  const gate = await preflight(deps, spec, name, rawArgs, ctx);
+
+  // 5: the attempt is durable before anything else happens.
+  if (deps.audit) {
+    try {
+      await deps.audit.append(record("attempt"));
+    } catch (err) {
+      deps.logger.error(`audit attempt for ${name} on ${deps.kb} failed: ${messageOf(err)}`);
+      if (deps.audit.mode === "required") return textResult(AUDIT_REQUIRED_REJECTION, true);
+    }
+  }
+
+  // 6: run (only when the preflight let the call through).
+  const done: Outcome =
+    "spec" in gate ? await execute(deps, gate.spec, gate.args, gate.decision, ctx) : gate;
+
+  // 7: completion. The call already happened; a failure here is logged, not returned.
+  if (deps.audit) {
+    const completion: AuditRecordInput = {
+      ...record("completion"),
+      outcome: done.outcome,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      commit_sha: done.commitSha ?? null,
+    };
+    await deps.audit.append(completion).catch((err: unknown) => {
+      deps.logger.error(`audit completion for ${name} on ${deps.kb} failed: ${messageOf(err)}`);
+    });
+  }
+  return done.result;
+}
+
+type Gate =
+  | Outcome
+  | { spec: ToolSpec; args: Record<string, unknown>; decision: Decision & { allow: true } };
+
+async function preflight(
+  deps: CallDeps,
+  spec: ToolSpec | undefined,
+  name: string,
+  rawArgs: unknown,
+  ctx: CallContext,
+): Promise<Gate> {
+  const policy = ctx.principal.policy;
+  if (!spec) {
+    const decision = authorize(policy, unclassifiedWrite(deps.kb));
+    if (!decision.allow) return denial(decision.reason);
+    return { result: textResult(`tool not found: ${name}`, true), outcome: "unknown_tool" };
+  }
+  let args: Record<string, unknown>;
+  let request: AuthRequest;
+  try {
+    args = validateArgs(spec, rawArgs);
+    request = await buildAuthRequest(deps.runtime.store, deps.kb, spec, args);
+  } catch (err) {
+    const decision = authorize(policy, unclassifiedWrite(deps.kb));
+    if (!decision.allow) return denial(decision.reason);
+    return failure(deps, name, err, "invalid_arguments");
+  }
+  const decision = authorize(policy, request);
+  if (!decision.allow) return denial(decision.reason);
+  return { spec, args, decision };
+}
+
+async function execute(
+  deps: CallDeps,
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  decision: Decision & { allow: true },
+  ctx: CallContext,
+): Promise<Outcome> {
+  const runtime = deps.runtime;
+  const toolCtx = (visibility: Decision & { allow: true }) => ({
+    runtime,
+    visibility: visibility.visibility,
+    principalId: ctx.principal.id,
+    now: deps.now ?? (() => new Date()),
+  });
+  try {
+    if (spec.readOnly) {
+      const value = await spec.handler(args, toolCtx(decision));
+      return { result: textResult(renderResult(value)), outcome: "success" };
+    }
+    return await runtime.store.withLock(async () => {
+      // Facts may have changed while the call waited for the lock (D118: re-authorize here).
+      const again = authorize(
+        ctx.principal.policy,
+        await buildAuthRequest(runtime.store, deps.kb, spec, args),
+      );
+      if (!again.allow) return denial(again.reason);
+      const session = runtime.beginWrite();
+      try {
+        const value = await spec.handler(args, toolCtx(again));
+        const target = session.targets.length > 0 ? session.targets.join(", ") : spec.name;
+        const commitSha =
+          session.paths.size > 0
+            ? await runtime.store.commit([...session.paths], `${spec.name}: ${target}`)
+            : null;
+        return { result: textResult(renderResult(value)), outcome: "success" as const, commitSha };
+      } finally {
+        runtime.endWrite();
+      }
+    });
+  } catch (err) {
+    return failure(
+      deps,
+      spec.name,
+      err,
+      isKbError(err) && err.code !== "internal" ? "application_error" : "internal_error",
+    );
+  }
+}
+
+function denial(reason: "forbidden" | "not_found_hidden"): Outcome {
+  return { result: textResult(renderError(denialError(reason)), true), outcome: reason };
+}
+
+function failure(deps: CallDeps, tool: string, err: unknown, outcome: AuditOutcome): Outcome {
+  if (!(err instanceof KbError) || err.code === "internal") {
+    // Internal failures: full detail to stderr, a short message (no stack) to the caller.
+    deps.logger.error(
+      `${tool} on ${deps.kb} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
+  }
+  return { result: textResult(renderError(err), true), outcome };
+}
+
+/** Only the registry's allow-listed, id-like argument fields (never bodies or frontmatter). */
+function auditResources(spec: ToolSpec, args: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return out;
+  const record = args as Record<string, unknown>;
+  for (const field of spec.auditFields) {
+    const value = record[field];
+    // Scalars (and lists of strings, e.g. batch ids) only: an object here is not an id.
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      out[field] = value;
+    else if (Array.isArray(value) && value.every((v) => typeof v === "string")) out[field] = value;
+  }
+  return out;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

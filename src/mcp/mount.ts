@@ -1,0 +1,40 @@
+/**
+ * Mounting one KB: open its store, open (and reconcile) its search index, wrap both in the
+ * KbRuntime the tools run against. Closing a mount closes its index.
+ */
+import type { KbStore } from "../kb/api.js";
+import { openKb } from "../kb/store.js";
+import type { KbSettings } from "../kb/types.js";
+import type { Logger } from "../logger.js";
+import type { ReconcileStats, SearchIndex } from "../search/api.js";
+import { openKbIndex } from "../search/index.js";
+import { KbRuntime } from "../tools/runtime.js";
+
+export interface MountedKb {
+  readonly name: string;
+  readonly settings: KbSettings;
+  readonly store: KbStore;
+  readonly index: SearchIndex;
+  readonly runtime: KbRuntime;
+  /** What reconciling the index on open changed (for the startup log). */
+  readonly stats: ReconcileStats;
+}
+
+/** Opens the store and index of `settings`; the index is closed again if anything fails. */
+export async function mountKb(settings: KbSettings, opts: { logger: Logger }): Promise<MountedKb> {
+  const store = await openKb(settings);
+  const { index, stats } = await openKbIndex(store, { logger: opts.logger });
+  return Object.freeze({
+    name: settings.name,
+    settings,
+    store,
+    index,
+    runtime: new KbRuntime(store, index),
+    stats,
+  });
+}
+
+/** Closes the mount's index (idempotent enough: SQLite close on a closed handle is a no-op here). */
+export async function closeMount(mount: MountedKb): Promise<void> {
+  mount.index.close();
+}

@@ -1,0 +1,53 @@
+/**
+ * `cartographer serve` over stdio: one KB → its surface; several → a RoutedSurface over all
+ * of them (DESIGN §6). The principal is LOCAL_ADMIN. Diagnostics go to the logger (stderr);
+ * the output stream carries protocol messages only.
+ */
+import type { Readable, Writable } from "node:stream";
+import type { Logger } from "../logger.js";
+import { LOCAL_ADMIN } from "./context.js";
+import type { KbSurface } from "./kb-surface.js";
+import { RoutedSurface } from "./routed-surface.js";
+import { createMcpServer } from "./server.js";
+import { LineTransport } from "./stdio-transport.js";
+import type { ToolSurface, ToolsProfile } from "./surface.js";
+
+export interface StdioOptions {
+  stdin: Readable;
+  stdout: Writable;
+  logger: Logger;
+  version: string;
+  /** Default `agent`. */
+  profile?: ToolsProfile;
+}
+
+export interface StdioSession {
+  /** Resolves when the input ends or close() is called. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The surface stdio serves for these KBs: the KB itself, or the routed surface over all. */
+export function stdioSurface(surfaces: readonly KbSurface[]): ToolSurface {
+  if (surfaces.length === 0) throw new Error("stdio needs at least one KB");
+  return surfaces.length === 1 ? (surfaces[0] as KbSurface) : new RoutedSurface(surfaces);
+}
+
+export async function serveStdio(surface: ToolSurface, opts: StdioOptions): Promise<StdioSession> {
+  const server = createMcpServer(surface, {
+    name: "cartographer",
+    version: opts.version,
+    profile: opts.profile ?? "agent",
+    principal: LOCAL_ADMIN,
+    transport: "stdio",
+  });
+  const transport = new LineTransport(opts.stdin, opts.stdout);
+  let resolveClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  server.onclose = () => resolveClosed();
+  server.onerror = (error) => opts.logger.warn(`stdio: ${error.message}`);
+  await server.connect(transport);
+  return { closed, close: () => server.close() };
+}

@@ -1,0 +1,59 @@
+/**
+ * Facts authorization needs about the concepts a call touches, read from the store: placement
+ * from the map descriptors, the current type from the file. Read again under the lock for writes.
+ */
+import type { KbStore } from "../kb/api.js";
+import { placementOf } from "../kb/ids.js";
+import type { AuthRequest, TargetFacts } from "../auth/types.js";
+import type { ToolSpec, ToolTarget } from "../tools/spec.js";
+
+/** The AuthRequest of a resolved tool with validated arguments. */
+export async function buildAuthRequest(
+  store: KbStore,
+  kb: string,
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+): Promise<AuthRequest> {
+  const targets = spec.targets ? spec.targets(args) : [];
+  const maps = targets.length > 0 ? await store.maps() : [];
+  const facts: TargetFacts[] = [];
+  for (const target of targets) facts.push(await factsOf(store, maps, target));
+  return {
+    kb,
+    access: spec.readOnly ? "r" : "rw",
+    resourceClass: spec.resource,
+    targets: facts,
+    requireWholeKb: spec.requiresWholeKb ? spec.requiresWholeKb(args) : false,
+  };
+}
+
+/** Unknown tool or unparsable arguments: an unclassified write, denied unless admin (D118). */
+export function unclassifiedWrite(kb: string): AuthRequest {
+  return { kb, access: "rw", resourceClass: null, targets: [], requireWholeKb: false };
+}
+
+async function factsOf(
+  store: KbStore,
+  maps: Awaited<ReturnType<KbStore["maps"]>>,
+  target: ToolTarget,
+): Promise<TargetFacts> {
+  const placement = placementOf(target.id, maps);
+  const doc = await tryRead(store, target.id);
+  return {
+    map: placement.map,
+    journal: placement.journal,
+    type: doc ? doc.type : null,
+    proposedType: target.proposedType ?? null,
+    exists: doc !== null,
+    write: target.write,
+  };
+}
+
+/** Asset paths and ids the store rejects are simply not concepts: no current type. */
+async function tryRead(store: KbStore, id: string) {
+  try {
+    return await store.tryReadConcept(id);
+  } catch {
+    return null;
+  }
+}
