@@ -1,0 +1,143 @@
+/**
+ * contradiction_report (rule: governance-contradict-rule.ts) and conflict_resolve, which
+ * settles the contradictions recorded on one concept through store plans, as one batch.
+ */
+import type { WritePlan } from "../../kb/api.js";
+import { KbError } from "../../kb/errors.js";
+import { validateId } from "../../kb/ids.js";
+import type { ConceptDoc, Frontmatter } from "../../kb/types.js";
+import type { ToolSpec } from "../spec.js";
+import { findContradictions, withoutContradiction } from "./governance-contradict-rule.js";
+import { optEnum, optString, reqString } from "./read-args.js";
+import { docVisible } from "./read-visibility.js";
+
+const under = (id: string, prefix: string) => id === prefix || id.startsWith(`${prefix}/`);
+
+const contradictionReport: ToolSpec = {
+  name: "contradiction_report",
+  description:
+    "Pairs of concepts that contradict: a contradicts/conflicts_with frontmatter field naming the other, or each superseded_by the other. prefix limits to ids under it.",
+  inputSchema: {
+    type: "object",
+    properties: { prefix: { type: "string" } },
+    additionalProperties: false,
+  },
+  readOnly: true,
+  advanced: true,
+  idempotent: true,
+  resource: "collection",
+  auditFields: [],
+  handler: async (args, ctx) => {
+    const prefix = optString(args, "prefix")?.replace(/\/+$/, "") || undefined;
+    // Only visible concepts take part: a pair with a hidden end is not reported at all (D118).
+    const docs = (await ctx.runtime.store.listConcepts()).filter((d) =>
+      docVisible(ctx.visibility, d),
+    );
+    const ids = new Set(docs.map((d) => d.id));
+    const pairs = findContradictions(docs).filter((p) => {
+      if (prefix && !under(p.a, prefix) && !under(p.b, prefix)) return false;
+      // A missing end is reported only to a caller who sees everything (else hidden = missing).
+      return (ids.has(p.a) && ids.has(p.b)) || ctx.visibility.all;
+    });
+    return {
+      contradictions: pairs.map((p) => ({
+        ...p,
+        ...(!ids.has(p.a) || !ids.has(p.b)
+          ? { missing: [p.a, p.b].filter((i) => !ids.has(i)) }
+          : {}),
+      })),
+      total: pairs.length,
+    };
+  },
+};
+
+const RESOLUTIONS = ["keep", "dismiss"] as const;
+
+/** New frontmatter of the concept being resolved. */
+function resolvedSelf(doc: ConceptDoc, others: ReadonlySet<string>): Frontmatter {
+  const fm = withoutContradiction(doc.frontmatter, others);
+  const by = fm.superseded_by;
+  if (typeof by === "string" && others.has(by)) {
+    delete fm.superseded_by;
+    if (fm.status === "superseded") delete fm.status;
+  }
+  return fm;
+}
+
+const conflictResolve: ToolSpec = {
+  name: "conflict_resolve",
+  description:
+    "Settle the contradictions recorded on concept id. resolution keep: id stands, the others become superseded_by id; dismiss: clear the records only. body optionally replaces id's body. Errors: not_found, invalid_argument when none is recorded.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      resolution: { type: "string", enum: [...RESOLUTIONS] },
+      body: { type: "string" },
+    },
+    required: ["id", "resolution"],
+    additionalProperties: false,
+  },
+  readOnly: false,
+  advanced: true,
+  resource: "whole",
+  auditFields: ["id"],
+  handler: async (args, ctx) => {
+    const id = reqString(args, "id");
+    validateId(id);
+    const resolution = optEnum(args, "resolution", RESOLUTIONS, "keep");
+    const body = optString(args, "body");
+    const { store } = ctx.runtime;
+    const docs = await store.listConcepts();
+    const self = docs.find((d) => d.id === id) ?? (await store.readConcept(id));
+    const byId = new Map(docs.map((d) => [d.id, d]));
+    const pairs = findContradictions(docs).filter((p) => p.a === id || p.b === id);
+    const others = new Set(pairs.map((p) => (p.a === id ? p.b : p.a)));
+    if (others.size === 0) {
+      throw new KbError(
+        "invalid_argument",
+        `no recorded contradiction on ${id}: see contradiction_report for the pairs that exist`,
+      );
+    }
+    const plans: WritePlan[] = [
+      await store.planConceptWrite({
+        id,
+        frontmatter: resolvedSelf(self, others),
+        body: body ?? self.body,
+        ifMatch: self.hash,
+        mode: "replace",
+      }),
+    ];
+    const changed: string[] = [];
+    for (const otherId of [...others].sort()) {
+      const other = byId.get(otherId);
+      if (!other) continue; // a dangling record: clearing it on `id` is all there is to do
+      let fm = withoutContradiction(other.frontmatter, new Set([id]));
+      // keep: the others yield to `id`. dismiss of a supersession cycle drops only `id`'s own
+      // pointer (resolvedSelf), which leaves a plain, acyclic supersession.
+      if (resolution === "keep") fm = { ...fm, status: "superseded", superseded_by: id };
+      plans.push(
+        await store.planConceptWrite({
+          id: otherId,
+          frontmatter: fm,
+          body: other.body,
+          ifMatch: other.hash,
+          mode: "replace",
+        }),
+      );
+      changed.push(otherId);
+    }
+    const plan = plans.length === 1 ? (plans[0] as WritePlan) : store.planBatch(plans, id);
+    await ctx.runtime.apply(plan);
+    const after = await store.readConcept(id);
+    return {
+      id,
+      resolution,
+      hash: after.hash,
+      resolved_with: [...others].sort(),
+      ...(resolution === "keep" ? { superseded: changed } : { updated: changed }),
+    };
+  },
+};
+
+export const contradictionTools: ToolSpec[] = [contradictionReport, conflictResolve];

@@ -1,0 +1,74 @@
+/**
+ * Everything the lint checks look at, read once per lint run (the I/O half). Checks are pure
+ * functions of this context, so each one is tested by building a KB and reading it here.
+ */
+import type { AssetInfo, KbStore } from "../../kb/api.js";
+import { extractLinks, type LinkRef } from "../../kb/markdown.js";
+import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
+import { buildLinkGraph, type LinkGraph } from "../families/graph-links.js";
+
+/** Size limits the oversize checks use (overridable for tests and per-KB tuning). */
+export interface LintLimits {
+  /** Body bytes above which a concept is oversize (concept_read's outline threshold). */
+  conceptBytes: number;
+  /** Concepts in one map/journal above which the map is oversize. */
+  mapConcepts: number;
+}
+
+export const DEFAULT_LIMITS: LintLimits = { conceptBytes: 60 * 1024, mapConcepts: 500 };
+
+/** A curated index file (root `data/index.md` or a map's `data/<map>/index.md`). */
+export interface IndexFile {
+  path: string;
+  /** Map name, null for the root index. */
+  map: string | null;
+  links: LinkRef[];
+}
+
+export interface LintContext {
+  docs: ConceptDoc[];
+  byId: Map<string, ConceptDoc>;
+  maps: MapDescriptor[];
+  graph: LinkGraph;
+  indexes: IndexFile[];
+  assets: AssetInfo[];
+  /** Ids of expanded concepts (`<id>/index.md`) that also have a flat `<id>.md` file. */
+  flatTwins: Set<string>;
+  now: Date;
+  limits: LintLimits;
+}
+
+export async function readLintContext(
+  store: KbStore,
+  now: Date,
+  limits: LintLimits = DEFAULT_LIMITS,
+): Promise<LintContext> {
+  const [docs, maps, assets] = await Promise.all([
+    store.listConcepts(),
+    store.maps(),
+    store.assets(),
+  ]);
+  const indexes: IndexFile[] = [];
+  for (const m of [null, ...maps.map((d) => d.name)]) {
+    const path = m === null ? "data/index.md" : `data/${m}/index.md`;
+    const text = await store.readText(path);
+    if (text !== null) indexes.push({ path, map: m, links: extractLinks(text, path) });
+  }
+  const flatTwins = new Set<string>();
+  for (const d of docs) {
+    if (!d.expanded) continue;
+    const flat = d.path.replace(/\/index\.md$/, ".md");
+    if ((await store.readText(flat)) !== null) flatTwins.add(d.id);
+  }
+  return {
+    docs,
+    byId: new Map(docs.map((d) => [d.id, d])),
+    maps,
+    graph: buildLinkGraph(docs),
+    indexes,
+    assets,
+    flatTwins,
+    now,
+    limits,
+  };
+}
