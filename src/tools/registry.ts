@@ -7,6 +7,7 @@
 import type { KbSettings } from "../kb/types.js";
 import { assetTools } from "./families/assets.js";
 import { batchTools } from "./families/batch.js";
+import { governanceTools } from "./families/governance.js";
 import { graphTools } from "./families/graph.js";
 import { indexTools } from "./families/index-tools.js";
 import { mapTools } from "./families/maps.js";
@@ -97,6 +98,7 @@ export function allTools(): readonly ToolSpec[] {
   registered ??= registerTools([
     ...readTools,
     ...graphTools,
+    ...governanceTools,
     ...writeTools,
     ...batchTools,
     ...mapTools,
