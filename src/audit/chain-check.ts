@@ -1,0 +1,179 @@
+/**
+ * The per-line checks of verification, as a state machine fed one line at a time. Pure apart
+ * from signature checks, which run on the crypto thread pool in batches.
+ */
+import {
+  type AuditEntry,
+  type AuditVerifier,
+  computeHash,
+  GENESIS,
+  isHashHex,
+  isSigHex,
+} from "./entry.js";
+
+export type BreakReason =
+  | "hash mismatch"
+  | "broken link"
+  | "bad signature"
+  | "missing signature"
+  | "duplicate id"
+  | "completion without attempt"
+  | "truncated last line"
+  | "malformed entry"
+  | "checkpoint mismatch"
+  | "bad checkpoint signature"
+  | "missing checkpoint signature"
+  | "unreadable file";
+
+export interface VerifyBreak {
+  file: string;
+  /** 1-based line; 0 for a whole-file or checkpoint problem. */
+  line: number;
+  reason: BreakReason;
+  detail?: string;
+}
+
+export interface ChainCounts {
+  valid: number;
+  signed: number;
+  unsigned: number;
+  attempts: number;
+  completions: number;
+}
+
+const MAX_BREAKS = 1000;
+/** Signature checks to queue before awaiting them (keeps every pool thread busy). */
+export const SIG_BATCH = 512;
+
+interface SigJob {
+  hash: string;
+  sig: string;
+  file: string;
+  line: number;
+  countedValid: boolean;
+}
+
+export class ChainChecker {
+  /** Expected prev_hash of the next line; null after a malformed line (link unknown). */
+  prev: string | null = GENESIS;
+  open = new Set<string>();
+  readonly counts: ChainCounts = { valid: 0, signed: 0, unsigned: 0, attempts: 0, completions: 0 };
+  readonly breaks: VerifyBreak[] = [];
+  breaksLeftOff = 0;
+  private readonly ids = new Set<string>();
+  private sawSigned = false;
+  private sigJobs: SigJob[] = [];
+
+  constructor(
+    private readonly verifier: AuditVerifier | undefined,
+    private readonly onEntry?: (entry: AuditEntry) => void,
+  ) {}
+
+  addBreak(b: VerifyBreak): void {
+    if (this.breaks.length < MAX_BREAKS) this.breaks.push(b);
+    else this.breaksLeftOff++;
+  }
+
+  /** Signature checks queued; the caller awaits flushSignatures() when this grows large. */
+  get pendingSignatures(): number {
+    return this.sigJobs.length;
+  }
+
+  /** Checks one line; returns its entry when it parsed (for segment summaries). */
+  line(file: string, line: number, text: string, terminated: boolean): AuditEntry | undefined {
+    if (!terminated) {
+      this.addBreak({ file, line, reason: "truncated last line" });
+      return undefined;
+    }
+    let e: AuditEntry;
+    try {
+      e = JSON.parse(text) as AuditEntry;
+    } catch {
+      return this.malformed(file, line, "not JSON");
+    }
+    const shapeProblem = shapeError(e);
+    if (shapeProblem) return this.malformed(file, line, shapeProblem);
+    const before = this.breaks.length + this.breaksLeftOff;
+    if (computeHash(e as unknown as Record<string, unknown>) !== e.hash) {
+      this.addBreak({ file, line, reason: "hash mismatch" });
+    }
+    if (this.prev !== null && e.prev_hash !== this.prev) {
+      this.addBreak({
+        file,
+        line,
+        reason: "broken link",
+        detail: `prev_hash does not match the previous entry's hash`,
+      });
+    }
+    this.prev = e.hash;
+    if (this.ids.has(e.id)) this.addBreak({ file, line, reason: "duplicate id", detail: e.id });
+    this.ids.add(e.id);
+    if (e.phase === "attempt") {
+      this.counts.attempts++;
+      this.open.add(e.request_id);
+    } else {
+      this.counts.completions++;
+      if (!this.open.delete(e.request_id)) {
+        this.addBreak({ file, line, reason: "completion without attempt", detail: e.request_id });
+      }
+    }
+    const job = this.signature(e, file, line);
+    const clean = this.breaks.length + this.breaksLeftOff === before;
+    if (clean) this.counts.valid++;
+    if (job) job.countedValid = clean;
+    this.onEntry?.(e);
+    return e;
+  }
+
+  private signature(e: AuditEntry, file: string, line: number): SigJob | undefined {
+    if (e.sig === undefined) {
+      this.counts.unsigned++;
+      // D18 keeps pre-signature entries valid; an unsigned entry after a signed one is a strip.
+      if (this.verifier && this.sawSigned)
+        this.addBreak({ file, line, reason: "missing signature" });
+      return undefined;
+    }
+    this.sawSigned = true;
+    this.counts.signed++;
+    if (!this.verifier) return undefined;
+    const job: SigJob = { hash: e.hash, sig: e.sig, file, line, countedValid: false };
+    this.sigJobs.push(job);
+    return job;
+  }
+
+  /** Settles queued signature checks; a bad one un-counts its entry from valid and signed. */
+  async flushSignatures(): Promise<void> {
+    const jobs = this.sigJobs;
+    this.sigJobs = [];
+    const verifier = this.verifier;
+    if (!verifier || jobs.length === 0) return;
+    const results = await Promise.all(jobs.map((j) => verifier.verifyAsync(j.hash, j.sig)));
+    results.forEach((ok, i) => {
+      const j = jobs[i];
+      if (ok || !j) return;
+      this.counts.signed--;
+      if (j.countedValid) this.counts.valid--;
+      this.addBreak({ file: j.file, line: j.line, reason: "bad signature" });
+    });
+  }
+
+  private malformed(file: string, line: number, detail: string): undefined {
+    this.addBreak({ file, line, reason: "malformed entry", detail });
+    this.prev = null;
+    return undefined;
+  }
+}
+
+function shapeError(e: AuditEntry): string | undefined {
+  if (e === null || typeof e !== "object" || Array.isArray(e)) return "not an object";
+  if (e.version !== 1) return "unsupported version";
+  if (!isHashHex(e.hash)) return "hash is not 64 lowercase hex";
+  if (e.prev_hash !== GENESIS && !isHashHex(e.prev_hash))
+    return "prev_hash is neither genesis nor 64 lowercase hex";
+  if (typeof e.id !== "string" || e.id === "") return "missing id";
+  if (e.phase !== "attempt" && e.phase !== "completion")
+    return "phase is neither attempt nor completion";
+  if (typeof e.request_id !== "string") return "missing request_id";
+  if (e.sig !== undefined && !isSigHex(e.sig)) return "sig is not 128 lowercase hex";
+  return undefined;
+}

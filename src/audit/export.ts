@@ -1,0 +1,53 @@
+/**
+ * `audit export`: a JSON report of the events and counts, produced only from a chain that
+ * verifies — a corrupt log yields no document at all (D119), never a partial one.
+ */
+import { randomUUID } from "node:crypto";
+import * as fs from "node:fs/promises";
+import path from "node:path";
+import type { CheckpointSegment } from "./checkpoint.js";
+import type { AuditEntry } from "./entry.js";
+import { type VerifyOptions, type VerifyReport, verifyAudit } from "./verify.js";
+
+export interface AuditExportDocument {
+  format: "cartographer-audit-export";
+  version: 1;
+  log: string;
+  counts: Omit<VerifyReport, "ok" | "breaks" | "breaksLeftOff">;
+  /** Segments retention deleted: only their checkpoint summary remains. */
+  checkpoint_only_segments: CheckpointSegment[];
+  events: AuditEntry[];
+}
+
+export type ExportResult =
+  | { ok: true; report: VerifyReport; document: AuditExportDocument; written?: string }
+  | { ok: false; report: VerifyReport };
+
+/**
+ * Verifies, then builds the document; with `out`, writes it atomically (temp + rename, mode
+ * 0640). When verification fails nothing is written and `ok` is false.
+ */
+export async function exportAudit(opts: VerifyOptions & { out?: string }): Promise<ExportResult> {
+  const events: AuditEntry[] = [];
+  const { checkpointOnly, ...report } = await verifyAudit(opts, (e) => events.push(e));
+  if (!report.ok) return { ok: false, report };
+  const { ok: _ok, breaks: _breaks, breaksLeftOff: _left, ...counts } = report;
+  const document: AuditExportDocument = {
+    format: "cartographer-audit-export",
+    version: 1,
+    log: opts.log,
+    counts,
+    checkpoint_only_segments: checkpointOnly,
+    events,
+  };
+  if (opts.out === undefined) return { ok: true, report, document };
+  const tmp = path.join(path.dirname(opts.out), `.${path.basename(opts.out)}.${randomUUID()}.tmp`);
+  try {
+    await fs.writeFile(tmp, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o640 });
+    await fs.rename(tmp, opts.out);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+  return { ok: true, report, document, written: opts.out };
+}
