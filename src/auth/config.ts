@@ -62,17 +62,20 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 const names = z.array(z.string());
 
-const tokenEntrySchema = z.union([
-  z.string(),
-  z
-    .object({
-      token: z.string(),
-      id: z.string().optional(),
-      scopes: names.optional(),
-      roles: names.optional(),
-    })
-    .strict(),
-]);
+const tokenEntrySchema = z.union(
+  [
+    z.string(),
+    z
+      .object({
+        token: z.string(),
+        id: z.string().optional(),
+        scopes: names.optional(),
+        roles: names.optional(),
+      })
+      .strict(),
+  ],
+  { error: "a token is a string (admin) or {token, id?, scopes?, roles?}" },
+);
 
 const ruleSchema = z
   .object({
@@ -89,7 +92,9 @@ const roleSchema = z.object({ name: z.string(), rules: z.array(ruleSchema) }).st
 
 const rawAuthSchema = z
   .object({
-    mode: z.union([z.literal("auto"), z.boolean()]).optional(),
+    mode: z
+      .union([z.literal("auto"), z.boolean()], { error: "must be auto, true or false" })
+      .optional(),
     tokens: z.array(tokenEntrySchema).optional(),
     roles: z.array(roleSchema).optional(),
     authorization_servers: z.array(z.url()).optional(),
@@ -139,8 +144,10 @@ export function parseAuthConfig(raw: unknown): AuthConfig {
   const result = authConfigSchema.safeParse(raw ?? {});
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {
-    const path = issue.path.length > 0 ? `auth.${issue.path.join(".")}: ` : "";
-    return `- ${path}${issue.message}`;
+    const path = issue.path
+      .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
+      .join("");
+    return issue.code === "custom" ? `- ${issue.message}` : `- auth${path}: ${issue.message}`;
   });
   throw new KbError("invalid_argument", `invalid auth config:\n${lines.join("\n")}`);
 }

@@ -16,8 +16,14 @@ const exactRead = (t: TargetFacts): AuthRequest => ({
 describe("hidden vs missing vs forbidden", () => {
   it("an existing concept the role cannot read decides exactly like a missing one", () => {
     const { policy } = principals.narrow;
-    const hidden = authorize(policy, exactRead({ map: "apps", journal: null, type: "note", exists: true, write: false }));
-    const missing = authorize(policy, exactRead({ map: "apps", journal: null, type: null, exists: false, write: false }));
+    const hidden = authorize(
+      policy,
+      exactRead({ map: "apps", journal: null, type: "note", exists: true, write: false }),
+    );
+    const missing = authorize(
+      policy,
+      exactRead({ map: "apps", journal: null, type: null, exists: false, write: false }),
+    );
     expect(hidden).toEqual({ allow: false, reason: "not_found_hidden" });
     expect(JSON.stringify(hidden)).toBe(JSON.stringify(missing));
   });
@@ -32,7 +38,14 @@ describe("hidden vs missing vs forbidden", () => {
 
   it("creating where a hidden concept of another type already sits answers not found, like any unreadable target", () => {
     const decision = authorize(principals.narrow.policy, {
-      ...exactRead({ map: "infra", journal: null, type: "secret", exists: true, write: true, proposedType: "runbook" }),
+      ...exactRead({
+        map: "infra",
+        journal: null,
+        type: "secret",
+        exists: true,
+        write: true,
+        proposedType: "runbook",
+      }),
       access: "rw",
     });
     expect(decision).toEqual({ allow: false, reason: "not_found_hidden" });
@@ -65,7 +78,10 @@ describe("visibilityFor", () => {
       ],
     };
     expect(visibilityFor(policy, KB, "r")).toEqual({ all: true });
-    expect(visibilityFor(policy, KB, "rw")).toEqual({ all: false, rules: [{ maps: ["infra"], journals: [], types: [] }] });
+    expect(visibilityFor(policy, KB, "rw")).toEqual({
+      all: false,
+      rules: [{ maps: ["infra"], journals: [], types: [] }],
+    });
   });
 });
 

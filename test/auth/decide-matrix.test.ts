@@ -10,7 +10,10 @@ import { KB, PRINCIPAL_NAMES, type PrincipalName, principals } from "./principal
 /** all = allowed seeing everything; sel = allowed with the role's selector visibility. */
 type Outcome = "all" | "sel" | "forbidden" | "hidden";
 
-const NARROW_VISIBILITY = { all: false, rules: [{ maps: ["infra"], journals: [], types: ["runbook"] }] };
+const NARROW_VISIBILITY = {
+  all: false,
+  rules: [{ maps: ["infra"], journals: [], types: ["runbook"] }],
+};
 
 function target(facts: Partial<TargetFacts>): TargetFacts {
   return { map: null, journal: null, type: null, exists: true, write: false, ...facts };
@@ -103,27 +106,42 @@ const rows: Row[] = [
   },
   {
     name: "exact create in the role's map with the role's type",
-    req: req("exact", "rw", [target({ map: "infra", exists: false, write: true, proposedType: "runbook" })]),
+    req: req("exact", "rw", [
+      target({ map: "infra", exists: false, write: true, proposedType: "runbook" }),
+    ]),
     expect: { admin: "all", r: "forbidden", rw: "all", narrow: "sel", other: "hidden" },
   },
   {
     name: "exact create in another map",
-    req: req("exact", "rw", [target({ map: "apps", exists: false, write: true, proposedType: "runbook" })]),
+    req: req("exact", "rw", [
+      target({ map: "apps", exists: false, write: true, proposedType: "runbook" }),
+    ]),
     expect: { admin: "all", r: "forbidden", rw: "all", narrow: "hidden", other: "hidden" },
   },
   {
     name: "src-dst move inside the role",
-    req: req("src-dst", "rw", [visibleWrite, target({ map: "infra", exists: false, write: true, proposedType: "runbook" })]),
+    req: req("src-dst", "rw", [
+      visibleWrite,
+      target({ map: "infra", exists: false, write: true, proposedType: "runbook" }),
+    ]),
     expect: { admin: "all", r: "forbidden", rw: "all", narrow: "sel", other: "hidden" },
   },
   {
     name: "src-dst move out of the role's map",
-    req: req("src-dst", "rw", [visibleWrite, target({ map: "apps", exists: false, write: true, proposedType: "runbook" })]),
+    req: req("src-dst", "rw", [
+      visibleWrite,
+      target({ map: "apps", exists: false, write: true, proposedType: "runbook" }),
+    ]),
     expect: { admin: "all", r: "forbidden", rw: "all", narrow: "hidden", other: "hidden" },
   },
   {
     name: "src-dst move with link rewriting (whole-KB write)",
-    req: req("src-dst", "rw", [visibleWrite, target({ map: "infra", exists: false, write: true, proposedType: "runbook" })], true),
+    req: req(
+      "src-dst",
+      "rw",
+      [visibleWrite, target({ map: "infra", exists: false, write: true, proposedType: "runbook" })],
+      true,
+    ),
     expect: { admin: "all", r: "forbidden", rw: "all", narrow: "forbidden", other: "hidden" },
   },
   {
@@ -159,12 +177,24 @@ const rows: Row[] = [
   {
     name: "unknown / unclassified tool or unparsable args (treated as write)",
     req: req(null, "rw"),
-    expect: { admin: "all", r: "forbidden", rw: "forbidden", narrow: "forbidden", other: "forbidden" },
+    expect: {
+      admin: "all",
+      r: "forbidden",
+      rw: "forbidden",
+      narrow: "forbidden",
+      other: "forbidden",
+    },
   },
   {
     name: "unclassified tool even when marked read-only",
     req: req(null, "r", [visibleRead]),
-    expect: { admin: "all", r: "forbidden", rw: "forbidden", narrow: "forbidden", other: "forbidden" },
+    expect: {
+      admin: "all",
+      r: "forbidden",
+      rw: "forbidden",
+      narrow: "forbidden",
+      other: "forbidden",
+    },
   },
 ];
 

@@ -6,7 +6,9 @@ export const KB = "docs";
 
 const compiled = compileAuth({
   mode: "auto",
-  roles: [{ name: "runbooks", rules: [{ kb: KB, access: "rw", maps: ["infra"], types: ["runbook"] }] }],
+  roles: [
+    { name: "runbooks", rules: [{ kb: KB, access: "rw", maps: ["infra"], types: ["runbook"] }] },
+  ],
   tokens: [
     { token: "t-admin", id: "admin" },
     { token: "t-r", id: "kb-r", scopes: [`kb:${KB}:r`] },

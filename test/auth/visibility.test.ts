@@ -62,7 +62,8 @@ describe("visibilityFor matches the rules", () => {
           const visibility = visibilityFor(policy, kb, access);
           const granted = rules.some((r) => r.kb === kb && (access === "r" || r.access === "rw"));
           expect(visibility === null).toBe(!granted);
-          const seen = visibility !== null && isVisible(visibility, concept.placement, concept.type);
+          const seen =
+            visibility !== null && isVisible(visibility, concept.placement, concept.type);
           expect(seen).toBe(directlyAllowed(policy, kb, access, concept));
         },
       ),
