@@ -31,11 +31,10 @@ export function serverChanges(config: ClientConfig, health: ServerHealth): strin
       (saved === "routed" && config.server_routed_path !== health.routedPath))
   ) {
     // D187: a mode switch changes the shape of every entry; status reports it, never heals it.
-    const from = shape(saved, config.server_routed_path);
-    const to = shape(health.mountMode, health.routedPath);
-    out.push(
-      `mount mode changed: ${from === to ? saved : from} → ${from === to ? health.mountMode : to}; run cartographer reconnect`,
-    );
+    const pathOnly = saved === health.mountMode;
+    const from = pathOnly ? shape(saved, config.server_routed_path) : saved;
+    const to = pathOnly ? shape(health.mountMode, health.routedPath) : health.mountMode;
+    out.push(`mount mode changed: ${from} → ${to}; run cartographer reconnect`);
   }
   if (config.server_version !== undefined && config.server_version !== health.version) {
     out.push(
