@@ -3,8 +3,8 @@
  * built from the caller's VISIBLE concepts only, so a hidden concept is never listed and never
  * bridges two visible ones (D118).
  */
-import { KbError } from "../../kb/errors.js";
 import { validateId } from "../../kb/ids.js";
+import { notFound } from "../../kb/store-read.js";
 import type { ToolSpec } from "../spec.js";
 import { buildLinkGraph, type Direction, neighbourDistances } from "./graph-links.js";
 import { optEnum, optInt, reqString } from "./read-args.js";
@@ -40,8 +40,8 @@ const graphNeighbors: ToolSpec = {
     const docs = (await ctx.runtime.store.listConcepts()).filter((d) =>
       docVisible(ctx.visibility, d),
     );
-    // Missing and hidden answer the same bytes (D118).
-    if (!docs.some((d) => d.id === id)) throw new KbError("not_found", `concept not found: ${id}`);
+    // Missing and hidden answer the same bytes as concept_read (D118).
+    if (!docs.some((d) => d.id === id)) throw notFound(id);
     const graph = buildLinkGraph(docs);
     const byId = new Map(docs.map((d) => [d.id, d]));
     const distances = neighbourDistances(graph, id, direction, depth);

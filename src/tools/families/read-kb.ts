@@ -7,7 +7,7 @@ import { validateId } from "../../kb/ids.js";
 import type { MapDescriptor } from "../../kb/types.js";
 import type { ToolContext, ToolSpec } from "../spec.js";
 import { optInt, optString } from "./read-args.js";
-import { parseLogEntries } from "./read-log.js";
+import { newestFirst, parseLogEntries } from "./read-log.js";
 import { mapVisible } from "./read-visibility.js";
 
 const NO_ARGS = { type: "object" as const, properties: {}, additionalProperties: false };
@@ -144,7 +144,7 @@ const logTail: ToolSpec = {
     }
     const text = await ctx.runtime.store.readText(path);
     if (text === null) return { path, entries: [], total: 0, note: `no log at ${path}` };
-    const entries = parseLogEntries(text).reverse();
+    const entries = newestFirst(parseLogEntries(text));
     if (entries.length === 0) return { path, entries: [], total: 0, note: "log is empty" };
     return {
       path,

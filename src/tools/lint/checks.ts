@@ -49,7 +49,7 @@ export function selectChecks(names?: readonly string[]): LintCheck[] {
 function underPrefix(issue: LintIssue, prefix: string): boolean {
   const p = prefix.replace(/\/+$/, "");
   if (issue.id !== undefined) return issue.id === p || issue.id.startsWith(`${p}/`);
-  return issue.path !== undefined && issue.path.startsWith(`data/${p}/`);
+  return issue.path?.startsWith(`data/${p}/`) ?? false;
 }
 
 export function runLint(

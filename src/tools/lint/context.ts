@@ -32,7 +32,7 @@ export interface LintContext {
   graph: LinkGraph;
   indexes: IndexFile[];
   assets: AssetInfo[];
-  /** Ids of expanded concepts (`<id>/index.md`) that also have a flat `<id>.md` file. */
+  /** Ids with two files: a flat `<id>.md` and an expanded `<id>/index.md`. */
   flatTwins: Set<string>;
   now: Date;
   limits: LintLimits;
@@ -54,11 +54,12 @@ export async function readLintContext(
     const text = await store.readText(path);
     if (text !== null) indexes.push({ path, map: m, links: extractLinks(text, path) });
   }
+  // Both `<id>.md` and `<id>/index.md` scan to the same id; the store reads only one of them.
+  const seen = new Set<string>();
   const flatTwins = new Set<string>();
-  for (const d of docs) {
-    if (!d.expanded) continue;
-    const flat = d.path.replace(/\/index\.md$/, ".md");
-    if ((await store.readText(flat)) !== null) flatTwins.add(d.id);
+  for (const f of await store.scanConceptFiles()) {
+    if (seen.has(f.id)) flatTwins.add(f.id);
+    seen.add(f.id);
   }
   return {
     docs,

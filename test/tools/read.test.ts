@@ -1,0 +1,241 @@
+/**
+ * Read tools against a real temp KB (git + SQLite index): concept_read modes, concept_list
+ * filters, search, index_get, map_list, atlas_overview, template_list, log_tail, changes_since,
+ * and every collection filtered by a narrow visibility before counts and limits.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initKb } from "../../src/kb/init.js";
+import type { Visibility } from "../../src/kb/types.js";
+import { readTools } from "../../src/tools/families/read.js";
+import {
+  callTool,
+  expectKbError,
+  GIT_ENV,
+  makeTempKb,
+  TEST_AUTHOR,
+  type TempKb,
+  tool,
+} from "./helpers.js";
+
+/** A KB initialized with initKb, then `files` written and committed, then opened. */
+async function kbWith(files: Record<string, string>): Promise<TempKb> {
+  const tmp = await mkdtemp(join(tmpdir(), "carto-read-"));
+  const root = join(tmp, "kb");
+  await initKb(root, { gitAuthor: TEST_AUTHOR });
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
+  execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
+  const kb = await makeTempKb({ existingRoot: root });
+  return {
+    ...kb,
+    cleanup: async () => (await kb.cleanup(), rm(tmp, { recursive: true, force: true })),
+  };
+}
+
+const concept = (type: string, title: string, body: string, extra = "") =>
+  `---\ntype: ${type}\ntitle: ${title}\n${extra}---\n${body}\n`;
+
+const PUB_ONLY: Visibility = { all: false, rules: [{ maps: ["pub"], journals: [], types: [] }] };
+const bigBody = `# Big\n\n## Part one\n\n${"lorem ipsum ".repeat(6000)}\n\n## Part two\n\ntail\n`;
+
+let kb: TempKb;
+const call = (name: string, args: Record<string, unknown>, visibility?: Visibility) =>
+  callTool(kb.runtime, tool(readTools, name), args, { visibility }) as Promise<any>;
+
+beforeAll(async () => {
+  kb = await kbWith({
+    "data/pub/_map.md": "---\ntype: Map\ntitle: Public\nkind: map\n---\n# Public\n",
+    "data/pub/index.md": "---\ntype: Index\ntitle: Public\n---\n# Public\n\n- [[pub/alpha]]\n",
+    "data/secret/_map.md": "---\ntype: Map\ntitle: Secret\nkind: map\n---\n",
+    "data/pub/alpha.md": concept(
+      "note",
+      "Alpha",
+      "# Alpha\n\nzebra once.\n\n## Details\n\nalpha details",
+      "status: active\n",
+    ),
+    "data/pub/beta.md": concept(
+      "service",
+      "Beta",
+      "beta body links [[pub/alpha]]",
+      "status: draft\n",
+    ),
+    "data/pub/big.md": concept("note", "Big", bigBody),
+    "data/secret/plan.md": concept("note", "Plan", "zebra zebra zebra zebra zebra zebra zebra"),
+    "templates/note.md": "---\ntype: note\ntitle: {{title}}\n---\n{{body}}\n",
+  });
+});
+afterAll(async () => kb.cleanup());
+
+describe("concept_read", () => {
+  it("returns id, hash, frontmatter and body", async () => {
+    const r = await call("concept_read", { id: "pub/alpha" });
+    expect(r.id).toBe("pub/alpha");
+    expect(r.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(r.frontmatter).toMatchObject({ type: "note", title: "Alpha" });
+    expect(r.body).toContain("zebra once");
+  });
+
+  it("section returns that heading's text only", async () => {
+    const r = await call("concept_read", { id: "pub/alpha", section: "Details" });
+    expect(r.body).toBe("## Details\n\nalpha details");
+  });
+
+  it("a missing section fails listing the headings", async () => {
+    const e = await expectKbError(
+      () => call("concept_read", { id: "pub/alpha", section: "Nope" }),
+      "not_found",
+    );
+    expect(e.message).toContain("Alpha | Details");
+  });
+
+  it("outline returns headings without the body", async () => {
+    const r = await call("concept_read", { id: "pub/alpha", outline: true });
+    expect(r.body).toBeUndefined();
+    expect(r.outline.map((h: { text: string }) => h.text)).toEqual(["Alpha", "Details"]);
+  });
+
+  it("a body over 60 KB answers the outline and a note unless full", async () => {
+    const r = await call("concept_read", { id: "pub/big" });
+    expect(r.body).toBeUndefined();
+    expect(r.note).toMatch(/60 KB/);
+    expect(r.outline.map((h: { text: string }) => h.text)).toEqual(["Big", "Part one", "Part two"]);
+    const full = await call("concept_read", { id: "pub/big", full: true });
+    expect(full.body.length).toBeGreaterThan(60 * 1024);
+  });
+
+  it("a missing concept is not_found and a bad id invalid_id", async () => {
+    await expectKbError(() => call("concept_read", { id: "pub/none" }), "not_found");
+    await expectKbError(() => call("concept_read", { id: "Pub/Alpha" }), "invalid_id");
+  });
+});
+
+describe("concept_list", () => {
+  it("lists with total and truncated under a limit", async () => {
+    const r = await call("concept_list", { map: "pub", limit: 2 });
+    expect(r.items).toHaveLength(2);
+    expect(r.total).toBe(3);
+    expect(r.truncated).toBe(true);
+  });
+
+  it("filters by type and where", async () => {
+    const byType = await call("concept_list", { type: "service" });
+    expect(byType.items.map((i: { id: string }) => i.id)).toEqual(["pub/beta"]);
+    const byWhere = await call("concept_list", { where: ["status=active"] });
+    expect(byWhere.items.map((i: { id: string }) => i.id)).toEqual(["pub/alpha"]);
+  });
+
+  it("a map disjoint from the prefix lists nothing", async () => {
+    const r = await call("concept_list", { map: "pub", prefix: "secret" });
+    expect(r).toEqual({ items: [], total: 0, truncated: false });
+  });
+
+  it("hidden concepts never count towards total", async () => {
+    const all = await call("concept_list", {});
+    const narrow = await call("concept_list", {}, PUB_ONLY);
+    expect(all.total).toBe(4);
+    expect(narrow.total).toBe(3);
+    expect(JSON.stringify(narrow)).not.toContain("secret");
+  });
+});
+
+describe("search", () => {
+  it("finds by keyword, the best match first", async () => {
+    const r = await call("search", { query: "zebra" });
+    expect(r.results[0].id).toBe("secret/plan");
+  });
+
+  it("a hidden concept ranked first never appears, even with limit 1", async () => {
+    const r = await call("search", { query: "zebra", limit: 1 }, PUB_ONLY);
+    expect(r.results.map((h: { id: string }) => h.id)).toEqual(["pub/alpha"]);
+    expect(JSON.stringify(r)).not.toContain("secret");
+  });
+
+  it("semantic and hybrid answer not_configured", async () => {
+    const e = await expectKbError(
+      () => call("search", { query: "x", mode: "semantic" }),
+      "not_configured",
+    );
+    expect(e.message).toBe(
+      "semantic search needs embeddings, which are not configured; use mode keyword",
+    );
+    await expectKbError(() => call("search", { query: "x", mode: "hybrid" }), "not_configured");
+  });
+});
+
+describe("KB-level reads", () => {
+  it("index_get returns the root index and a map's index; a missing scope is not_found", async () => {
+    const root = await call("index_get", {});
+    expect(root.path).toBe("data/index.md");
+    expect(root.hash).toMatch(/^[0-9a-f]{64}$/);
+    const pub = await call("index_get", { scope: "pub" });
+    expect(pub.content).toContain("[[pub/alpha]]");
+    await expectKbError(() => call("index_get", { scope: "nomap" }), "not_found");
+  });
+
+  it("map_list and atlas_overview show only maps and counts the caller may see", async () => {
+    const maps = await call("map_list", {});
+    expect(maps.maps.map((m: { name: string }) => m.name)).toEqual(["pub", "secret"]);
+    const narrow = await call("map_list", {}, PUB_ONLY);
+    expect(narrow.maps.map((m: { name: string }) => m.name)).toEqual(["pub"]);
+    const atlas = await call("atlas_overview", {}, PUB_ONLY);
+    expect(atlas.concepts).toBe(3);
+    expect(atlas.maps).toEqual([{ name: "pub", kind: "map", title: "Public", concepts: 3 }]);
+  });
+
+  it("template_list lists templates", async () => {
+    const r = await call("template_list", {});
+    expect(r.templates.map((t: { name: string }) => t.name)).toContain("note");
+  });
+});
+
+describe("log_tail", () => {
+  it("an empty log answers a JSON note, never silence", async () => {
+    const r = await call("log_tail", {});
+    expect(r.entries).toEqual([]);
+    expect(r.note).toBe("log is empty");
+  });
+
+  it("returns entries newest first, limited", async () => {
+    const store = kb.runtime.store;
+    for (const [i, at] of ["2024-01-01T00:00:00Z", "2024-03-01T00:00:00Z"].entries()) {
+      kb.runtime.beginWrite();
+      await kb.runtime.apply(
+        await store.planLogAppend({ scope: null, entry: `entry ${i}`, at: new Date(at) }),
+      );
+      kb.runtime.endWrite();
+    }
+    const r = await call("log_tail", { limit: 1 });
+    expect(r.entries).toEqual([{ heading: "2024-03-01T00:00:00Z", text: "entry 1" }]);
+    expect(r.total).toBe(2);
+    expect(r.truncated).toBe(true);
+  });
+
+  it("an unknown map scope is not_found", async () => {
+    await expectKbError(() => call("log_tail", { scope: "nomap" }), "not_found");
+  });
+});
+
+describe("changes_since", () => {
+  it("lists concepts changed in the window, hidden ones filtered before the limit", async () => {
+    const all = await call("changes_since", { since: "1d" });
+    const ids = all.changes.map((c: { id: string }) => c.id);
+    expect(ids).toContain("secret/plan");
+    expect(ids).toContain("pub/alpha");
+    const narrow = await call("changes_since", { since: "1d" }, PUB_ONLY);
+    expect(narrow.total).toBe(all.total - 1);
+    expect(JSON.stringify(narrow)).not.toContain("secret");
+  });
+
+  it("a future ISO time yields nothing; a malformed since is invalid_argument", async () => {
+    const r = await call("changes_since", { since: "2999-01-01T00:00:00Z" });
+    expect(r.total).toBe(0);
+    await expectKbError(() => call("changes_since", { since: "yesterday" }), "invalid_argument");
+  });
+});
