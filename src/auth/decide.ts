@@ -164,3 +164,8 @@ function targetVerdict(
   if (needsProposedCheck && !isVisible(write, placement, proposed)) return "forbidden";
   return "ok";
 }
+
+/** The exact text of a denial: `not found` (byte-identical to a missing concept) or `forbidden`. */
+export function denialText(reason: "forbidden" | "not_found_hidden"): "forbidden" | "not found" {
+  return reason === "not_found_hidden" ? "not found" : "forbidden";
+}
