@@ -1,0 +1,51 @@
+/** Bodies of the public non-MCP routes: /health, /ready, /.well-known/oauth-protected-resource. */
+import { protectedResourceMetadata } from "../auth/bearer.js";
+import { scopesSupported } from "../auth/scopes.js";
+import { MCP_PATH, ROUTED_PATH } from "./routes.js";
+
+export const WELL_KNOWN_PATH = "/.well-known/oauth-protected-resource";
+
+export interface HealthFacts {
+  version: string;
+  kbs: readonly string[];
+  ready: boolean;
+}
+
+export function healthBody(facts: HealthFacts): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    status: "ok",
+    version: facts.version,
+    ready: facts.ready,
+    kbs: facts.kbs.map((name) => ({ name })),
+  };
+  // D288: clients detect routing from these two fields; an empty server advertises neither.
+  if (facts.kbs.length > 0) {
+    body.mount_mode = "routed";
+    body.routed_path = ROUTED_PATH;
+  }
+  return body;
+}
+
+/**
+ * The MCP path a well-known request describes: the bare form describes `/mcp` (which prefixes
+ * every MCP URL), the path-suffixed form (RFC 9728 §3.1) the MCP path after it. null = not ours.
+ */
+export function wellKnownResourcePath(pathname: string): string | null {
+  if (pathname === WELL_KNOWN_PATH) return MCP_PATH;
+  if (!pathname.startsWith(`${WELL_KNOWN_PATH}/`)) return null;
+  const rest = pathname.slice(WELL_KNOWN_PATH.length);
+  return rest === MCP_PATH || rest.startsWith(`${MCP_PATH}/`) ? rest : null;
+}
+
+export function wellKnownBody(
+  baseUrl: string,
+  resourcePath: string,
+  kbs: readonly string[],
+  authorizationServers?: string[],
+) {
+  return protectedResourceMetadata({
+    resource: `${baseUrl}${resourcePath}`,
+    scopesSupported: scopesSupported([...kbs]),
+    authorizationServers,
+  });
+}

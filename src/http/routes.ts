@@ -1,0 +1,108 @@
+/**
+ * Which surface an MCP path names (DESIGN §6, D288). Pure: path + query + mounted names in,
+ * a target or an HTTP error out.
+ *
+ *   /mcp            one KB → it; 2+ → ?kb= required (400 naming them); unknown → 404
+ *   /mcp/<name>     that KB; a conflicting ?kb= → 400; unknown → 404
+ *   /mcp/routed     ?kbs=a,b binds (narrowing only); absent = all; unknown → 400; ?kb= → 400
+ */
+export const MCP_PATH = "/mcp";
+export const ROUTED_PATH = "/mcp/routed";
+
+export type McpTarget =
+  | {
+      kind: "kb";
+      kb: string /** true for /mcp/<name> and /mcp?kb= (serverInfo naming). */;
+      perKb: true;
+    }
+  | { kind: "routed"; kbs: string[] };
+
+export type RouteResult =
+  | { ok: true; target: McpTarget }
+  | { ok: false; status: 400 | 404; message: string };
+
+/** True when `pathname` is an MCP endpoint path (whatever its query). */
+export function isMcpPath(pathname: string): boolean {
+  const p = trimSlash(pathname);
+  return p === MCP_PATH || p.startsWith(`${MCP_PATH}/`);
+}
+
+export function resolveMcpRoute(
+  pathname: string,
+  query: URLSearchParams,
+  mounted: readonly string[],
+): RouteResult {
+  const p = trimSlash(pathname);
+  const kbParam = query.get("kb");
+  const list = mounted.join(", ") || "(none)";
+  if (p === ROUTED_PATH) {
+    if (mounted.length === 0) return { ok: false, status: 404, message: "no KB is mounted" };
+    if (kbParam !== null) {
+      return {
+        ok: false,
+        status: 400,
+        message: "?kb= is not accepted on /mcp/routed: bind KBs with ?kbs=a,b and pass kb per call",
+      };
+    }
+    const kbsParam = query.get("kbs");
+    if (kbsParam === null) return { ok: true, target: { kind: "routed", kbs: [...mounted] } };
+    const names = kbsParam
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
+    if (names.length === 0)
+      return { ok: false, status: 400, message: `?kbs= names no KB; mounted KBs: ${list}` };
+    const unknown = names.find((n) => !mounted.includes(n));
+    if (unknown !== undefined) {
+      return {
+        ok: false,
+        status: 400,
+        message: `unknown KB ${JSON.stringify(unknown)} in ?kbs=; mounted KBs: ${list}`,
+      };
+    }
+    return { ok: true, target: { kind: "routed", kbs: [...new Set(names)] } };
+  }
+  if (p === MCP_PATH) {
+    if (kbParam === null) {
+      if (mounted.length === 1)
+        return { ok: true, target: { kind: "kb", kb: mounted[0] as string, perKb: true } };
+      if (mounted.length === 0) return { ok: false, status: 404, message: "no KB is mounted" };
+      return {
+        ok: false,
+        status: 400,
+        message: `?kb= is required with several KBs mounted: ${list}`,
+      };
+    }
+    if (!mounted.includes(kbParam))
+      return {
+        ok: false,
+        status: 404,
+        message: `no KB named ${JSON.stringify(kbParam)}; mounted KBs: ${list}`,
+      };
+    return { ok: true, target: { kind: "kb", kb: kbParam, perKb: true } };
+  }
+  let name: string;
+  try {
+    name = decodeURIComponent(p.slice(MCP_PATH.length + 1));
+  } catch {
+    return { ok: false, status: 404, message: "malformed KB name in path" };
+  }
+  if (!mounted.includes(name))
+    return {
+      ok: false,
+      status: 404,
+      message: `no KB named ${JSON.stringify(name)}; mounted KBs: ${list}`,
+    };
+  if (kbParam !== null && kbParam !== name) {
+    return {
+      ok: false,
+      status: 400,
+      message: `?kb=${kbParam} conflicts with the path /mcp/${name}: name the KB once`,
+    };
+  }
+  return { ok: true, target: { kind: "kb", kb: name, perKb: true } };
+}
+
+function trimSlash(p: string): string {
+  return p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p;
+}
