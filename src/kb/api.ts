@@ -157,7 +157,11 @@ export interface KbStore {
   planLogAppend(input: { scope: string | null; entry: string; at: Date }): Promise<WritePlan>;
   planAssetWrite(input: { path: string; bytes: Uint8Array; ifMatch?: string }): Promise<WritePlan>;
   planAssetDelete(input: { path: string; ifMatch?: string; force?: boolean }): Promise<WritePlan>;
-  planArtifactWrite(input: { path: string; bytes: Uint8Array; ifMatch?: string }): Promise<WritePlan>;
+  planArtifactWrite(input: {
+    path: string;
+    bytes: Uint8Array;
+    ifMatch?: string;
+  }): Promise<WritePlan>;
   planArtifactDelete(input: { path: string; ifMatch?: string }): Promise<WritePlan>;
   planSkillInstall(input: { name: string; files: Record<string, string> }): Promise<WritePlan>;
 

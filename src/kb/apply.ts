@@ -1,0 +1,135 @@
+/**
+ * Atomic application of a plan's file changes: every temp file is written and fsynced in the
+ * target's own directory before the first rename; if a later step fails, the files already
+ * replaced get their previous bytes back (STYLE §2). Temp names start with "." so walks skip them.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rename, rmdir, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { FileChange } from "./api.js";
+import { KbError } from "./errors.js";
+import { resolveInside } from "./paths.js";
+
+export const TEMP_MARKER = ".cartographer-tmp-";
+
+interface Step {
+  abs: string;
+  temp: string | null;
+  previous: Buffer | null;
+}
+
+async function writeSynced(path: string, data: string | Uint8Array): Promise<void> {
+  const fh = await open(path, "wx", 0o644);
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readOrNull(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+function tempPathFor(abs: string): string {
+  return join(dirname(abs), `.${basename(abs)}${TEMP_MARKER}${randomBytes(6).toString("hex")}`);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, "r");
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // Directory fsync is best effort (unsupported on some filesystems).
+  }
+}
+
+/** Removes directories emptied by deletions, up to (not including) the KB root. */
+async function pruneEmptyDirs(root: string, dirs: Set<string>): Promise<void> {
+  const sorted = [...dirs].sort((a, b) => b.length - a.length);
+  for (let dir of sorted) {
+    while (dir.startsWith(root) && dir !== root && dirname(dir) !== dir) {
+      try {
+        await rmdir(dir);
+      } catch {
+        break; // Not empty (or gone): stop climbing.
+      }
+      dir = dirname(dir);
+    }
+  }
+}
+
+async function rollback(done: Step[]): Promise<void> {
+  for (const step of [...done].reverse()) {
+    try {
+      if (step.previous === null) await unlink(step.abs);
+      else {
+        const temp = tempPathFor(step.abs);
+        await mkdir(dirname(step.abs), { recursive: true });
+        await writeSynced(temp, step.previous);
+        await rename(temp, step.abs);
+      }
+    } catch {
+      // Keep restoring the others; the original error is what gets reported.
+    }
+  }
+}
+
+/** Applies `changes` under `root` atomically (per file) with rollback of the whole set. */
+export async function applyChanges(root: string, changes: FileChange[]): Promise<void> {
+  const steps: Step[] = [];
+  try {
+    for (const change of changes) {
+      const abs = resolveInside(root, change.path);
+      const previous = await readOrNull(abs);
+      let temp: string | null = null;
+      if (change.content !== null) {
+        await mkdir(dirname(abs), { recursive: true });
+        temp = tempPathFor(abs);
+        await writeSynced(temp, change.content);
+      }
+      steps.push({ abs, temp, previous });
+    }
+  } catch (e) {
+    await Promise.all(steps.map((s) => (s.temp ? unlink(s.temp).catch(() => {}) : undefined)));
+    throw new KbError(
+      "internal",
+      `writing temp files failed, nothing was changed: ${(e as Error).message}`,
+    );
+  }
+  const done: Step[] = [];
+  const emptied = new Set<string>();
+  try {
+    for (const step of steps) {
+      if (step.temp) await rename(step.temp, step.abs);
+      else if (step.previous !== null) {
+        await unlink(step.abs);
+        emptied.add(dirname(step.abs));
+      }
+      done.push(step);
+    }
+  } catch (e) {
+    await rollback(done);
+    await Promise.all(
+      steps
+        .filter((s) => !done.includes(s) && s.temp)
+        .map((s) => unlink(s.temp as string).catch(() => {})),
+    );
+    throw new KbError(
+      "internal",
+      `applying the write failed and was rolled back: ${(e as Error).message}`,
+    );
+  }
+  await Promise.all([...new Set(steps.map((s) => dirname(s.abs)))].map(syncDir));
+  await pruneEmptyDirs(root, emptied);
+}

@@ -1,0 +1,220 @@
+/**
+ * Assets (non-Markdown files under data/, 1 MiB) and artifacts (files under artifacts/,
+ * 256 KiB): listing, reading and write/delete plans with raw-sha256 `if_match`.
+ */
+import { lstat, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { AssetInfo, WritePlan } from "./api.js";
+import { KbError } from "./errors.js";
+import { mapBatched, readBytesOrNull } from "./fsutil.js";
+import { bytesHash } from "./hash.js";
+import { extractLinks } from "./markdown.js";
+import { normalizeRelPath, resolveInside } from "./paths.js";
+import { checkIfMatch, type PlanContext } from "./plan-context.js";
+import { walkMarkdown } from "./store-read.js";
+
+export const ASSET_MAX_BYTES = 1024 * 1024;
+export const ARTIFACT_MAX_BYTES = 256 * 1024;
+
+interface Area {
+  dir: "data" | "artifacts";
+  what: "asset" | "artifact";
+  max: number;
+}
+const ASSETS: Area = { dir: "data", what: "asset", max: ASSET_MAX_BYTES };
+const ARTIFACTS: Area = { dir: "artifacts", what: "artifact", max: ARTIFACT_MAX_BYTES };
+
+/** Every regular file (relative paths) under `dir`, hidden entries and symlinks skipped. */
+export async function filesUnderDir(root: string, dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (rel: string): Promise<void> => {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await readdir(join(root, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const subdirs: string[] = [];
+    for (const e of entries) {
+      if (e.name.startsWith(".")) continue;
+      if (e.isDirectory()) subdirs.push(`${rel}/${e.name}`);
+      else if (e.isFile()) out.push(`${rel}/${e.name}`);
+    }
+    await Promise.all(subdirs.map(visit));
+  };
+  await visit(dir);
+  return out.sort();
+}
+
+/** Normalizes an asset/artifact path to `<area>/…` and applies the path rules. */
+export function areaPath(area: Area, path: string): string {
+  const norm = normalizeRelPath(path, `${area.what} path`);
+  const full = norm.startsWith(`${area.dir}/`) ? norm : `${area.dir}/${norm}`;
+  if (area.what === "asset" && full.toLowerCase().endsWith(".md")) {
+    throw new KbError(
+      "invalid_argument",
+      `asset path "${path}" ends in .md: Markdown files are concepts (use concept_write)`,
+    );
+  }
+  return full;
+}
+
+/** Refuses a path any existing component of which is a symlink. */
+async function refuseSymlinks(root: string, rel: string): Promise<void> {
+  const parts = rel.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const sub = parts.slice(0, i).join("/");
+    try {
+      if ((await lstat(resolveInside(root, sub))).isSymbolicLink()) {
+        throw new KbError("invalid_argument", `path "${rel}" goes through the symlink ${sub}`);
+      }
+    } catch (e) {
+      if (e instanceof KbError) throw e;
+      return; // Missing component: nothing deeper exists either.
+    }
+  }
+}
+
+async function listArea(root: string, area: Area, prefix?: string): Promise<AssetInfo[]> {
+  let files = await filesUnderDir(root, area.dir);
+  if (area.what === "asset") files = files.filter((f) => !f.endsWith(".md"));
+  if (prefix) {
+    const p = prefix.startsWith(`${area.dir}/`) ? prefix : `${area.dir}/${prefix}`;
+    files = files.filter((f) => f.startsWith(p));
+  }
+  return mapBatched(files, 32, async (path) => {
+    const bytes = (await readBytesOrNull(root, path)) ?? Buffer.alloc(0);
+    return { path, size: bytes.length, hash: bytesHash(bytes) };
+  });
+}
+
+async function readArea(
+  root: string,
+  area: Area,
+  path: string,
+): Promise<{ info: AssetInfo; bytes: Uint8Array }> {
+  const rel = areaPath(area, path);
+  await refuseSymlinks(root, rel);
+  const bytes = await readBytesOrNull(root, rel);
+  if (bytes === null) throw new KbError("not_found", `${area.what} "${rel}" does not exist`);
+  return {
+    info: { path: rel, size: bytes.length, hash: bytesHash(bytes) },
+    bytes: new Uint8Array(bytes),
+  };
+}
+
+async function planAreaWrite(
+  ctx: PlanContext,
+  area: Area,
+  input: { path: string; bytes: Uint8Array; ifMatch?: string },
+): Promise<WritePlan> {
+  const rel = areaPath(area, input.path);
+  if (input.bytes.length > area.max) {
+    throw new KbError(
+      "too_large",
+      `${area.what} "${rel}" is ${input.bytes.length} bytes; the limit is ${area.max}`,
+    );
+  }
+  await refuseSymlinks(ctx.root, rel);
+  const existing = await readBytesOrNull(ctx.root, rel);
+  checkIfMatch(
+    `${area.what} "${rel}"`,
+    existing ? bytesHash(existing) : null,
+    existing ? input.ifMatch : undefined,
+  );
+  return {
+    changes: [{ path: rel, content: input.bytes }],
+    target: rel,
+    touchedIds: [],
+    result: {
+      path: rel,
+      size: input.bytes.length,
+      hash: bytesHash(input.bytes),
+      created: existing === null,
+    },
+  };
+}
+
+async function planAreaDelete(
+  ctx: PlanContext,
+  area: Area,
+  input: { path: string; ifMatch?: string },
+): Promise<WritePlan> {
+  const rel = areaPath(area, input.path);
+  await refuseSymlinks(ctx.root, rel);
+  const existing = await readBytesOrNull(ctx.root, rel);
+  if (existing === null) throw new KbError("not_found", `${area.what} "${rel}" does not exist`);
+  checkIfMatch(`${area.what} "${rel}"`, bytesHash(existing), input.ifMatch);
+  return {
+    changes: [{ path: rel, content: null }],
+    target: rel,
+    touchedIds: [],
+    result: { path: rel, deleted: true },
+  };
+}
+
+export const listAssets = (root: string, prefix?: string) => listArea(root, ASSETS, prefix);
+export const readAsset = (root: string, path: string) => readArea(root, ASSETS, path);
+export const listArtifacts = (root: string) => listArea(root, ARTIFACTS);
+export const readArtifact = (root: string, path: string) => readArea(root, ARTIFACTS, path);
+export const planAssetWrite = (
+  ctx: PlanContext,
+  input: { path: string; bytes: Uint8Array; ifMatch?: string },
+) => planAreaWrite(ctx, ASSETS, input);
+
+/** Concept files whose links point at `assetPath`. */
+async function referencesTo(root: string, assetPath: string): Promise<string[]> {
+  const files = [...(await walkMarkdown(root, "data")), ...(await walkMarkdown(root, "services"))];
+  const hits = await mapBatched(files, 64, async (file) => {
+    const text = ((await readBytesOrNull(root, file)) ?? Buffer.alloc(0)).toString("utf8");
+    if (!text.includes(assetPath.split("/").pop() ?? assetPath)) return null;
+    return extractLinks(text, file).some((l) => l.kind === "asset" && l.target === assetPath)
+      ? file
+      : null;
+  });
+  return hits.filter((h): h is string => h !== null);
+}
+
+/** asset_delete: refuses an asset still linked from a concept unless `force`. */
+export async function planAssetDelete(
+  ctx: PlanContext,
+  input: { path: string; ifMatch?: string; force?: boolean },
+): Promise<WritePlan> {
+  const plan = await planAreaDelete(ctx, ASSETS, input);
+  if (!input.force) {
+    const refs = await referencesTo(ctx.root, plan.target);
+    if (refs.length > 0) {
+      throw new KbError(
+        "conflict",
+        `asset "${plan.target}" is still linked from ${refs.slice(0, 10).join(", ")}: remove the links or pass force`,
+        { referencedBy: refs },
+      );
+    }
+  }
+  return plan;
+}
+
+function requireArtifactWrite(ctx: PlanContext): void {
+  if (!ctx.settings.allowArtifactWrite) {
+    throw new KbError(
+      "not_configured",
+      "artifact writes are disabled for this KB: set allow_artifact_write: true",
+    );
+  }
+}
+
+export async function planArtifactWrite(
+  ctx: PlanContext,
+  input: { path: string; bytes: Uint8Array; ifMatch?: string },
+): Promise<WritePlan> {
+  requireArtifactWrite(ctx);
+  return planAreaWrite(ctx, ARTIFACTS, input);
+}
+
+export async function planArtifactDelete(
+  ctx: PlanContext,
+  input: { path: string; ifMatch?: string },
+): Promise<WritePlan> {
+  requireArtifactWrite(ctx);
+  return planAreaDelete(ctx, ARTIFACTS, input);
+}

@@ -1,0 +1,152 @@
+/**
+ * The git CLI via execFile (no shell). Identity is always explicit (author AND committer), so
+ * commits never depend on a global git configuration (DESIGN §4).
+ */
+import { execFile } from "node:child_process";
+import { access } from "node:fs/promises";
+import { join } from "node:path";
+import { KbError } from "./errors.js";
+import type { GitIdentity } from "./types.js";
+
+export const FALLBACK_IDENTITY: GitIdentity = Object.freeze({
+  name: "cartographer",
+  email: "cartographer@localhost",
+});
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** Runs git in `cwd`; never throws for a non-zero exit (callers decide). */
+export function runGit(cwd: string, args: string[], input?: string): Promise<GitResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = execFile(
+      "git",
+      ["-c", "core.quotePath=false", ...args],
+      { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        if (error && typeof (error as NodeJS.ErrnoException).code === "string") {
+          reject(new KbError("git_failed", `cannot run git: ${error.message}`));
+          return;
+        }
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolvePromise({ stdout, stderr, code });
+      },
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+function summarize(stderr: string): string {
+  const lines = stderr.trim().split("\n").filter(Boolean);
+  return lines.slice(0, 5).join(" | ").slice(0, 600) || "no output";
+}
+
+/** Runs git and throws `git_failed` with git's stderr summarized on a non-zero exit. */
+export async function git(cwd: string, args: string[], input?: string): Promise<string> {
+  const r = await runGit(cwd, args, input);
+  if (r.code !== 0) {
+    throw new KbError("git_failed", `git ${args[0]} failed: ${summarize(r.stderr || r.stdout)}`);
+  }
+  return r.stdout;
+}
+
+/** git's own configured user for this repository (local, then global), or null. */
+export async function configuredIdentity(cwd: string): Promise<GitIdentity | null> {
+  const [name, email] = await Promise.all([
+    runGit(cwd, ["config", "--get", "user.name"]),
+    runGit(cwd, ["config", "--get", "user.email"]),
+  ]);
+  const n = name.stdout.trim();
+  const e = email.stdout.trim();
+  return name.code === 0 && email.code === 0 && n && e ? { name: n, email: e } : null;
+}
+
+/** `-c` options that make author and committer explicit (env GIT_* overrides are pinned too). */
+export function identityArgs(id: GitIdentity): string[] {
+  return [
+    "-c",
+    `user.name=${id.name}`,
+    "-c",
+    `user.email=${id.email}`,
+    "-c",
+    "commit.gpgsign=false",
+  ];
+}
+
+export async function headSha(cwd: string): Promise<string | null> {
+  const r = await runGit(cwd, ["rev-parse", "--verify", "-q", "HEAD"]);
+  return r.code === 0 ? r.stdout.trim() : null;
+}
+
+/** Paths that exist on disk or are tracked (git add refuses anything else). */
+async function stageablePaths(cwd: string, paths: string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const exists = await Promise.all(
+    paths.map((p) =>
+      access(join(cwd, p)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  const missing = paths.filter((_, i) => !exists[i]);
+  if (missing.length === 0) return paths;
+  const tracked = await git(
+    cwd,
+    ["ls-files", "-z", "--pathspec-from-file=-", "--pathspec-file-nul"],
+    `${missing.join("\0")}\0`,
+  );
+  const trackedSet = new Set(tracked.split("\0").filter(Boolean));
+  return paths.filter((p, i) => exists[i] || trackedSet.has(p));
+}
+
+/**
+ * Stages exactly `paths` (additions, modifications, deletions) and commits them alone, even
+ * when other changes are staged. Returns the sha, or null when none of the paths changed.
+ */
+export async function commitPaths(
+  cwd: string,
+  paths: string[],
+  message: string,
+  identity: GitIdentity,
+): Promise<string | null> {
+  const wanted = await stageablePaths(cwd, [...new Set(paths)]);
+  if (wanted.length === 0) return null;
+  const list = `${wanted.join("\0")}\0`;
+  await git(cwd, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], list);
+  const staged = await git(
+    cwd,
+    [
+      "diff",
+      "--cached",
+      "--name-only",
+      "-z",
+      "--no-renames",
+      "--pathspec-from-file=-",
+      "--pathspec-file-nul",
+    ],
+    list,
+  );
+  const changed = staged.split("\0").filter(Boolean);
+  if (changed.length === 0) return null;
+  const author = `${identity.name} <${identity.email}>`;
+  await git(
+    cwd,
+    [
+      ...identityArgs(identity),
+      "commit",
+      "-q",
+      "--no-verify",
+      `--author=${author}`,
+      "-m",
+      message,
+      "--pathspec-from-file=-",
+      "--pathspec-file-nul",
+    ],
+    `${changed.join("\0")}\0`,
+  );
+  return headSha(cwd);
+}

@@ -1,0 +1,78 @@
+/**
+ * `initKb`: a new KB (data/index.md, data/log.md, `git init -b main`, exclude, first commit),
+ * built in a hidden sibling folder and renamed into place, so a failure leaves nothing behind.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { KbError } from "./errors.js";
+import { serializeDocument } from "./frontmatter.js";
+import { commitPaths, FALLBACK_IDENTITY, git } from "./git.js";
+import { ensureLocalState } from "./local-state.js";
+import { EMPTY_LOG } from "./log.js";
+import type { GitIdentity } from "./types.js";
+
+export interface InitKbOptions {
+  title?: string;
+  /** Author and committer of the initial commit (default cartographer <cartographer@localhost>). */
+  identity?: GitIdentity;
+  /** Alias of `identity` (the KbSettings spelling). */
+  gitAuthor?: GitIdentity;
+}
+
+async function entriesOf(dir: string): Promise<string[] | null> {
+  try {
+    return await readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new KbError(
+      "invalid_argument",
+      `${dir} is not a readable folder: ${(e as Error).message}`,
+    );
+  }
+}
+
+/** Creates a KB at `root`. Refuses an existing non-empty folder (`already_exists`). */
+export async function initKb(root: string, opts: InitKbOptions = {}): Promise<void> {
+  const target = resolve(root);
+  const existing = await entriesOf(target);
+  if (existing !== null && existing.length > 0) {
+    throw new KbError(
+      "already_exists",
+      `${target} exists and is not empty: pick a new folder for the KB`,
+    );
+  }
+  const title = opts.title?.trim() || basename(target);
+  const identity = opts.identity ?? opts.gitAuthor ?? FALLBACK_IDENTITY;
+  await mkdir(dirname(target), { recursive: true });
+  const work = join(
+    dirname(target),
+    `.${basename(target)}.cartographer-init-${randomBytes(4).toString("hex")}`,
+  );
+  try {
+    await mkdir(join(work, "data"), { recursive: true });
+    await writeFile(
+      join(work, "data", "index.md"),
+      serializeDocument({ type: "Index", title }, "# Index\n\nKB initialized.\n"),
+    );
+    await writeFile(join(work, "data", "log.md"), EMPTY_LOG);
+    await git(work, ["init", "-q", "-b", "main"]);
+    await ensureLocalState(work);
+    const sha = await commitPaths(
+      work,
+      ["data/index.md", "data/log.md"],
+      `init: ${title}`,
+      identity,
+    );
+    if (!sha) throw new KbError("git_failed", "the initial commit was not created");
+    if (existing !== null) await rmdir(target);
+    await rename(work, target);
+  } catch (e) {
+    await rm(work, { recursive: true, force: true });
+    if (e instanceof KbError) throw e;
+    throw new KbError(
+      "internal",
+      `creating the KB at ${target} failed, nothing was created: ${(e as Error).message}`,
+    );
+  }
+}

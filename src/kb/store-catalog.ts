@@ -1,0 +1,50 @@
+/** Listings of templates (`templates/*.md`) and skills (`skills/<name>/SKILL.md`). */
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { SkillInfo, TemplateInfo } from "./api.js";
+import { readTextOrNull } from "./fsutil.js";
+import { parseDocument } from "./frontmatter.js";
+import { templateVariables } from "./templates.js";
+
+async function names(dir: string): Promise<import("node:fs").Dirent[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.name.startsWith("."));
+  } catch {
+    return [];
+  }
+}
+
+export async function listTemplates(root: string): Promise<TemplateInfo[]> {
+  const files = (await names(join(root, "templates"))).filter(
+    (e) => e.isFile() && e.name.endsWith(".md"),
+  );
+  const out = await Promise.all(
+    files.map(async (e) => {
+      const path = `templates/${e.name}`;
+      const text = (await readTextOrNull(root, path)) ?? "";
+      return { name: e.name.slice(0, -3), variables: templateVariables(text), path };
+    }),
+  );
+  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+export async function listSkills(root: string): Promise<SkillInfo[]> {
+  const dirs = (await names(join(root, "skills"))).filter((e) => e.isDirectory());
+  const out = await Promise.all(
+    dirs.map(async (e): Promise<SkillInfo | null> => {
+      const path = `skills/${e.name}/SKILL.md`;
+      const text = await readTextOrNull(root, path);
+      if (text === null) return null;
+      let fm: Record<string, unknown> = {};
+      try {
+        fm = parseDocument(text).frontmatter;
+      } catch {
+        fm = {};
+      }
+      const name = typeof fm.name === "string" && fm.name ? fm.name : e.name;
+      const description = typeof fm.description === "string" ? fm.description : "";
+      return { name, description, path };
+    }),
+  );
+  return out.filter((s): s is SkillInfo => s !== null).sort((a, b) => (a.name < b.name ? -1 : 1));
+}

@@ -1,0 +1,165 @@
+/**
+ * Reading the KB layout: map descriptors, the concept walk (expanded owners and satellites,
+ * `services/`), id resolution and concept documents.
+ */
+import type { Dirent } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { ConceptFileStat } from "./api.js";
+import { KbError } from "./errors.js";
+import { mapBatched, readTextOrNull } from "./fsutil.js";
+import { parseDocument } from "./frontmatter.js";
+import { contentHash } from "./hash.js";
+import { candidatePaths, pathToId, placementOf, validateId } from "./ids.js";
+import { LEGACY_MAP_FILE, MAP_FILE, parseMapDescriptor } from "./maps.js";
+import type { ConceptDoc, MapDescriptor } from "./types.js";
+import type { Logger } from "../logger.js";
+
+async function listDir(abs: string): Promise<Dirent[]> {
+  try {
+    return await readdir(abs, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw e;
+  }
+}
+
+/** Descriptors of data/'s top-level folders (`_map.md`, else legacy `_archive.md`), by name. */
+export async function loadMaps(root: string, logger: Logger): Promise<MapDescriptor[]> {
+  const entries = await listDir(join(root, "data"));
+  const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
+  const found = await Promise.all(
+    dirs.map(async (name) => {
+      for (const file of [MAP_FILE, LEGACY_MAP_FILE]) {
+        const path = `data/${name}/${file}`;
+        const text = await readTextOrNull(root, path);
+        if (text === null) continue;
+        try {
+          return parseMapDescriptor(name, path, text);
+        } catch (e) {
+          logger.warn(`ignoring map descriptor ${path}: ${(e as Error).message}`);
+          return null;
+        }
+      }
+      return null;
+    }),
+  );
+  return found
+    .filter((m): m is MapDescriptor => m !== null)
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** Concept id of a KB-root-relative path, excluding the index of a map/journal folder. */
+export function conceptIdOf(path: string, maps: readonly MapDescriptor[]): string | null {
+  const id = pathToId(path);
+  if (id === null) return null;
+  if (!id.includes("/") && path.endsWith("/index.md") && maps.some((m) => m.name === id))
+    return null;
+  return id;
+}
+
+/** All `.md` files (relative paths) under `dir`, hidden entries and symlinks skipped. */
+export async function walkMarkdown(root: string, dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (rel: string): Promise<void> => {
+    const entries = await listDir(join(root, rel));
+    const subdirs: string[] = [];
+    for (const e of entries) {
+      if (e.name.startsWith(".")) continue;
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory()) subdirs.push(child);
+      else if (e.isFile() && e.name.endsWith(".md")) out.push(child);
+    }
+    await Promise.all(subdirs.map(visit));
+  };
+  await visit(dir);
+  return out;
+}
+
+/** Concept files sorted by id; when both `<id>.md` and `<id>/index.md` exist the first wins. */
+export async function scanConcepts(
+  root: string,
+  maps: readonly MapDescriptor[],
+): Promise<ConceptFileStat[]> {
+  const files = [...(await walkMarkdown(root, "data")), ...(await walkMarkdown(root, "services"))];
+  const byId = new Map<string, string>();
+  for (const path of files.sort()) {
+    const id = conceptIdOf(path, maps);
+    if (id === null) continue;
+    const prev = byId.get(id);
+    if (prev === undefined || path.endsWith(`${id.split("/").pop()}.md`)) byId.set(id, path);
+  }
+  const ids = [...byId.keys()].sort();
+  return mapBatched(ids, 64, async (id) => {
+    const path = byId.get(id) as string;
+    const s = await stat(join(root, path));
+    return { id, path, mtimeMs: s.mtimeMs, size: s.size };
+  });
+}
+
+/** Builds a ConceptDoc from a file's text (an unparseable file keeps its text as body, type ""). */
+export function toConceptDoc(
+  id: string,
+  path: string,
+  text: string,
+  maps: readonly MapDescriptor[],
+  logger?: Logger,
+): ConceptDoc {
+  let frontmatter: ConceptDoc["frontmatter"] = {};
+  let body = text;
+  try {
+    const doc = parseDocument(text);
+    frontmatter = doc.frontmatter;
+    body = doc.body;
+  } catch (e) {
+    logger?.warn(`${path}: ${(e as Error).message}`);
+  }
+  const type = typeof frontmatter.type === "string" ? frontmatter.type : "";
+  return {
+    id,
+    path,
+    frontmatter,
+    body,
+    hash: contentHash(text),
+    type,
+    title: typeof frontmatter.title === "string" ? frontmatter.title : null,
+    expanded: path.endsWith("/index.md"),
+    ...placementOf(id, maps),
+  };
+}
+
+export interface Resolved {
+  path: string;
+  text: string;
+  /** The other candidate also exists (`expanded_ambiguous` on write). */
+  ambiguous: boolean;
+}
+
+/** Resolves `<id>.md` then `<id>/index.md`; null when neither exists. */
+export async function resolveConcept(
+  root: string,
+  id: string,
+  maps: readonly MapDescriptor[],
+): Promise<Resolved | null> {
+  validateId(id);
+  const [flat, expanded] = candidatePaths(id);
+  const isMapFolder = !id.includes("/") && maps.some((m) => m.name === id);
+  const [a, b] = await Promise.all([
+    readTextOrNull(root, flat),
+    isMapFolder ? Promise.resolve(null) : readTextOrNull(root, expanded),
+  ]);
+  if (a !== null) return { path: flat, text: a, ambiguous: b !== null };
+  if (b !== null) return { path: expanded, text: b, ambiguous: false };
+  return null;
+}
+
+export function notFound(id: string): KbError {
+  return new KbError(
+    "not_found",
+    `concept "${id}" does not exist (looked for ${candidatePaths(id).join(" and ")})`,
+    {
+      id,
+    },
+  );
+}

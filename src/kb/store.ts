@@ -1,0 +1,254 @@
+/**
+ * The KB store shell: implements KbStore (src/kb/api.ts) over the pure core, plan builders,
+ * atomic apply and git. Reads are lock-free; apply + commit run under `withLock`.
+ */
+import { access } from "node:fs/promises";
+import { join } from "node:path";
+import { type Logger, silentLogger } from "../logger.js";
+import type {
+  AppliedPlan,
+  AssetInfo,
+  ChangeRecord,
+  ConceptFileStat,
+  ConceptMove,
+  ConceptPatchInput,
+  ConceptWriteInput,
+  KbStore,
+  SkillInfo,
+  TemplateInfo,
+  WritePlan,
+} from "./api.js";
+import { applyChanges } from "./apply.js";
+import * as assets from "./assets.js";
+import { KbError } from "./errors.js";
+import { mapBatched, readTextOrNull } from "./fsutil.js";
+import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git, headSha, runGit } from "./git.js";
+import { changesSince } from "./history.js";
+import { ensureLocalState } from "./local-state.js";
+import { AsyncLock } from "./lock.js";
+import { normalizeRelPath } from "./paths.js";
+import type { PlanContext } from "./plan-context.js";
+import { mergePlans } from "./plan-batch.js";
+import * as admin from "./store-plans-admin.js";
+import * as concept from "./store-plans-concept.js";
+import { planConceptMove } from "./store-plans-move.js";
+import {
+  conceptIdOf,
+  loadMaps,
+  notFound,
+  resolveConcept,
+  scanConcepts,
+  toConceptDoc,
+} from "./store-read.js";
+import { listSkills, listTemplates } from "./store-catalog.js";
+import type { BodyEdit } from "./api.js";
+import type { ConceptDoc, Frontmatter, GitIdentity, KbSettings, MapDescriptor } from "./types.js";
+
+export { initKb } from "./init.js";
+
+class Store implements KbStore {
+  readonly root: string;
+  private readonly lock = new AsyncLock();
+  private readonly ctx: PlanContext;
+
+  constructor(
+    readonly settings: KbSettings,
+    private readonly logger: Logger,
+  ) {
+    this.root = settings.root;
+    this.ctx = { root: this.root, settings, logger, maps: () => this.maps() };
+  }
+
+  maps(): Promise<MapDescriptor[]> {
+    return loadMaps(this.root, this.logger);
+  }
+
+  async scanConceptFiles(): Promise<ConceptFileStat[]> {
+    return scanConcepts(this.root, await this.maps());
+  }
+
+  async listConcepts(): Promise<ConceptDoc[]> {
+    const maps = await this.maps();
+    const files = await scanConcepts(this.root, maps);
+    const docs = await mapBatched(files, 64, async (f) => {
+      const text = await readTextOrNull(this.root, f.path);
+      return text === null ? null : toConceptDoc(f.id, f.path, text, maps, this.logger);
+    });
+    return docs.filter((d): d is ConceptDoc => d !== null);
+  }
+
+  async readConcept(id: string): Promise<ConceptDoc> {
+    const doc = await this.tryReadConcept(id);
+    if (!doc) throw notFound(id);
+    return doc;
+  }
+
+  async tryReadConcept(id: string): Promise<ConceptDoc | null> {
+    const maps = await this.maps();
+    const r = await resolveConcept(this.root, id, maps);
+    return r ? toConceptDoc(id, r.path, r.text, maps, this.logger) : null;
+  }
+
+  readText(path: string): Promise<string | null> {
+    return readTextOrNull(this.root, normalizeRelPath(path));
+  }
+
+  templates(): Promise<TemplateInfo[]> {
+    return listTemplates(this.root);
+  }
+  assets(prefix?: string): Promise<AssetInfo[]> {
+    return assets.listAssets(this.root, prefix);
+  }
+  readAsset(path: string) {
+    return assets.readAsset(this.root, path);
+  }
+  artifacts(): Promise<AssetInfo[]> {
+    return assets.listArtifacts(this.root);
+  }
+  readArtifact(path: string) {
+    return assets.readArtifact(this.root, path);
+  }
+  skills(): Promise<SkillInfo[]> {
+    return listSkills(this.root);
+  }
+
+  async changesSince(since: Date): Promise<ChangeRecord[]> {
+    const maps = await this.maps();
+    return changesSince(this.root, since, (p) => conceptIdOf(p, maps));
+  }
+
+  async gitStatus(): Promise<{ head: string | null; dirty: string[]; branch: string | null }> {
+    const [head, branch, status] = await Promise.all([
+      headSha(this.root),
+      runGit(this.root, ["symbolic-ref", "--short", "-q", "HEAD"]),
+      git(this.root, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]),
+    ]);
+    const dirty = status
+      .split("\0")
+      .filter((e) => e.length > 3)
+      .map((e) => e.slice(3));
+    return { head, dirty, branch: branch.code === 0 ? branch.stdout.trim() || null : null };
+  }
+
+  planConceptWrite(input: ConceptWriteInput) {
+    return concept.planConceptWrite(this.ctx, input);
+  }
+  planConceptPatch(input: ConceptPatchInput) {
+    return concept.planConceptPatch(this.ctx, input);
+  }
+  planConceptDelete(input: { id: string; ifMatch?: string }) {
+    return concept.planConceptDelete(this.ctx, input);
+  }
+  planConceptMove(input: { moves: ConceptMove[]; rewriteLinks: boolean }) {
+    return planConceptMove(this.ctx, input);
+  }
+  planConceptExpand(input: { id: string }) {
+    return concept.planConceptExpand(this.ctx, input);
+  }
+  planConceptNew(input: {
+    id: string;
+    template: string;
+    variables: Record<string, string>;
+    frontmatter?: Frontmatter;
+  }) {
+    return concept.planConceptNew(this.ctx, input);
+  }
+  planBatch(plans: WritePlan[], target: string): WritePlan {
+    return mergePlans(plans, target);
+  }
+  planIndexPatch(input: {
+    scope: string | null;
+    edits?: BodyEdit[];
+    append?: string;
+    ifMatch?: string;
+  }) {
+    return admin.planIndexPatch(this.ctx, input);
+  }
+  planMapCreate(input: Parameters<KbStore["planMapCreate"]>[0]) {
+    return admin.planMapCreate(this.ctx, input);
+  }
+  planMapDelete(input: { name: string }) {
+    return admin.planMapDelete(this.ctx, input);
+  }
+  planLogAppend(input: { scope: string | null; entry: string; at: Date }) {
+    return admin.planLogAppend(this.ctx, input);
+  }
+  planAssetWrite(input: { path: string; bytes: Uint8Array; ifMatch?: string }) {
+    return assets.planAssetWrite(this.ctx, input);
+  }
+  planAssetDelete(input: { path: string; ifMatch?: string; force?: boolean }) {
+    return assets.planAssetDelete(this.ctx, input);
+  }
+  planArtifactWrite(input: { path: string; bytes: Uint8Array; ifMatch?: string }) {
+    return assets.planArtifactWrite(this.ctx, input);
+  }
+  planArtifactDelete(input: { path: string; ifMatch?: string }) {
+    return assets.planArtifactDelete(this.ctx, input);
+  }
+  planSkillInstall(input: { name: string; files: Record<string, string> }) {
+    return admin.planSkillInstall(this.ctx, input);
+  }
+
+  withLock<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.run(fn);
+  }
+
+  async apply(plan: WritePlan): Promise<AppliedPlan> {
+    await applyChanges(this.root, plan.changes);
+    return { paths: [...new Set(plan.changes.map((c) => c.path))], touchedIds: plan.touchedIds };
+  }
+
+  /** Identity: argument → settings.gitAuthor → git's configured user → cartographer. */
+  private async identity(author?: GitIdentity): Promise<GitIdentity> {
+    return (
+      author ??
+      this.settings.gitAuthor ??
+      (await configuredIdentity(this.root)) ??
+      FALLBACK_IDENTITY
+    );
+  }
+
+  async commit(paths: string[], message: string, author?: GitIdentity): Promise<string | null> {
+    if (!this.settings.autocommit) return null;
+    return commitPaths(this.root, paths, message, await this.identity(author));
+  }
+
+  async snapshot(label: string): Promise<{ tag: string; sha: string }> {
+    const clean = String(label ?? "")
+      .trim()
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/^[-.]+|[-.]+$/g, "");
+    if (!clean)
+      throw new KbError("invalid_argument", "snapshot label must contain letters or digits");
+    const sha = await headSha(this.root);
+    if (!sha) throw new KbError("conflict", "the KB has no commit to snapshot yet");
+    const tag = `snapshot/${clean}`;
+    const exists = await runGit(this.root, ["rev-parse", "-q", "--verify", `refs/tags/${tag}`]);
+    if (exists.code === 0)
+      throw new KbError("already_exists", `snapshot tag ${tag} already exists: pick another label`);
+    await git(this.root, ["tag", tag, sha]);
+    return { tag, sha };
+  }
+}
+
+/**
+ * Opens a KB. Requires `data/index.md` (else `not_found` naming the path and the command that
+ * creates a KB); ensures `.cartographer/` exists and is excluded from git.
+ */
+export async function openKb(
+  settings: KbSettings,
+  opts: { logger?: Logger } = {},
+): Promise<KbStore> {
+  const index = join(settings.root, "data", "index.md");
+  try {
+    await access(index);
+  } catch {
+    throw new KbError(
+      "not_found",
+      `${index} does not exist: not a KB (create one with \`cartographer kb create <name>\`)`,
+      { path: index },
+    );
+  }
+  await ensureLocalState(settings.root);
+  return new Store(settings, opts.logger ?? silentLogger);
+}
