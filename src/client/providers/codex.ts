@@ -73,7 +73,14 @@ export const codex: ProviderAdapter = {
     for (const entry of add) out = upsertTomlTable(out, TABLE, entry.name, render(entry, auth));
     // Parse back: an entry defined some other way (inline table, dotted keys) would make the
     // textual edit wrong, and that must fail loudly rather than write a broken file.
-    const written = servers(out, file);
+    let written: Record<string, Record<string, unknown>>;
+    try {
+      written = servers(out, file);
+    } catch {
+      throw new ConfigError(
+        `${file}: ${TABLE} is not written as [${TABLE}.<name>] tables, so it cannot be edited safely; edit it by hand`,
+      );
+    }
     for (const name of remove) {
       if (!adding.has(name) && written[name] !== undefined) {
         throw new ConfigError(

@@ -1,0 +1,151 @@
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { describe, expect, it } from "vitest";
+import { loadConfig, saveConfig } from "../../src/client/config.js";
+import { applyBlock, removeBlock } from "../../src/client/instructions.js";
+import { codex } from "../../src/client/providers/codex.js";
+import { removeTomlTables, upsertTomlTable } from "../../src/client/providers/toml-tables.js";
+import { isOwnedEntry } from "../../src/client/topology.js";
+
+const ORIGINAL = `# top comment
+model = "o3"
+
+[mcp_servers.cartographer]
+url = "http://old/mcp/routed" # old
+bearer_token_env_var = "OLD"
+
+[mcp_servers.cartographer.tools.search]
+approval = "auto"
+
+# belongs to the next table
+[mcp_servers.other]
+command = "x"
+text = """
+[mcp_servers.cartographer]
+not a header
+"""
+`;
+
+describe("TOML edits are textual and surgical", () => {
+  it("replaces our table in place, drops its sub-tables, keeps every other byte", () => {
+    const out = codex.applyEntries(
+      ORIGINAL,
+      "config.toml",
+      ["cartographer"],
+      [{ name: "cartographer", url: "http://new/mcp/routed" }],
+      { tokenEnv: "TOK" },
+    );
+    expect(out).toBe(`# top comment
+model = "o3"
+
+[mcp_servers.cartographer]
+url = "http://new/mcp/routed"
+bearer_token_env_var = "TOK"
+
+# belongs to the next table
+[mcp_servers.other]
+command = "x"
+text = """
+[mcp_servers.cartographer]
+not a header
+"""
+`);
+    const parsed = parseToml(out) as { mcp_servers: Record<string, Record<string, unknown>> };
+    expect(parsed.mcp_servers.other?.text).toContain("not a header");
+  });
+
+  it("append then remove restores the original bytes", () => {
+    const before = "# c\n[a]\nx = 1 # keep\n";
+    const added = upsertTomlTable(
+      before,
+      "mcp_servers",
+      "kb.one",
+      '[mcp_servers."kb.one"]\nurl = "u"',
+    );
+    expect(added).toBe('# c\n[a]\nx = 1 # keep\n\n[mcp_servers."kb.one"]\nurl = "u"\n');
+    expect(removeTomlTables(added, "mcp_servers", "kb.one")).toBe(before);
+  });
+
+  it("refuses to edit an entry defined as an inline table rather than corrupt it", () => {
+    const inline = 'mcp_servers = { cartographer = { url = "http://x/mcp/routed" } }\n';
+    expect(() =>
+      codex.applyEntries(
+        inline,
+        "c.toml",
+        ["cartographer"],
+        [{ name: "cartographer", url: "http://y/mcp/routed" }],
+        {},
+      ),
+    ).toThrow(/edit it by hand/);
+  });
+});
+
+describe("instructions block", () => {
+  it("append, replace and remove leave the surrounding text untouched", () => {
+    const user = "# Mine\n\ntext\n";
+    const one = applyBlock(
+      user,
+      "<!-- BEGIN cartographer:c (claude): x -->\nA\n<!-- END cartographer:c (claude) -->",
+      "c",
+      "claude",
+    );
+    const two = applyBlock(
+      one,
+      "<!-- BEGIN cartographer:c (claude): x -->\nB\n<!-- END cartographer:c (claude) -->",
+      "c",
+      "claude",
+    );
+    expect(two).toBe(
+      "# Mine\n\ntext\n\n<!-- BEGIN cartographer:c (claude): x -->\nB\n<!-- END cartographer:c (claude) -->\n",
+    );
+    expect(removeBlock(two, "c", "claude")).toBe(user);
+    expect(removeBlock(user, "c", "claude")).toBe(user);
+  });
+});
+
+describe("entry ownership", () => {
+  it("owns <name> and <name>-<kb> → /mcp/<kb>, not look-alikes", () => {
+    expect(isOwnedEntry("cartographer", "cartographer", undefined)).toBe(true);
+    expect(isOwnedEntry("cartographer", "cartographer-a", "http://h/mcp/a")).toBe(true);
+    expect(isOwnedEntry("cartographer", "cartographer-a", "http://h/other")).toBe(false);
+    expect(isOwnedEntry("cartographer", "cartographerx", "http://h/mcp/x")).toBe(false);
+  });
+});
+
+describe(".cartographer.yaml", () => {
+  it("keeps unknown keys and comments, writes atomically", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "carto-yaml-"));
+    try {
+      const file = path.join(dir, ".cartographer.yaml");
+      await fs.writeFile(
+        file,
+        "# my settings\nserver_url: http://h:1/mcp\nfavourite: blue # keep me\nproviders:\n  - name: claude\n    note: mine\n",
+      );
+      const loaded = await loadConfig(file);
+      expect(loaded.config.server_name).toBe("cartographer");
+      await saveConfig(loaded, {
+        ...loaded.config,
+        token_env: "TOK",
+        server_mount_mode: "routed",
+        providers: [{ name: "claude", kbs: ["a"] }],
+      });
+      const text = await fs.readFile(file, "utf8");
+      expect(text).toContain("# my settings");
+      expect(text).toContain("favourite: blue # keep me");
+      expect(text).toContain("note: mine");
+      const again = await loadConfig(file);
+      expect(again.config).toMatchObject({
+        token_env: "TOK",
+        server_mount_mode: "routed",
+        providers: [{ name: "claude", kbs: ["a"] }],
+      });
+      expect((await fs.readdir(dir)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+      await fs.writeFile(file, "providers:\n  - name: vim\n");
+      await expect(loadConfig(file)).rejects.toThrow(/providers\[0\]\.name/);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
