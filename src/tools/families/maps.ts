@@ -3,11 +3,8 @@
  */
 import { KbError } from "../../kb/errors.js";
 import { arr, enumOf, obj, str } from "../schema.js";
-import type { ToolContext, ToolSpec } from "../spec.js";
+import type { ToolSpec } from "../spec.js";
 import { applyPlan, EDIT_PROPS, editsFrom, optStr, reqStr } from "./write-args.js";
-
-/** How many remaining items a map_delete refusal lists. */
-const MAX_LISTED = 20;
 
 const mapCreate: ToolSpec = {
   name: "map_create",
@@ -41,16 +38,6 @@ const mapCreate: ToolSpec = {
   },
 };
 
-/** Concept ids and asset paths still inside a map folder. */
-async function remainingIn(ctx: ToolContext, name: string): Promise<string[]> {
-  const store = ctx.runtime.store;
-  const concepts = (await store.scanConceptFiles())
-    .filter((c) => c.id.startsWith(`${name}/`))
-    .map((c) => c.id);
-  const assets = (await store.assets(name)).map((a) => a.path);
-  return [...concepts, ...assets];
-}
-
 const mapDelete: ToolSpec = {
   name: "map_delete",
   description: "Delete an empty map or journal. Errors: not_empty (lists what remains), not_found.",
@@ -60,26 +47,9 @@ const mapDelete: ToolSpec = {
   destructive: true,
   resource: "whole",
   auditFields: ["name"],
-  handler: async (args, ctx) => {
-    const name = reqStr(args, "name");
-    const maps = await ctx.runtime.store.maps();
-    if (!maps.some((m) => m.name === name)) {
-      const known = maps.map((m) => m.name).join(", ") || "none";
-      throw new KbError("not_found", `map ${name} does not exist (maps: ${known})`);
-    }
-    const remaining = await remainingIn(ctx, name);
-    if (remaining.length > 0) {
-      const listed = remaining.slice(0, MAX_LISTED).join(", ");
-      const more =
-        remaining.length > MAX_LISTED ? ` and ${remaining.length - MAX_LISTED} more` : "";
-      throw new KbError(
-        "not_empty",
-        `map ${name} still holds ${remaining.length} item(s): ${listed}${more}; move or delete them first`,
-        { remaining: remaining.slice(0, MAX_LISTED), total: remaining.length },
-      );
-    }
-    return applyPlan(ctx, await ctx.runtime.store.planMapDelete({ name }));
-  },
+  // The store owns the emptiness rule: not_empty lists what remains (up to 20 paths).
+  handler: async (args, ctx) =>
+    applyPlan(ctx, await ctx.runtime.store.planMapDelete({ name: reqStr(args, "name") })),
 };
 
 const indexPatch: ToolSpec = {
@@ -142,7 +112,7 @@ export function defaultSnapshotLabel(at: Date): string {
 
 const snapshot: ToolSpec = {
   name: "snapshot",
-  description: "Tag the current KB state in git (label optional) to return to later.",
+  description: "Tag the current KB state in git as snapshot/<label> (default: the time). Errors: already_exists.",
   inputSchema: obj({ label: str() }),
   readOnly: false,
   advanced: false,
