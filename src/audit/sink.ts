@@ -290,6 +290,7 @@ class FileAuditSink implements OpenedAuditSink {
       await rotateLog(this.archive);
       // The new live log starts empty and links to the rotated segment's last hash.
       this.good = { size: 0, prev: (this.good as { prev: string }).prev };
+      await this.ensureOpen();
     } catch (err) {
       this.logger.error(
         `audit: rotation of ${this.opts.path} failed (${(err as Error).message}); will retry`,

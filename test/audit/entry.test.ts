@@ -15,7 +15,13 @@ import { OTHER_SEED, record, SEED } from "./helpers.js";
 
 describe("audit entry byte rule", () => {
   it("canonical form sorts keys at every depth, has no whitespace and omits hash and sig", () => {
-    const text = canonicalize({ b: 1, a: { z: "x", y: [true, null] }, hash: "h", sig: "s", c: undefined });
+    const text = canonicalize({
+      b: 1,
+      a: { z: "x", y: [true, null] },
+      hash: "h",
+      sig: "s",
+      c: undefined,
+    });
     expect(text).toBe('{"a":{"y":[true,null],"z":"x"},"b":1}');
   });
 

@@ -11,7 +11,10 @@ export async function tempDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), "cartographer-audit-"));
 }
 
-export function record(requestId: string, phase: "attempt" | "completion" = "attempt"): AuditRecordInput {
+export function record(
+  requestId: string,
+  phase: "attempt" | "completion" = "attempt",
+): AuditRecordInput {
   return {
     phase,
     request_id: requestId,
@@ -21,7 +24,9 @@ export function record(requestId: string, phase: "attempt" | "completion" = "att
     tool: "concept_read",
     read_only: true,
     resources: { id: "infra/dns" },
-    ...(phase === "completion" ? { outcome: "success" as const, duration_ms: 3, commit_sha: null } : {}),
+    ...(phase === "completion"
+      ? { outcome: "success" as const, duration_ms: 3, commit_sha: null }
+      : {}),
   };
 }
 
@@ -38,7 +43,11 @@ export async function appendPairs(
 }
 
 /** The real file operations with switchable failures and an fsync counter (the test-only seam). */
-export function faultyIo(): AuditIo & { fail: { write: boolean; sync: boolean; open: boolean }; syncs: number; writes: number } {
+export function faultyIo(): AuditIo & {
+  fail: { write: boolean; sync: boolean; open: boolean };
+  syncs: number;
+  writes: number;
+} {
   const io = {
     ...nodeAuditIo,
     fail: { write: false, sync: false, open: false },

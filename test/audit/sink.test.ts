@@ -27,8 +27,18 @@ describe("audit sink", () => {
     await again.close();
     expect((await fs.stat(log)).mode & 0o777).toBe(0o640);
     const report = await verifyAudit({ log, publicKeyHex: again.publicKeyHex });
-    expect(report).toMatchObject({ ok: true, valid: 10, signed: 10, unsigned: 0, incomplete: 0, signaturesChecked: true });
-    const lines = (await fs.readFile(log, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(report).toMatchObject({
+      ok: true,
+      valid: 10,
+      signed: 10,
+      unsigned: 0,
+      incomplete: 0,
+      signaturesChecked: true,
+    });
+    const lines = (await fs.readFile(log, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0].prev_hash).toBe("genesis");
     expect(lines[6].prev_hash).toBe(lines[5].hash);
   });
@@ -41,7 +51,10 @@ describe("audit sink", () => {
     await Promise.all(Array.from({ length: 32 }, (_, i) => sink.append(record(`c${i}`))));
     await sink.close();
     expect(io.syncs - before).toBeLessThanOrEqual(2);
-    const ids = (await fs.readFile(log, "utf8")).trim().split("\n").map((l) => JSON.parse(l).request_id);
+    const ids = (await fs.readFile(log, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).request_id);
     expect(ids).toEqual(Array.from({ length: 32 }, (_, i) => `c${i}`));
     expect((await verifyAudit({ log })).ok).toBe(true);
   });
@@ -117,7 +130,9 @@ describe("audit sink", () => {
     await appendPairs(sink, 2);
     await sink.close();
     await fs.appendFile(log, '{"version":1,"id":"torn');
-    expect((await verifyAudit({ log })).breaks.map((b) => b.reason)).toEqual(["truncated last line"]);
+    expect((await verifyAudit({ log })).breaks.map((b) => b.reason)).toEqual([
+      "truncated last line",
+    ]);
     const again = await openAuditSink({ path: log, mode: "required" });
     await appendPairs(again, 1, "n");
     await again.close();
