@@ -29,6 +29,9 @@ afterEach(async () => {
   await sb.cleanup();
 });
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} Claude Code and Kiro expand
+const DOLLAR_REF = "Bearer ${CARTO_TOKEN}";
+
 const json = async (rel: string) => JSON.parse(await sb.read(rel));
 
 describe("connect against a routed server", () => {
@@ -47,7 +50,7 @@ describe("connect against a routed server", () => {
     expect(Object.keys(claude.mcpServers)).toEqual(["cartographer"]);
     expect(claude.mcpServers.cartographer.type).toBe("http");
     expect(claude.mcpServers.cartographer.url).toBe(url);
-    expect(claude.mcpServers.cartographer.headers.Authorization).toBe("Bearer ${CARTO_TOKEN}");
+    expect(claude.mcpServers.cartographer.headers.Authorization).toBe(DOLLAR_REF);
 
     const codex = parseToml(await sb.read(PROVIDER_FILES.codex)) as Record<
       string,
@@ -67,7 +70,7 @@ describe("connect against a routed server", () => {
     const kiro = await json(PROVIDER_FILES.kiro);
     expect(kiro.mcpServers.cartographer).toEqual({
       url,
-      headers: { Authorization: "Bearer ${CARTO_TOKEN}" },
+      headers: { Authorization: DOLLAR_REF },
     });
 
     // Antigravity cannot reference an env var: no token unless asked, and a warning says so.
