@@ -22,7 +22,7 @@ export interface MountedKb {
 
 /** Opens the store and index of `settings`; the index is closed again if anything fails. */
 export async function mountKb(settings: KbSettings, opts: { logger: Logger }): Promise<MountedKb> {
-  const store = await openKb(settings);
+  const store = await openKb(settings, { logger: opts.logger });
   const { index, stats } = await openKbIndex(store, { logger: opts.logger });
   return Object.freeze({
     name: settings.name,
