@@ -1,0 +1,157 @@
+/**
+ * Every lint check fires on a KB built to break it and stays quiet on a KB that follows the
+ * rules; the lint tool validates check names and honours prefix.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initKb } from "../../src/kb/init.js";
+import { governanceTools } from "../../src/tools/families/governance.js";
+import type { LintIssue } from "../../src/tools/lint/check.js";
+import { LINT_CHECKS, runLint } from "../../src/tools/lint/checks.js";
+import { DEFAULT_LIMITS, readLintContext } from "../../src/tools/lint/context.js";
+import {
+  callTool,
+  expectKbError,
+  GIT_ENV,
+  makeTempKb,
+  TEST_AUTHOR,
+  type TempKb,
+  tool,
+} from "./helpers.js";
+
+async function kbWith(files: Record<string, string>): Promise<TempKb> {
+  const tmp = await mkdtemp(join(tmpdir(), "carto-lint-"));
+  const root = join(tmp, "kb");
+  await initKb(root, { gitAuthor: TEST_AUTHOR });
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
+  execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
+  const kb = await makeTempKb({ existingRoot: root });
+  return {
+    ...kb,
+    cleanup: async () => {
+      await kb.cleanup();
+      await rm(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+const c = (body: string, extra = "owner: ops\n") => `---\ntype: note\n${extra}---\n${body}\n`;
+const MAP = "---\ntype: Map\nkind: map\nrequired_fields: [owner]\nrequire_index_entry: true\n---\n";
+const LIMITS = { ...DEFAULT_LIMITS, mapConcepts: 4 };
+
+const DIRTY = {
+  "data/m/_map.md": MAP,
+  "data/m/index.md": "# M\n\n- [[m/a]]\n- [[m/ghost]]\n",
+  "data/m/a.md": c("See [[m/b]] and [[m/nothere]]."),
+  "data/m/b.md": c("Prose about b, linked from a.", ""),
+  "data/m/lonely.md": c(
+    "Notes live in /home/alice/notes.txt",
+    "owner: ops\nvalid_until: 2000-01-01\n",
+  ),
+  "data/m/huge.md": c(`[[m/a]] ${"x".repeat(61 * 1024)}`),
+  "data/m/sub/child.md": c("[[m/a]] child prose"),
+  "data/m/dup.md": c("[[m/a]] flat"),
+  "data/m/dup/index.md": c("[[m/a]] expanded"),
+  "data/m/cat/index.md": c("# Cat\n\n- [[m/cat/x]]"),
+  "data/m/cat/x.md": c("x prose [[m/a]]"),
+  "data/m/pic.png": "not really a png",
+};
+
+const CLEAN = {
+  "data/m/_map.md": MAP,
+  "data/m/index.md": "# M\n\n- [[m/a]]\n- [[m/b]]\n- [[m/exp]]\n",
+  "data/m/a.md": c(
+    "See [[m/b]] and [[m/exp]]. Run /usr/bin/env here. ![d](pic.png)",
+    "owner: ops\nvalid_until: 2999-01-01\n",
+  ),
+  "data/m/b.md": c("Back to [[m/a]] with prose."),
+  "data/m/exp/index.md": c("The exp concept owns its children: [[m/exp/kid]]."),
+  "data/m/exp/kid.md": c("Kid prose, part of [[m/exp]]."),
+  "data/m/pic.png": "not really a png",
+};
+
+let dirty: TempKb;
+let clean: TempKb;
+let dirtyIssues: LintIssue[];
+let cleanIssues: LintIssue[];
+const now = new Date("2024-06-01T00:00:00Z");
+
+beforeAll(async () => {
+  [dirty, clean] = await Promise.all([kbWith(DIRTY), kbWith(CLEAN)]);
+  dirtyIssues = runLint(await readLintContext(dirty.runtime.store, now, LIMITS), LINT_CHECKS);
+  cleanIssues = runLint(await readLintContext(clean.runtime.store, now, LIMITS), LINT_CHECKS);
+});
+afterAll(async () => Promise.all([dirty?.cleanup(), clean?.cleanup()]));
+
+/** check → an id (or path) the dirty KB must report for it. */
+const EXPECTED: Record<string, string> = {
+  broken_link: "m/a",
+  orphan: "m/lonely",
+  stale_claim: "m/lonely",
+  missing_required_field: "m/b",
+  concept_oversize: "m/huge",
+  map_oversize: "data/m/_map.md",
+  expanded_missing_index: "m/sub",
+  expanded_ambiguous: "m/dup",
+  expanded_as_category: "m/cat",
+  orphan_asset: "data/m/pic.png",
+  index_incomplete: "m/b",
+  machine_path: "m/lonely",
+};
+
+describe("lint checks", () => {
+  it("every check is data with a one-line explanation, and every check is exercised here", () => {
+    for (const check of LINT_CHECKS) {
+      expect(check.explanation).toMatch(/^[^\n]{10,160}$/);
+      expect(EXPECTED[check.name]).toBeDefined();
+    }
+    expect(LINT_CHECKS).toHaveLength(12);
+  });
+
+  it.each(Object.entries(EXPECTED))("%s fires on the KB that breaks it", (check, subject) => {
+    const hits = dirtyIssues.filter((i) => i.check === check);
+    expect(hits.map((i) => i.id ?? i.path)).toContain(subject);
+  });
+
+  it.each(Object.keys(EXPECTED))("%s stays quiet on the KB that follows the rules", (check) => {
+    expect(cleanIssues.filter((i) => i.check === check)).toEqual([]);
+  });
+
+  it("a broken link in an index file is reported against the index path", () => {
+    const hit = dirtyIssues.find((i) => i.check === "broken_link" && i.path === "data/m/index.md");
+    expect(hit?.message).toContain("m/ghost");
+  });
+});
+
+describe("lint tool", () => {
+  const lint = tool(governanceTools, "lint");
+
+  it("runs the named checks only, counting errors and warnings", async () => {
+    const r = (await callTool(dirty.runtime, lint, { checks: ["orphan"] })) as any;
+    expect(r.checks).toEqual(["orphan"]);
+    expect(r.errors).toBe(0);
+    expect(r.warnings).toBeGreaterThan(0);
+    expect(r.issues.every((i: LintIssue) => i.check === "orphan")).toBe(true);
+  });
+
+  it("prefix keeps issues under that id prefix", async () => {
+    const r = (await callTool(dirty.runtime, lint, { prefix: "m/sub" })) as any;
+    expect(r.issues.length).toBeGreaterThan(0);
+    expect(r.issues.every((i: LintIssue) => i.id?.startsWith("m/sub"))).toBe(true);
+  });
+
+  it("an unknown check is invalid_argument naming the known ones", async () => {
+    const e = await expectKbError(
+      () => callTool(dirty.runtime, lint, { checks: ["nope"] }),
+      "invalid_argument",
+    );
+    expect(e.message).toContain("broken_link");
+  });
+});
