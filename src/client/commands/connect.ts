@@ -160,8 +160,9 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
     }
     const bindings = selectProviders(opts.providers, config.providers, io, opts.scope).map((b) => {
       const next: ProviderBinding = { ...b };
-      if (opts.kbs !== undefined) {
-        if (opts.kbs.length > 0) next.kbs = opts.kbs;
+      const kbs = opts.kbs?.map((k) => k.trim()).filter((k) => k !== "");
+      if (kbs !== undefined) {
+        if (kbs.length > 0) next.kbs = kbs;
         else delete next.kbs;
       }
       if (opts.scope) next.scope = opts.scope;
