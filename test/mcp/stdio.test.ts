@@ -1,0 +1,96 @@
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryLogger } from "../../src/logger.js";
+import { KbSurface } from "../../src/mcp/kb-surface.js";
+import { RoutedSurface } from "../../src/mcp/routed-surface.js";
+import { serveStdio, stdioSurface } from "../../src/mcp/stdio.js";
+import { probeTools, type TempMounts, tempMounts } from "./helpers.js";
+
+let kbs: TempMounts;
+beforeAll(async () => {
+  kbs = await tempMounts(["one", "two"]);
+});
+afterAll(async () => kbs.cleanup());
+
+/** Writes lines to a served surface and collects every stdout line as parsed JSON. */
+async function session() {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const raw: string[] = [];
+  let pending = "";
+  stdout.on("data", (c: Buffer) => {
+    pending += c.toString("utf8");
+    const parts = pending.split("\n");
+    pending = parts.pop() ?? "";
+    raw.push(...parts);
+  });
+  const logger = memoryLogger();
+  const surface = new KbSurface({
+    runtime: kbs.byName.one!.runtime,
+    specs: probeTools({ reads: 0, writes: 0 }),
+    logger,
+  });
+  const served = await serveStdio(surface, { stdin, stdout, logger, version: "test" });
+  const waitFor = async (n: number) => {
+    for (let i = 0; i < 200 && raw.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+    return raw.map((l) => JSON.parse(l));
+  };
+  return { stdin, raw, waitFor, served, logger };
+}
+
+const init = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "t", version: "1" },
+  },
+};
+
+describe("serveStdio", () => {
+  it("answers a malformed line with a JSON-RPC error and keeps serving; stdout carries protocol only", async () => {
+    const s = await session();
+    s.stdin.write("this is not json\n");
+    s.stdin.write('{"hello":"world","id":7}\n');
+    s.stdin.write(`${JSON.stringify(init)}\n`);
+    s.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    s.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "probe_read", arguments: { id: "z" } } })}\n`,
+    );
+    const lines = await s.waitFor(4);
+    expect(lines[0]).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: expect.stringContaining("Parse error") },
+    });
+    expect(lines[1]).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32600 } });
+    expect(lines[2]).toMatchObject({
+      id: 1,
+      result: {
+        serverInfo: { name: "cartographer", version: "test" },
+        capabilities: { tools: {} },
+      },
+    });
+    expect(lines[3]).toMatchObject({
+      id: 2,
+      result: { content: [{ type: "text", text: '{"read":"z"}' }] },
+    });
+    expect(s.raw.every((l) => l.startsWith('{"'))).toBe(true);
+    s.stdin.end();
+    await s.served.closed;
+  });
+
+  it("one KB → its surface; several → a routed surface over all", () => {
+    const logger = memoryLogger();
+    const [one, two] = kbs.mounts.map(
+      (m) =>
+        new KbSurface({ runtime: m.runtime, specs: probeTools({ reads: 0, writes: 0 }), logger }),
+    );
+    expect(stdioSurface([one!])).toBe(one);
+    const routed = stdioSurface([one!, two!]);
+    expect(routed).toBeInstanceOf(RoutedSurface);
+    expect(routed.kbNames).toEqual(["one", "two"]);
+  });
+});
