@@ -151,7 +151,10 @@ describe("log_append and snapshot", () => {
     const unlabeled = (await callTool(kb.runtime, tool(mapTools, "snapshot"), {})) as {
       tag: string;
     };
-    await expectKbError(() => callTool(kb.runtime, tool(mapTools, "snapshot"), { label: "before-cleanup" }), "already_exists");
+    await expectKbError(
+      () => callTool(kb.runtime, tool(mapTools, "snapshot"), { label: "before-cleanup" }),
+      "already_exists",
+    );
     expect(unlabeled.tag).toMatch(/^snapshot\/\d{8}T\d{6}Z$/);
   });
 });

@@ -17,8 +17,6 @@ import {
 } from "./helpers.js";
 
 const FIXTURE = "/work/shared/fixtures/go-kb-homelab-lite";
-const fixtureRoot = new URL("../../../shared/fixtures/go-kb-homelab-lite", import.meta.url)
-  .pathname;
 
 let dir: string;
 let kb: TempKb;

@@ -102,17 +102,18 @@ const logAppend: ToolSpec = {
   },
 };
 
-/** A tag-safe default label from the call time: `snapshot-20240102T030405Z`. */
+/** A tag-safe default label from the call time: `20240102T030405Z` (tag `snapshot/<label>`). */
 export function defaultSnapshotLabel(at: Date): string {
-  return `snapshot-${at
+  return at
     .toISOString()
     .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z")}`;
+    .replace(/\.\d+Z$/, "Z");
 }
 
 const snapshot: ToolSpec = {
   name: "snapshot",
-  description: "Tag the current KB state in git as snapshot/<label> (default: the time). Errors: already_exists.",
+  description:
+    "Tag the current KB state in git as snapshot/<label> (default: the time). Errors: already_exists.",
   inputSchema: obj({ label: str() }),
   readOnly: false,
   advanced: false,
