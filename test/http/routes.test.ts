@@ -1,0 +1,202 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHttpServer, type HttpServerHandle } from "../../src/http/server.js";
+import { memoryLogger } from "../../src/logger.js";
+import { type TempMounts, tempMounts } from "../mcp/helpers.js";
+import { INITIALIZE, MCP_HEADERS, postInit, raw } from "./helpers.js";
+
+let kbs: TempMounts;
+let server: HttpServerHandle;
+const logger = memoryLogger();
+beforeAll(async () => {
+  kbs = await tempMounts(["a", "b", "c", "routed", "a"], { artifacts: ["b"] });
+  server = await startHttpServer({
+    mounts: kbs.mounts,
+    port: 0,
+    logger,
+    version: "9.9.9",
+    corsOrigins: ["https://app.example"],
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await kbs.cleanup();
+});
+
+async function client(path: string) {
+  const c = new Client({ name: "t", version: "1" });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${server.url}${path}`)));
+  return c;
+}
+
+describe("HTTP routes", () => {
+  it("skips a KB named routed and a duplicate name, warning once each", () => {
+    expect(logger.lines.filter((l) => l.includes('"routed"'))).toHaveLength(1);
+    expect(logger.lines.filter((l) => l.includes("used twice"))).toHaveLength(1);
+  });
+
+  it("GET /health reports version, kbs and the routed topology; /ready is 200", async () => {
+    const h = await raw(server.port, { method: "GET", path: "/health" });
+    expect(h.status).toBe(200);
+    expect(h.json()).toEqual({
+      status: "ok",
+      version: "9.9.9",
+      ready: true,
+      kbs: [{ name: "a" }, { name: "b" }, { name: "c" }],
+      mount_mode: "routed",
+      routed_path: "/mcp/routed",
+    });
+    expect((await raw(server.port, { method: "GET", path: "/ready" })).status).toBe(200);
+  });
+
+  it("serverInfo: cartographer:<kb> on per-KB endpoints of a multi-KB server, cartographer on routed", async () => {
+    expect((await client("/mcp/a")).getServerVersion()?.name).toBe("cartographer:a");
+    expect((await client("/mcp?kb=b")).getServerVersion()?.name).toBe("cartographer:b");
+    const routed = await client("/mcp/routed?kbs=a,b");
+    expect(routed.getServerVersion()?.name).toBe("cartographer");
+    const { tools } = await routed.listTools();
+    expect(tools[0]?.inputSchema.properties?.kb).toEqual({ type: "string", enum: ["a", "b"] });
+    const r = await routed.callTool({ name: "kb_status", arguments: { kb: "b" } });
+    expect(r.isError).toBeFalsy();
+  });
+
+  it("KB selection errors: 400 naming the mounted KBs, 404 for unknown names", async () => {
+    const noKb = await postInit(server.port, "/mcp");
+    expect(noKb.status).toBe(400);
+    expect(noKb.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { message: expect.stringContaining("a, b, c") },
+    });
+    expect((await postInit(server.port, "/mcp?kb=zz")).status).toBe(404);
+    expect((await postInit(server.port, "/mcp/zz")).status).toBe(404);
+    expect((await postInit(server.port, "/mcp/a?kb=b")).status).toBe(400);
+    expect((await postInit(server.port, "/mcp/a?kb=a")).status).toBe(200);
+    expect((await postInit(server.port, "/mcp/routed?kb=a")).status).toBe(400);
+    const unknown = await postInit(server.port, "/mcp/routed?kbs=a,zz");
+    expect(unknown.status).toBe(400);
+    expect((unknown.json() as { error: { message: string } }).error.message).toMatch(
+      /"zz".*a, b, c/,
+    );
+  });
+
+  it("405 for GET on MCP paths and other methods; 404 for unknown paths", async () => {
+    const get = await raw(server.port, {
+      method: "GET",
+      path: "/mcp/routed",
+      headers: { Accept: "text/event-stream" },
+    });
+    expect(get.status).toBe(405);
+    expect(get.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+    expect((await raw(server.port, { method: "DELETE", path: "/mcp/a" })).status).toBe(405);
+    expect((await raw(server.port, { method: "PUT", path: "/health" })).status).toBe(405);
+    expect((await raw(server.port, { method: "GET", path: "/nope" })).status).toBe(404);
+  });
+
+  it("415 for a non-JSON Content-Type (parameters are fine); 413 over the body cap; 400 for bad JSON", async () => {
+    const plain = await raw(server.port, {
+      path: "/mcp/a",
+      headers: { ...MCP_HEADERS, "Content-Type": "text/plain; a=application/json" },
+      body: INITIALIZE,
+    });
+    expect(plain.status).toBe(415);
+    const charset = await raw(server.port, {
+      path: "/mcp/a",
+      headers: { ...MCP_HEADERS, "Content-Type": "Application/JSON; charset=utf-8" },
+      body: INITIALIZE,
+    });
+    expect(charset.status).toBe(200);
+    const big = await raw(server.port, {
+      path: "/mcp/a",
+      headers: MCP_HEADERS,
+      body: Buffer.alloc(2 * 1024 * 1024 + 10, 0x20),
+    });
+    expect(big.status).toBe(413);
+    expect(big.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+    const bad = await raw(server.port, { path: "/mcp/a", headers: MCP_HEADERS, body: "{nope" });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it("DNS rebinding: a non-loopback Host or Origin is 403; loopback names pass", async () => {
+    expect((await postInit(server.port, "/mcp/a", { Host: "evil.example" })).status).toBe(403);
+    expect((await postInit(server.port, "/mcp/a", { Origin: "http://evil.example" })).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await raw(server.port, {
+          method: "GET",
+          path: "/health",
+          headers: { Host: "attacker.test:80" },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await postInit(server.port, "/mcp/a", {
+          Host: `localhost:${server.port}`,
+          Origin: "http://localhost:3000",
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it("CORS only for configured origins, preflight included", async () => {
+    const pre = await raw(server.port, {
+      method: "OPTIONS",
+      path: "/mcp/routed",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "POST" },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers["access-control-allow-origin"]).toBe("https://app.example");
+    expect(pre.headers["access-control-allow-headers"]).toMatch(/Authorization/);
+    const post = await postInit(server.port, "/mcp/a", { Origin: "https://app.example" });
+    expect(post.status).toBe(200);
+    expect(post.headers["access-control-allow-origin"]).toBe("https://app.example");
+    expect(post.headers["access-control-expose-headers"]).toMatch(/WWW-Authenticate/);
+    const local = await postInit(server.port, "/mcp/a", { Origin: "http://localhost:5173" });
+    expect(local.headers["access-control-allow-origin"]).toBeUndefined();
+    const otherPre = await raw(server.port, {
+      method: "OPTIONS",
+      path: "/mcp/a",
+      headers: { Origin: "http://localhost:5173" },
+    });
+    expect(otherPre.status).toBe(405);
+  });
+});
+
+describe("HTTP server without KBs", () => {
+  it("/ready is 503 and /health advertises no routing", async () => {
+    const empty = await startHttpServer({
+      mounts: [],
+      port: 0,
+      logger: memoryLogger(),
+      version: "1",
+    });
+    try {
+      expect((await raw(empty.port, { method: "GET", path: "/ready" })).status).toBe(503);
+      const h = (await raw(empty.port, { method: "GET", path: "/health" })).json() as Record<
+        string,
+        unknown
+      >;
+      expect(h).toEqual({ status: "ok", version: "1", ready: false, kbs: [] });
+      expect((await postInit(empty.port, "/mcp/routed")).status).toBe(404);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it("refuses a non-loopback bind with auth off unless explicitly allowed", async () => {
+    await expect(
+      startHttpServer({
+        mounts: [],
+        host: "0.0.0.0",
+        port: 0,
+        logger: memoryLogger(),
+        version: "1",
+      }),
+    ).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 with auth off/);
+  });
+});
