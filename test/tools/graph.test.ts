@@ -95,7 +95,7 @@ describe("graph_neighbors", () => {
   it("a hidden start answers exactly like a missing one", async () => {
     const hidden = await expectKbError(() => call({ id: "b/hidden" }, VIS_A), "not_found");
     const missing = await expectKbError(() => call({ id: "b/none" }, VIS_A), "not_found");
-    expect(hidden.message.replace("hidden", "X")).toBe(missing.message.replace("none", "X"));
+    expect(hidden.message.replaceAll("hidden", "X")).toBe(missing.message.replaceAll("none", "X"));
     const read = await expectKbError(
       () => callTool(kb.runtime, tool(readTools, "concept_read"), { id: "b/none" }),
       "not_found",

@@ -15,6 +15,8 @@ export interface LintLimits {
   mapConcepts: number;
 }
 
+const TWIN_BATCH = 64;
+
 export const DEFAULT_LIMITS: LintLimits = { conceptBytes: 60 * 1024, mapConcepts: 500 };
 
 /** A curated index file (root `data/index.md` or a map's `data/<map>/index.md`). */
@@ -54,12 +56,16 @@ export async function readLintContext(
     const text = await store.readText(path);
     if (text !== null) indexes.push({ path, map: m, links: extractLinks(text, path) });
   }
-  // Both `<id>.md` and `<id>/index.md` scan to the same id; the store reads only one of them.
-  const seen = new Set<string>();
+  // The store reads the flat `<id>.md` when both forms exist, so look for the expanded twin.
   const flatTwins = new Set<string>();
-  for (const f of await store.scanConceptFiles()) {
-    if (seen.has(f.id)) flatTwins.add(f.id);
-    seen.add(f.id);
+  const flat = docs.filter((d) => !d.expanded);
+  for (let i = 0; i < flat.length; i += TWIN_BATCH) {
+    await Promise.all(
+      flat.slice(i, i + TWIN_BATCH).map(async (d) => {
+        const twin = d.path.replace(/\.md$/, "/index.md");
+        if ((await store.readText(twin)) !== null) flatTwins.add(d.id);
+      }),
+    );
   }
   return {
     docs,
