@@ -35,6 +35,8 @@ export function runGit(cwd: string, args: string[], input?: string): Promise<Git
         resolvePromise({ stdout, stderr, code });
       },
     );
+    // git may exit before reading stdin (e.g. on a usage error): its exit code reports that.
+    child.stdin?.on("error", () => {});
     if (input !== undefined) child.stdin?.end(input);
   });
 }
@@ -94,12 +96,12 @@ async function stageablePaths(cwd: string, paths: string[]): Promise<string[]> {
   );
   const missing = paths.filter((_, i) => !exists[i]);
   if (missing.length === 0) return paths;
-  const tracked = await git(
-    cwd,
-    ["ls-files", "-z", "--pathspec-from-file=-", "--pathspec-file-nul"],
-    `${missing.join("\0")}\0`,
-  );
-  const trackedSet = new Set(tracked.split("\0").filter(Boolean));
+  const trackedSet = new Set<string>();
+  for (let i = 0; i < missing.length; i += 200) {
+    const chunk = missing.slice(i, i + 200).map((p) => `:(literal)${p}`);
+    const out = await git(cwd, ["ls-files", "-z", "--", ...chunk]);
+    for (const p of out.split("\0")) if (p) trackedSet.add(p);
+  }
   return paths.filter((p, i) => exists[i] || trackedSet.has(p));
 }
 
@@ -117,20 +119,10 @@ export async function commitPaths(
   if (wanted.length === 0) return null;
   const list = `${wanted.join("\0")}\0`;
   await git(cwd, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], list);
-  const staged = await git(
-    cwd,
-    [
-      "diff",
-      "--cached",
-      "--name-only",
-      "-z",
-      "--no-renames",
-      "--pathspec-from-file=-",
-      "--pathspec-file-nul",
-    ],
-    list,
-  );
-  const changed = staged.split("\0").filter(Boolean);
+  // git diff has no --pathspec-from-file: list every staged path and keep ours.
+  const wantedSet = new Set(wanted);
+  const staged = await git(cwd, ["diff", "--cached", "--name-only", "-z", "--no-renames"]);
+  const changed = staged.split("\0").filter((p) => p && wantedSet.has(p));
   if (changed.length === 0) return null;
   const author = `${identity.name} <${identity.email}>`;
   await git(
