@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetTools } from "../../src/tools/families/assets.js";
 import { mapTools } from "../../src/tools/families/maps.js";
+import { writeTools } from "../../src/tools/families/write.js";
 import {
   callTool,
   commitCount,
@@ -96,6 +97,27 @@ describe("assets", () => {
     );
   });
 
+  it("asset_delete refuses a linked asset unless force", async () => {
+    await callTool(kb.runtime, tool(writeTools, "concept_write"), {
+      id: "infra/overview",
+      frontmatter: { type: "note" },
+      body: "![diagram](diagram.png)\n",
+    });
+    const err = await expectKbError(
+      () => callTool(kb.runtime, tool(assetTools, "asset_delete"), { path: "infra/diagram.png" }),
+      "conflict",
+    );
+    expect(err.message).toContain("data/infra/overview.md");
+    await callTool(kb.runtime, tool(assetTools, "asset_delete"), {
+      path: "infra/diagram.png",
+      force: true,
+    });
+    await expectKbError(
+      () => callTool(kb.runtime, tool(assetTools, "asset_read"), { path: "infra/diagram.png" }),
+      "not_found",
+    );
+  });
+
   it("asset_delete removes in one commit", async () => {
     const before = commitCount(kb.root);
     await callTool(kb.runtime, tool(assetTools, "asset_delete"), { path: "diary/photo.jpg" });
@@ -149,5 +171,27 @@ describe("artifacts", () => {
       () => callTool(kb.runtime, tool(assetTools, "artifact_read"), { path: "report.txt" }),
       "not_found",
     );
+  });
+});
+
+describe("artifact writes without allow_artifact_write", () => {
+  it("are not_configured even when called directly", async () => {
+    const plain = await makeTempKb();
+    try {
+      await expectKbError(
+        () =>
+          callTool(plain.runtime, tool(assetTools, "artifact_write"), {
+            path: "a.txt",
+            content: "x",
+          }),
+        "not_configured",
+      );
+      await expectKbError(
+        () => callTool(plain.runtime, tool(assetTools, "artifact_delete"), { path: "a.txt" }),
+        "not_configured",
+      );
+    } finally {
+      await plain.cleanup();
+    }
   });
 });

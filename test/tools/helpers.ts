@@ -82,7 +82,8 @@ export function contextFor(
 
 /**
  * Calls one tool the way the surface does. Write tools: beginWrite, run, then one commit of the
- * session's paths named `<tool>: <first target>`; the session always ends.
+ * session's paths named `<tool>: <targets joined by ", ">` (as the surface does); the session
+ * always ends.
  */
 export async function callTool(
   runtime: KbRuntime,
@@ -99,7 +100,7 @@ export async function callTool(
     if (session.paths.size > 0) {
       await runtime.store.commit(
         [...session.paths],
-        `${spec.name}: ${session.targets[0] ?? spec.name}`,
+        `${spec.name}: ${session.targets.length > 0 ? session.targets.join(", ") : spec.name}`,
       );
     }
     return result;

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTools } from "../../src/tools/families/write.js";
 import {
@@ -36,6 +38,32 @@ describe("concept_expand", () => {
     await expectKbError(
       () => callTool(kb.runtime, tool(writeTools, "concept_expand"), { id: "topics/big" }),
       "already_exists",
+    );
+  });
+});
+
+describe("expanded_ambiguous", () => {
+  it("a concept present as both <id>.md and <id>/index.md refuses writes", async () => {
+    await seed("topics/twin", "flat\n");
+    await mkdir(join(kb.root, "data/topics/twin"), { recursive: true });
+    await writeFile(join(kb.root, "data/topics/twin/index.md"), "---\ntype: note\n---\nexpanded\n");
+    await expectKbError(
+      () =>
+        callTool(kb.runtime, write, {
+          id: "topics/twin",
+          frontmatter: { type: "note" },
+          body: "x",
+        }),
+      "expanded_ambiguous",
+    );
+    await expectKbError(
+      () =>
+        callTool(kb.runtime, tool(writeTools, "concept_patch"), {
+          id: "topics/twin",
+          old_string: "flat",
+          new_string: "x",
+        }),
+      "expanded_ambiguous",
     );
   });
 });

@@ -116,7 +116,7 @@ const assetWrite: ToolSpec = {
 const assetDelete: ToolSpec = {
   name: "asset_delete",
   description:
-    "Delete an asset; refuses one still linked unless force. Errors: not_found, stale_write.",
+    "Delete an asset. Errors: conflict (still linked from a concept; pass force), not_found, stale_write.",
   inputSchema: obj({ path: str(), if_match: str(), force: bool() }, ["path"]),
   readOnly: false,
   advanced: true,
