@@ -141,7 +141,8 @@ export function entryFromRecord(
     kb: record.kb,
     tool: record.tool,
     read_only: record.read_only,
-    resources: record.resources,
+    // A JSON round trip, so what is hashed is exactly what a verifier will parse back.
+    resources: JSON.parse(JSON.stringify(record.resources ?? {})) as Record<string, unknown>,
   };
   if (record.outcome !== undefined) entry.outcome = record.outcome;
   if (record.duration_ms !== undefined) entry.duration_ms = record.duration_ms;

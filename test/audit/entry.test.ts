@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   canonicalize,
+  canonicalJson,
   chainEntry,
   computeHash,
   entryFromRecord,
@@ -62,5 +63,23 @@ describe("audit entry byte rule", () => {
     expect(message).toContain("CARTOGRAPHER_AUDIT_KEY");
     expect(message).not.toContain(secret);
     expect(() => validateKeySeed("ab".repeat(31))).toThrow(/64 hexadecimal/);
+  });
+});
+
+describe("canonicalize", () => {
+  it("drops hash and sig only at the top level and otherwise equals the RFC 8785 serialization", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.oneof(fc.string(), fc.constantFrom("hash", "sig", "10", "9")),
+          fc.jsonValue(),
+        ),
+        (obj) => {
+          const { hash: _h, sig: _s, ...rest } = obj;
+          expect(canonicalize(obj)).toBe(canonicalJson(rest));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
