@@ -147,7 +147,7 @@ export function probeTools(counter: {
   ];
 }
 
-export function textOf(result: { content?: unknown }): string {
-  const content = result.content as { type: string; text: string }[];
+export function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text: string }[] }).content ?? [];
   return content[0]?.text ?? "";
 }
