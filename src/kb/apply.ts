@@ -32,7 +32,9 @@ async function readOrNull(path: string): Promise<Buffer | null> {
   try {
     return await readFile(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    const code = (e as NodeJS.ErrnoException).code;
+    // A directory in the way is not "previous content": the rename below fails and rolls back.
+    if (code === "ENOENT" || code === "EISDIR") return null;
     throw e;
   }
 }
