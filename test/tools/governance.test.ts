@@ -45,6 +45,7 @@ async function kbWith(files: Record<string, string>): Promise<TempKb> {
 const doc = (type: string, extra = "", body = "text") =>
   `---\ntype: ${type}\n${extra}---\n${body}\n`;
 const call = (kb: TempKb, name: string, args: Record<string, unknown>, visibility?: Visibility) =>
+  // biome-ignore lint/suspicious/noExplicitAny: tool results are plain JSON, checked field by field
   callTool(kb.runtime, tool(governanceTools, name), args, { visibility }) as Promise<any>;
 
 describe("validate and gate_check", () => {

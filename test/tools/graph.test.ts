@@ -48,6 +48,7 @@ const VIS_A: Visibility = { all: false, rules: [{ maps: ["a"], journals: [], typ
 let kb: TempKb;
 const spec = tool(graphTools, "graph_neighbors");
 const call = (args: Record<string, unknown>, visibility?: Visibility) =>
+  // biome-ignore lint/suspicious/noExplicitAny: tool results are plain JSON, checked field by field
   callTool(kb.runtime, spec, args, { visibility }) as Promise<any>;
 const pairs = (r: { neighbors: Array<{ id: string; distance: number }> }) =>
   r.neighbors.map((n) => `${n.id}@${n.distance}`);

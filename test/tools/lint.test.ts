@@ -130,11 +130,18 @@ describe("lint checks", () => {
   });
 });
 
+interface LintResult {
+  checks: string[];
+  errors: number;
+  warnings: number;
+  issues: LintIssue[];
+}
+
 describe("lint tool", () => {
   const lint = tool(governanceTools, "lint");
 
   it("runs the named checks only, counting errors and warnings", async () => {
-    const r = (await callTool(dirty.runtime, lint, { checks: ["orphan"] })) as any;
+    const r = (await callTool(dirty.runtime, lint, { checks: ["orphan"] })) as LintResult;
     expect(r.checks).toEqual(["orphan"]);
     expect(r.errors).toBe(0);
     expect(r.warnings).toBeGreaterThan(0);
@@ -142,7 +149,7 @@ describe("lint tool", () => {
   });
 
   it("prefix keeps issues under that id prefix", async () => {
-    const r = (await callTool(dirty.runtime, lint, { prefix: "m/sub" })) as any;
+    const r = (await callTool(dirty.runtime, lint, { prefix: "m/sub" })) as LintResult;
     expect(r.issues.length).toBeGreaterThan(0);
     expect(r.issues.every((i: LintIssue) => i.id?.startsWith("m/sub"))).toBe(true);
   });

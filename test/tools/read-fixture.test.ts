@@ -19,6 +19,7 @@ const ALL: ToolSpec[] = [...readTools, ...graphTools, ...governanceTools];
 let tmp: string;
 let kb: TempKb;
 const call = (name: string, args: Record<string, unknown> = {}) =>
+  // biome-ignore lint/suspicious/noExplicitAny: tool results are plain JSON, checked field by field
   callTool(kb.runtime, tool(ALL, name), args) as Promise<any>;
 
 beforeAll(async () => {

@@ -35,7 +35,10 @@ async function kbWith(files: Record<string, string>): Promise<TempKb> {
   const kb = await makeTempKb({ existingRoot: root });
   return {
     ...kb,
-    cleanup: async () => (await kb.cleanup(), rm(tmp, { recursive: true, force: true })),
+    cleanup: async () => {
+      await kb.cleanup();
+      await rm(tmp, { recursive: true, force: true });
+    },
   };
 }
 
@@ -47,6 +50,7 @@ const bigBody = `# Big\n\n## Part one\n\n${"lorem ipsum ".repeat(6000)}\n\n## Pa
 
 let kb: TempKb;
 const call = (name: string, args: Record<string, unknown>, visibility?: Visibility) =>
+  // biome-ignore lint/suspicious/noExplicitAny: tool results are plain JSON, checked field by field
   callTool(kb.runtime, tool(readTools, name), args, { visibility }) as Promise<any>;
 
 beforeAll(async () => {
