@@ -138,7 +138,7 @@ const conceptDelete: ToolSpec = {
 const conceptExpand: ToolSpec = {
   name: "concept_expand",
   description:
-    "Turn concept <id>.md into folder <id>/index.md so children can live under it; id unchanged.",
+    "Turn concept <id>.md into folder <id>/index.md so children can live under it; id unchanged. Errors: not_found, already_exists.",
   inputSchema: obj({ id: str() }, ["id"]),
   readOnly: false,
   advanced: false,
