@@ -2,9 +2,10 @@
  * Facts authorization needs about the concepts a call touches, read from the store: placement
  * from the map descriptors, the current type from the file. Read again under the lock for writes.
  */
+
+import type { AuthRequest, TargetFacts } from "../auth/types.js";
 import type { KbStore } from "../kb/api.js";
 import { placementOf } from "../kb/ids.js";
-import type { AuthRequest, TargetFacts } from "../auth/types.js";
 import type { ToolSpec, ToolTarget } from "../tools/spec.js";
 
 /** The AuthRequest of a resolved tool with validated arguments. */

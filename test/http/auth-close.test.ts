@@ -2,10 +2,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TokenStore, tokenDigest } from "../../src/auth/tokens.js";
-import { startHttpServer, type HttpServerHandle } from "../../src/http/server.js";
+import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js";
 import { memoryLogger } from "../../src/logger.js";
-import type { ToolSpec } from "../../src/tools/spec.js";
 import { toolsFor } from "../../src/tools/registry.js";
+import type { ToolSpec } from "../../src/tools/spec.js";
 import { principal, type TempMounts, tempMounts, textOf } from "../mcp/helpers.js";
 import { postInit, raw } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpServer, type HttpServerHandle } from "../../src/http/server.js";
+import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type TempMounts, tempMounts } from "../mcp/helpers.js";
 import { INITIALIZE, MCP_HEADERS, postInit, raw } from "./helpers.js";

@@ -11,7 +11,7 @@ import type { PermissionRule, Principal } from "../../src/auth/types.js";
 import { initKb } from "../../src/kb/init.js";
 import type { KbSettings } from "../../src/kb/types.js";
 import { silentLogger } from "../../src/logger.js";
-import { type MountedKb, closeMount, mountKb } from "../../src/mcp/mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 
 export const TEST_AUTHOR = { name: "Cartographer Test", email: "test@cartographer.invalid" };
@@ -150,4 +150,10 @@ export function probeTools(counter: {
 export function textOf(result: unknown): string {
   const content = (result as { content?: { type: string; text: string }[] }).content ?? [];
   return content[0]?.text ?? "";
+}
+
+/** The value, or a thrown error naming what was missing (instead of a non-null assertion). */
+export function must<T>(value: T | undefined | null): T {
+  if (value === undefined || value === null) throw new Error("expected a value");
+  return value;
 }

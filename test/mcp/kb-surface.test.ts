@@ -1,13 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { AUDIT_REQUIRED_REJECTION } from "../../src/mcp/call-pipeline.js";
-import { KbSurface } from "../../src/mcp/kb-surface.js";
 import { memoryLogger } from "../../src/logger.js";
+import { AUDIT_REQUIRED_REJECTION } from "../../src/mcp/call-pipeline.js";
+import { LOCAL_ADMIN } from "../../src/mcp/context.js";
+import { KbSurface } from "../../src/mcp/kb-surface.js";
 import {
   MemoryAudit,
-  probeTools,
+  must,
   principal,
+  probeTools,
   type TempMounts,
   tempMounts,
   textOf,
@@ -34,7 +35,7 @@ function surface(
   const counter = opts.counter ?? { reads: 0, writes: 0 };
   const logger = memoryLogger();
   const s = new KbSurface({
-    runtime: kbs.byName.alpha!.runtime,
+    runtime: must(kbs.byName.alpha).runtime,
     specs: probeTools(counter),
     audit: opts.audit ?? null,
     logger,
@@ -48,14 +49,14 @@ describe("KbSurface descriptors", () => {
     expect(s.descriptors("agent").tools.map((t) => t.name)).toEqual(["probe_read"]);
     expect(s.descriptors("full").tools.map((t) => t.name)).toEqual(["probe_read", "probe_write"]);
     expect(s.descriptors("full")).toBe(s.descriptors("full"));
-    expect(Object.isFrozen(s.descriptors("full").tools[0]!.inputSchema)).toBe(true);
+    expect(Object.isFrozen(must(s.descriptors("full").tools[0]).inputSchema)).toBe(true);
   });
 
   it("annotations say readOnly, destructive and idempotent only where set", () => {
     const { s } = surface();
     const [read, write] = s.descriptors("full").tools;
-    expect(read!.annotations).toEqual({ readOnlyHint: true });
-    expect(write!.annotations).toEqual({ destructiveHint: false, idempotentHint: true });
+    expect(must(read).annotations).toEqual({ readOnlyHint: true });
+    expect(must(write).annotations).toEqual({ destructiveHint: false, idempotentHint: true });
   });
 });
 
@@ -70,7 +71,7 @@ describe("KbSurface.callTool order", () => {
       ["attempt", undefined],
       ["completion", "unknown_tool"],
     ]);
-    expect(audit.records[0]!.resources).toEqual({});
+    expect(must(audit.records[0]).resources).toEqual({});
   });
 
   it("an unknown tool or invalid arguments are a write: denied unless admin", async () => {
@@ -133,14 +134,14 @@ describe("KbSurface.callTool order", () => {
   it("a write runs under the lock and makes one commit `<tool>: <target>`, its sha in the audit", async () => {
     const audit = new MemoryAudit();
     const { s } = surface({ audit });
-    const root = kbs.byName.alpha!.settings.root;
+    const root = must(kbs.byName.alpha).settings.root;
     const r = await s.callTool("probe_write", { id: "alpha-note", body: "BODY-CANARY\n" }, ctx());
     expect(r.isError).toBeUndefined();
     const head = execFileSync("git", ["log", "-1", "--format=%H %s"], { cwd: root })
       .toString()
       .trim();
     expect(head.split(" ").slice(1).join(" ")).toBe("probe_write: alpha-note");
-    const completion = audit.records[1]!;
+    const completion = must(audit.records[1]);
     expect(completion.commit_sha).toBe(head.split(" ")[0]);
     expect(completion.resources).toEqual({ id: "alpha-note" });
     expect(JSON.stringify(audit.records)).not.toContain("BODY-CANARY");
@@ -158,7 +159,7 @@ describe("KbSurface.callTool order", () => {
 
   it("writes are re-authorized under the lock: a type changed while waiting is refused", async () => {
     const { s, counter } = surface();
-    const runtime = kbs.byName.alpha!.runtime;
+    const runtime = must(kbs.byName.alpha).runtime;
     const store = runtime.store;
     const writeFor = async (type: string) => {
       const plan = await store.planConceptWrite({

@@ -7,9 +7,9 @@ import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
 import { RoutedSurfaceCache } from "../../src/mcp/routed-cache.js";
 import { createMcpServer } from "../../src/mcp/server.js";
-import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import type { ToolSurface } from "../../src/mcp/surface.js";
-import { MemoryAudit, principal, type TempMounts, tempMounts, textOf } from "./helpers.js";
+import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { MemoryAudit, must, principal, type TempMounts, tempMounts, textOf } from "./helpers.js";
 
 let kbs: TempMounts;
 let surfaces: KbSurface[];
@@ -45,10 +45,10 @@ const bytesOf = async (client: Client) => JSON.stringify(await client.listTools(
 
 describe("routed surface (D187/D288)", () => {
   it("per-KB tools/list is byte-identical before and after routed surfaces were built and used", async () => {
-    const per = await connect(surfaces[0]!);
+    const per = await connect(must(surfaces[0]));
     const before = await Promise.all(
       ["agent", "full"].map(async (p) =>
-        bytesOf(await connect(surfaces[0]!, LOCAL_ADMIN, p as "agent")),
+        bytesOf(await connect(must(surfaces[0]), LOCAL_ADMIN, p as "agent")),
       ),
     );
     const cache = new RoutedSurfaceCache(surfaces);
@@ -58,7 +58,7 @@ describe("routed surface (D187/D288)", () => {
     await connect(cache.get(["a"])).then((c) => c.listTools());
     const after = await Promise.all(
       ["agent", "full"].map(async (p) =>
-        bytesOf(await connect(surfaces[0]!, LOCAL_ADMIN, p as "agent")),
+        bytesOf(await connect(must(surfaces[0]), LOCAL_ADMIN, p as "agent")),
       ),
     );
     expect(after).toEqual(before);
@@ -74,14 +74,14 @@ describe("routed surface (D187/D288)", () => {
       expect(t.inputSchema.required).toContain("kb");
       expect(t.name).not.toMatch(/__/);
     }
-    const perA = await (await connect(surfaces[0]!)).listTools();
+    const perA = await (await connect(must(surfaces[0]))).listTools();
     expect(perA.tools.some((t) => t.name === "artifact_write")).toBe(false);
   });
 
   it("with exactly one KB bound the schemas carry no kb at all", async () => {
     const cache = new RoutedSurfaceCache(surfaces);
     const routedA = await (await connect(cache.get(["a"]))).listTools();
-    const perA = await (await connect(surfaces[0]!)).listTools();
+    const perA = await (await connect(must(surfaces[0]))).listTools();
     expect(JSON.stringify(routedA)).toBe(JSON.stringify(perA));
     const r = await (await connect(cache.get(["a"]))).callTool({
       name: "kb_status",
@@ -126,7 +126,7 @@ describe("routed surface (D187/D288)", () => {
       ["attempt", "c", "concept_read"],
       ["completion", "c", "concept_read"],
     ]);
-    expect(audit.records[0]!.resources).toEqual({ id: "nope/missing" });
+    expect(must(audit.records[0]).resources).toEqual({ id: "nope/missing" });
   });
 
   it("authorization happens at the target KB: a token for a only is refused on b, allowed on a", async () => {

@@ -4,7 +4,7 @@ import { memoryLogger } from "../../src/logger.js";
 import { KbSurface } from "../../src/mcp/kb-surface.js";
 import { RoutedSurface } from "../../src/mcp/routed-surface.js";
 import { serveStdio, stdioSurface } from "../../src/mcp/stdio.js";
-import { probeTools, type TempMounts, tempMounts } from "./helpers.js";
+import { must, probeTools, type TempMounts, tempMounts } from "./helpers.js";
 
 let kbs: TempMounts;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ async function session() {
   });
   const logger = memoryLogger();
   const surface = new KbSurface({
-    runtime: kbs.byName.one!.runtime,
+    runtime: must(kbs.byName.one).runtime,
     specs: probeTools({ reads: 0, writes: 0 }),
     logger,
   });
@@ -88,8 +88,8 @@ describe("serveStdio", () => {
       (m) =>
         new KbSurface({ runtime: m.runtime, specs: probeTools({ reads: 0, writes: 0 }), logger }),
     );
-    expect(stdioSurface([one!])).toBe(one);
-    const routed = stdioSurface([one!, two!]);
+    expect(stdioSurface([must(one)])).toBe(one);
+    const routed = stdioSurface([must(one), must(two)]);
     expect(routed).toBeInstanceOf(RoutedSurface);
     expect(routed.kbNames).toEqual(["one", "two"]);
   });
