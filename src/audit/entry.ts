@@ -87,7 +87,7 @@ export function canonicalJson(value: unknown): string {
 
 // Hand-rolled rather than map/join: verification throughput is dominated by this function.
 function canonicalObject(obj: Record<string, unknown>, skipHashAndSig: boolean): string {
-  const keys = Object.keys(obj).sort();
+  const keys = sortedKeys(obj);
   let out = "{";
   let first = true;
   for (const key of keys) {
@@ -96,11 +96,29 @@ function canonicalObject(obj: Record<string, unknown>, skipHashAndSig: boolean):
     if (skipHashAndSig && (key === "hash" || key === "sig")) continue;
     if (!first) out += ",";
     first = false;
-    out += JSON.stringify(key);
-    out += ":";
+    out += quotedKey(key);
     out += typeof v === "string" ? JSON.stringify(v) : canonicalJson(v);
   }
   return `${out}}`;
+}
+
+/** Keys in UTF-16 order; lines we write are already in that order, so usually no sort runs. */
+function sortedKeys(obj: Record<string, unknown>): string[] {
+  const keys = Object.keys(obj);
+  for (let i = 1; i < keys.length; i++) {
+    if ((keys[i - 1] as string) > (keys[i] as string)) return keys.sort();
+  }
+  return keys;
+}
+
+const quoted = new Map<string, string>();
+function quotedKey(key: string): string {
+  let q = quoted.get(key);
+  if (q === undefined) {
+    q = `${JSON.stringify(key)}:`;
+    if (quoted.size < 1024) quoted.set(key, q);
+  }
+  return q;
 }
 
 export function sha256Hex(text: string): string {
@@ -118,10 +136,14 @@ export function chainEntry(
   prevHash: string,
   signer?: AuditSigner,
 ): AuditEntry {
-  const chained: AuditEntry = { ...entry, prev_hash: prevHash, hash: "" };
-  chained.hash = computeHash(chained as unknown as Record<string, unknown>);
-  if (signer) chained.sig = signer.sign(chained.hash);
-  return chained;
+  const unsorted: Record<string, unknown> = { ...entry, prev_hash: prevHash };
+  const hash = computeHash(unsorted);
+  if (signer) unsorted.sig = signer.sign(hash);
+  unsorted.hash = hash;
+  // Members in sorted order: the written line then needs no sort when verified.
+  const chained: Record<string, unknown> = {};
+  for (const key of Object.keys(unsorted).sort()) chained[key] = unsorted[key];
+  return chained as unknown as AuditEntry;
 }
 
 /** Builds the unchained entry for a surface record. */
