@@ -1,5 +1,17 @@
 /** Public entry points of the search layer. */
 export type * from "./api.js";
-export { INDEX_DB_PATH, kbIndexPath, type OpenedKbIndex, openKbIndex, type ReindexOptions, reindexKb } from "./kb-index.js";
-export { type IndexedFile, type OpenSearchIndexOptions, openSearchIndex, type SqliteSearchIndex } from "./sqlite-index.js";
+export {
+  INDEX_DB_PATH,
+  kbIndexPath,
+  type OpenedKbIndex,
+  openKbIndex,
+  type ReindexOptions,
+  reindexKb,
+} from "./kb-index.js";
+export {
+  type IndexedFile,
+  type OpenSearchIndexOptions,
+  openSearchIndex,
+  type SqliteSearchIndex,
+} from "./sqlite-index.js";
 export { visibilitySql } from "./visibility-sql.js";

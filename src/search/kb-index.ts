@@ -38,7 +38,10 @@ export function kbIndexPath(store: KbStore): string {
  * stored ones are skipped; others are read and compared by content hash; vanished ids are
  * removed. A changed map/journal layout re-checks every concept (placement may have moved).
  */
-export async function openKbIndex(store: KbStore, opts: KbIndexOptions = {}): Promise<OpenedKbIndex> {
+export async function openKbIndex(
+  store: KbStore,
+  opts: KbIndexOptions = {},
+): Promise<OpenedKbIndex> {
   const logger = opts.logger ?? silentLogger;
   const index = openSearchIndex(kbIndexPath(store), { logger });
   try {
@@ -50,7 +53,10 @@ export async function openKbIndex(store: KbStore, opts: KbIndexOptions = {}): Pr
   }
 }
 
-async function reconcileFromStore(store: KbStore, index: SqliteSearchIndex): Promise<ReconcileStats> {
+async function reconcileFromStore(
+  store: KbStore,
+  index: SqliteSearchIndex,
+): Promise<ReconcileStats> {
   const layout = await layoutSignature(store);
   const layoutChanged = index.getMeta(LAYOUT_KEY) !== layout;
   const files = await store.scanConceptFiles();
@@ -117,8 +123,12 @@ export interface ReindexOptions extends KbIndexOptions {
  * in one transaction (readers see the old index until the commit). Returns what changed
  * relative to the previous content.
  */
-export async function reindexKb(store: KbStore, opts: ReindexOptions = {}): Promise<ReconcileStats> {
-  const index = opts.index ?? openSearchIndex(kbIndexPath(store), { logger: opts.logger ?? silentLogger });
+export async function reindexKb(
+  store: KbStore,
+  opts: ReindexOptions = {},
+): Promise<ReconcileStats> {
+  const index =
+    opts.index ?? openSearchIndex(kbIndexPath(store), { logger: opts.logger ?? silentLogger });
   try {
     const layout = await layoutSignature(store);
     const files = await store.scanConceptFiles();
@@ -144,7 +154,10 @@ export async function reindexKb(store: KbStore, opts: ReindexOptions = {}): Prom
   }
 }
 
-function diffStats(before: Map<string, { hash: string }>, entries: Array<{ doc: ConceptDoc }>): ReconcileStats {
+function diffStats(
+  before: Map<string, { hash: string }>,
+  entries: Array<{ doc: ConceptDoc }>,
+): ReconcileStats {
   const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: 0 };
   const now = new Set<string>();
   for (const { doc } of entries) {
@@ -159,7 +172,11 @@ function diffStats(before: Map<string, { hash: string }>, entries: Array<{ doc: 
 }
 
 function unchanged(prev: IndexedFile, doc: ConceptDoc): boolean {
-  return prev.hash === doc.hash && prev.path === doc.path && prev.frontmatter === JSON.stringify(doc.frontmatter);
+  return (
+    prev.hash === doc.hash &&
+    prev.path === doc.path &&
+    prev.frontmatter === JSON.stringify(doc.frontmatter)
+  );
 }
 
 async function layoutSignature(store: KbStore): Promise<string> {

@@ -16,14 +16,20 @@ export function runList(cache: StatementCache, query: ListQuery): ListResult {
   const prefix = scopeSql(query.prefix, "c", "prefix");
   if (prefix) parts.push(prefix);
   for (const pred of parseWhere(query.where ?? [])) parts.push(whereSql(pred, "c"));
-  if (query.since !== undefined) parts.push({ sql: "c.ts_ms >= ?", params: [bound(query.since, "since", false)] });
-  if (query.until !== undefined) parts.push({ sql: "c.ts_ms <= ?", params: [bound(query.until, "until", true)] });
+  if (query.since !== undefined)
+    parts.push({ sql: "c.ts_ms >= ?", params: [bound(query.since, "since", false)] });
+  if (query.until !== undefined)
+    parts.push({ sql: "c.ts_ms <= ?", params: [bound(query.until, "until", true)] });
   const where = andAll(parts);
   const limit = Math.max(0, Math.floor(query.limit));
   const items = cache
-    .get(`SELECT c.id, c.title, c.type, c.map, c.journal, c.hash FROM concepts c WHERE ${where.sql} ORDER BY c.id LIMIT ?`)
+    .get(
+      `SELECT c.id, c.title, c.type, c.map, c.journal, c.hash FROM concepts c WHERE ${where.sql} ORDER BY c.id LIMIT ?`,
+    )
     .all(...where.params, limit) as ListItem[];
-  const { n } = cache.get(`SELECT count(*) AS n FROM concepts c WHERE ${where.sql}`).get(...where.params) as {
+  const { n } = cache
+    .get(`SELECT count(*) AS n FROM concepts c WHERE ${where.sql}`)
+    .get(...where.params) as {
     n: number;
   };
   return { items, total: n, truncated: n > items.length };

@@ -54,7 +54,7 @@ function configure(db: Database.Database): void {
   // Derived data: losing the last transactions on power loss only costs a reconcile.
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
-  db.pragma("foreign_keys = ON");
+  db.pragma("cache_size = -65536"); // 64 MiB: the ranking joins touch every matching row
 }
 
 /** Touches every table so a damaged file fails here, at open, rather than mid-query. */
@@ -62,7 +62,9 @@ function probe(db: Database.Database): void {
   db.prepare("SELECT rowid, id, hash FROM concepts LIMIT 1").all();
   db.prepare("SELECT key FROM meta LIMIT 1").all();
   db.prepare("SELECT concept FROM fields LIMIT 1").all();
+  db.prepare("SELECT concept FROM bodies LIMIT 1").all();
   db.prepare("SELECT rowid FROM concepts_fts WHERE concepts_fts MATCH 'probe' LIMIT 1").all();
+  db.prepare("SELECT rowid FROM concepts_tri WHERE concepts_tri MATCH 'probe' LIMIT 1").all();
 }
 
 function tableCount(db: Database.Database): number {

@@ -1,18 +1,19 @@
 /**
  * Turns a free-text query into terms and FTS5 expressions. Pure.
- * Terms are whitespace-separated words; a double-quoted run is one term (a phrase). The trigram
- * tokenizer matches any substring of at least 3 characters, so every term of 3+ characters
- * becomes an FTS5 string; shorter terms cannot use the FTS index and are matched with LIKE.
+ * Terms are whitespace-separated words; a double-quoted run is one term (a phrase). Every term
+ * with a letter or digit matches the word index as a prefix (`gate` → `gateway`, `10` → `10.0.0.1`);
+ * terms of 3+ characters also match the trigram index of id/title/tags as substrings. Terms
+ * without any letter or digit cannot use either index and are matched with LIKE.
  */
 export const MIN_FTS_TERM = 3;
 
 export interface QueryTerms {
   /** Every term, lower-cased, duplicates removed, in query order. */
   all: string[];
+  /** Terms the word index can match (they contain a letter or digit). */
+  words: string[];
   /** Terms long enough for the trigram index. */
   long: string[];
-  /** Terms matched with LIKE (1–2 characters). */
-  short: string[];
 }
 
 export function parseTerms(query: string): QueryTerms {
@@ -25,8 +26,8 @@ export function parseTerms(query: string): QueryTerms {
   }
   return {
     all,
+    words: all.filter((t) => /[\p{L}\p{N}]/u.test(t)),
     long: all.filter((t) => [...t].length >= MIN_FTS_TERM),
-    short: all.filter((t) => [...t].length < MIN_FTS_TERM),
   };
 }
 
@@ -35,7 +36,11 @@ function stripPunctuation(word: string): string {
   return word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "") || word;
 }
 
-/** An FTS5 MATCH expression: every term quoted as a string, joined with AND or OR. */
-export function ftsExpression(terms: string[], op: "AND" | "OR"): string {
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(` ${op} `);
+/**
+ * An FTS5 MATCH expression: every term quoted as a string (so FTS syntax in the query is plain
+ * text), joined with AND or OR; `prefix` makes each a prefix query.
+ */
+export function ftsExpression(terms: string[], op: "AND" | "OR", prefix: boolean): string {
+  const star = prefix ? "*" : "";
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"${star}`).join(` ${op} `);
 }

@@ -18,7 +18,6 @@ export interface ConceptRow {
   frontmatter: string;
   timestamp: string | null;
   ts_ms: number | null;
-  body: string;
   mtime_ms: number | null;
   size: number | null;
   stat_at_ms: number | null;
@@ -39,7 +38,6 @@ export function conceptRow(doc: ConceptDoc, stat: FileStat | null, now: number):
     frontmatter: JSON.stringify(doc.frontmatter),
     timestamp,
     ts_ms: timestamp === null ? null : parseTimestamp(timestamp),
-    body: doc.body,
     mtime_ms: stat?.mtimeMs ?? null,
     size: stat?.size ?? null,
     stat_at_ms: stat ? now : null,

@@ -6,12 +6,22 @@ import type { SqlFragment } from "./sql-fragment.js";
  * Matches the id itself and every id below it (`infra` matches `infra` and `infra/x`, not
  * `infrastructure`). Leading/trailing slashes and a leading `data/` are ignored.
  */
-export function scopeSql(scope: string | undefined, alias: string, what = "scope"): SqlFragment | null {
+export function scopeSql(
+  scope: string | undefined,
+  alias: string,
+  what = "scope",
+): SqlFragment | null {
   if (scope === undefined) return null;
-  const clean = scope.trim().replace(/^\/+|\/+$/g, "").replace(/^data\//, "");
+  const clean = scope
+    .trim()
+    .replace(/^\/+|\/+$/g, "")
+    .replace(/^data\//, "");
   if (clean === "" || clean === "data") return null;
   if (clean.split("/").some((s) => s === "." || s === "..")) {
-    throw new KbError("invalid_argument", `${what} ${JSON.stringify(scope)} must be an id prefix like \`infra/rete\``);
+    throw new KbError(
+      "invalid_argument",
+      `${what} ${JSON.stringify(scope)} must be an id prefix like \`infra/rete\``,
+    );
   }
   return {
     sql: `(${alias}.id = ? OR substr(${alias}.id, 1, ?) = ?)`,

@@ -4,7 +4,14 @@
 import type Database from "better-sqlite3";
 import type { ConceptDoc } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
-import type { ListQuery, ListResult, ReconcileStats, SearchIndex, SearchQuery, SearchResult } from "./api.js";
+import type {
+  ListQuery,
+  ListResult,
+  ReconcileStats,
+  SearchIndex,
+  SearchQuery,
+  SearchResult,
+} from "./api.js";
 import { runList } from "./list-query.js";
 import { openIndexDb } from "./open-db.js";
 import { type ConceptRow, conceptRow, type FileStat, fieldPairs } from "./rows.js";
@@ -51,14 +58,17 @@ export interface OpenSearchIndexOptions {
  * outdated file is replaced by an empty index with a warning (never fatal); the caller then
  * reconciles it from the KB (see openKbIndex).
  */
-export function openSearchIndex(dbPath: string, opts: OpenSearchIndexOptions = {}): SqliteSearchIndex {
+export function openSearchIndex(
+  dbPath: string,
+  opts: OpenSearchIndexOptions = {},
+): SqliteSearchIndex {
   const { db, fresh } = openIndexDb(dbPath, opts.logger ?? silentLogger);
   return new Index(db, fresh);
 }
 
 const INSERT_SQL = `INSERT INTO concepts
-  (id, path, map, journal, type, title, tags, hash, frontmatter, timestamp, ts_ms, body, mtime_ms, size, stat_at_ms)
-  VALUES (@id, @path, @map, @journal, @type, @title, @tags, @hash, @frontmatter, @timestamp, @ts_ms, @body,
+  (id, path, map, journal, type, title, tags, hash, frontmatter, timestamp, ts_ms, mtime_ms, size, stat_at_ms)
+  VALUES (@id, @path, @map, @journal, @type, @title, @tags, @hash, @frontmatter, @timestamp, @ts_ms,
           @mtime_ms, @size, @stat_at_ms)`;
 
 class Index implements SqliteSearchIndex {
@@ -76,10 +86,15 @@ class Index implements SqliteSearchIndex {
     return this.transaction(() => {
       const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: 0 };
       const seen = new Set<string>();
-      const existing = this.cache.get("SELECT path, map, journal, hash, frontmatter FROM concepts WHERE id = ?");
+      const existing = this.cache.get(
+        "SELECT path, map, journal, hash, frontmatter FROM concepts WHERE id = ?",
+      );
       for (const doc of docs) {
         seen.add(doc.id);
-        const row = existing.get(doc.id) as Pick<ConceptRow, "path" | "map" | "journal" | "hash" | "frontmatter">;
+        const row = existing.get(doc.id) as Pick<
+          ConceptRow,
+          "path" | "map" | "journal" | "hash" | "frontmatter"
+        >;
         if (row && sameContent(row, doc)) {
           stats.unchanged++;
           continue;
@@ -103,7 +118,19 @@ class Index implements SqliteSearchIndex {
   }
 
   remove(id: string): void {
-    this.cache.get("DELETE FROM concepts WHERE id = ?").run(id);
+    this.transaction(() => this.removeRow(id));
+  }
+
+  private removeRow(id: string): void {
+    const rowid = this.cache.get("SELECT rowid FROM concepts WHERE id = ?").pluck().get(id) as
+      | number
+      | undefined;
+    if (rowid === undefined) return;
+    for (const table of ["concepts_fts", "concepts_tri", "bodies", "fields"]) {
+      const key = table === "bodies" || table === "fields" ? "concept" : "rowid";
+      this.cache.get(`DELETE FROM ${table} WHERE ${key} = ?`).run(rowid);
+    }
+    this.cache.get("DELETE FROM concepts WHERE rowid = ?").run(rowid);
   }
 
   search(query: SearchQuery): SearchResult {
@@ -120,7 +147,9 @@ class Index implements SqliteSearchIndex {
 
   indexedFiles(): Map<string, IndexedFile> {
     const rows = this.cache
-      .get("SELECT id, path, hash, frontmatter, mtime_ms AS mtimeMs, size, stat_at_ms AS statAtMs FROM concepts")
+      .get(
+        "SELECT id, path, hash, frontmatter, mtime_ms AS mtimeMs, size, stat_at_ms AS statAtMs FROM concepts",
+      )
       .all() as Array<IndexedFile & { id: string }>;
     return new Map(rows.map(({ id, ...rest }) => [id, rest]));
   }
@@ -141,12 +170,18 @@ class Index implements SqliteSearchIndex {
   }
 
   getMeta(key: string): string | null {
-    const row = this.cache.get("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+    const row = this.cache.get("SELECT value FROM meta WHERE key = ?").get(key) as
+      | { value: string }
+      | undefined;
     return row?.value ?? null;
   }
 
   setMeta(key: string, value: string): void {
-    this.cache.get("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+    this.cache
+      .get(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      )
+      .run(key, value);
   }
 
   transaction<T>(fn: () => T): T {
@@ -161,20 +196,31 @@ class Index implements SqliteSearchIndex {
   }
 
   private ids(): string[] {
-    return (this.cache.get("SELECT id FROM concepts").pluck().all() as string[]);
+    return this.cache.get("SELECT id FROM concepts").pluck().all() as string[];
   }
 
-  /** Delete + insert: the triggers keep the FTS table and `fields` in step. */
+  /** Delete + insert into every table (call inside a transaction). */
   private write(doc: ConceptDoc, stat: FileStat | undefined): void {
-    this.remove(doc.id);
-    const { lastInsertRowid } = this.cache.get(INSERT_SQL).run(conceptRow(doc, stat ?? null, Date.now()));
+    this.removeRow(doc.id);
+    const row = conceptRow(doc, stat ?? null, Date.now());
+    const rowid = this.cache.get(INSERT_SQL).run(row).lastInsertRowid;
+    this.cache.get("INSERT INTO bodies(concept, body) VALUES (?, ?)").run(rowid, doc.body);
+    this.cache
+      .get("INSERT INTO concepts_fts(rowid, id, title, tags, body) VALUES (?, ?, ?, ?, ?)")
+      .run(rowid, row.id, row.title, row.tags, doc.body);
+    this.cache
+      .get("INSERT INTO concepts_tri(rowid, id, title, tags) VALUES (?, ?, ?, ?)")
+      .run(rowid, row.id, row.title, row.tags);
     const insertField = this.cache.get("INSERT INTO fields(concept, key, value) VALUES (?, ?, ?)");
-    for (const [key, value] of fieldPairs(doc)) insertField.run(lastInsertRowid, key, value);
+    for (const [key, value] of fieldPairs(doc)) insertField.run(rowid, key, value);
   }
 }
 
 /** The hash ignores `timestamp` and comments; placement can change without the file changing. */
-function sameContent(row: Pick<ConceptRow, "path" | "map" | "journal" | "hash" | "frontmatter">, doc: ConceptDoc) {
+function sameContent(
+  row: Pick<ConceptRow, "path" | "map" | "journal" | "hash" | "frontmatter">,
+  doc: ConceptDoc,
+) {
   return (
     row.hash === doc.hash &&
     row.path === doc.path &&

@@ -17,13 +17,17 @@ export interface WherePredicate {
 
 const COLUMN_KEYS = new Set(["type", "map", "journal", "title", "id"]);
 const CLAUSE = /^\s*([A-Za-z0-9_.-]+)\s*(!=|=)(.*)$/s;
-const ACCEPTED = "accepted forms: `key=value` or `key!=value` (key of letters, digits, `_`, `.`, `-`)";
+const ACCEPTED =
+  "accepted forms: `key=value` or `key!=value` (key of letters, digits, `_`, `.`, `-`)";
 
 export function parseWhere(clauses: readonly string[]): WherePredicate[] {
   return clauses.map((clause) => {
     const m = CLAUSE.exec(clause);
     if (!m) {
-      throw new KbError("invalid_argument", `where clause ${JSON.stringify(clause)} is not valid; ${ACCEPTED}`);
+      throw new KbError(
+        "invalid_argument",
+        `where clause ${JSON.stringify(clause)} is not valid; ${ACCEPTED}`,
+      );
     }
     return { key: m[1] as string, op: m[2] as "=" | "!=", value: (m[3] as string).trim() };
   });

@@ -4,9 +4,17 @@ import type { ConceptDoc, Frontmatter } from "../../src/kb/types.js";
 
 export function doc(
   id: string,
-  opts: { body?: string; frontmatter?: Frontmatter; map?: string | null; journal?: string | null } = {},
+  opts: {
+    body?: string;
+    frontmatter?: Frontmatter;
+    map?: string | null;
+    journal?: string | null;
+  } = {},
 ): ConceptDoc {
-  const frontmatter: Frontmatter = opts.frontmatter ?? { type: "note", title: id.split("/").pop() ?? id };
+  const frontmatter: Frontmatter = opts.frontmatter ?? {
+    type: "note",
+    title: id.split("/").pop() ?? id,
+  };
   const body = opts.body ?? `Body of ${id}.`;
   const top = id.includes("/") ? (id.split("/")[0] as string) : null;
   return {

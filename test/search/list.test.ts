@@ -11,10 +11,30 @@ afterEach(() => index?.close());
 function seeded(): SqliteSearchIndex {
   index = openSearchIndex(":memory:");
   index.reconcile([
-    doc("infra/a", { frontmatter: { type: "service", title: "A", tags: ["net", "core"], timestamp: "2024-01-05T10:00:00Z" } }),
-    doc("infra/b", { frontmatter: { type: "runbook", title: "B", tags: ["storage"], timestamp: "2024-02-01T00:00:00Z" } }),
-    doc("infra/c", { frontmatter: { type: "service", title: "C", status: "draft", priority: 3, done: false } }),
-    doc("diary/d", { frontmatter: { type: "entry", title: "D", timestamp: "2024-03-10" }, map: null, journal: "diary" }),
+    doc("infra/a", {
+      frontmatter: {
+        type: "service",
+        title: "A",
+        tags: ["net", "core"],
+        timestamp: "2024-01-05T10:00:00Z",
+      },
+    }),
+    doc("infra/b", {
+      frontmatter: {
+        type: "runbook",
+        title: "B",
+        tags: ["storage"],
+        timestamp: "2024-02-01T00:00:00Z",
+      },
+    }),
+    doc("infra/c", {
+      frontmatter: { type: "service", title: "C", status: "draft", priority: 3, done: false },
+    }),
+    doc("diary/d", {
+      frontmatter: { type: "entry", title: "D", timestamp: "2024-03-10" },
+      map: null,
+      journal: "diary",
+    }),
   ]);
   return index;
 }
@@ -43,13 +63,28 @@ describe("list", () => {
 
   it("counts total and truncated over visible matches only", () => {
     seeded();
-    const vis: Visibility = { all: false, rules: [{ maps: ["infra"], journals: [], types: ["service"] }] };
+    const vis: Visibility = {
+      all: false,
+      rules: [{ maps: ["infra"], journals: [], types: ["service"] }],
+    };
     expect(index.list({ limit: 1, visibility: vis })).toEqual({
-      items: [{ id: "infra/a", title: "A", type: "service", map: "infra", journal: null, hash: expect.any(String) }],
+      items: [
+        {
+          id: "infra/a",
+          title: "A",
+          type: "service",
+          map: "infra",
+          journal: null,
+          hash: expect.any(String),
+        },
+      ],
       total: 2,
       truncated: true,
     });
-    expect(index.list({ limit: 5, visibility: vis, prefix: "infra" })).toMatchObject({ total: 2, truncated: false });
+    expect(index.list({ limit: 5, visibility: vis, prefix: "infra" })).toMatchObject({
+      total: 2,
+      truncated: false,
+    });
     expect(index.list({ limit: 5, visibility: VISIBLE_ALL, prefix: "diary/" }).total).toBe(1);
   });
 
@@ -65,6 +100,8 @@ describe("list", () => {
         expect((err as Error).message).toContain("key!=value");
       }
     }
-    expect(() => index.list({ limit: 5, visibility: VISIBLE_ALL, since: "yesterday" })).toThrow(/since/);
+    expect(() => index.list({ limit: 5, visibility: VISIBLE_ALL, since: "yesterday" })).toThrow(
+      /since/,
+    );
   });
 });

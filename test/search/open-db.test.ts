@@ -23,7 +23,9 @@ describe("index file", () => {
     a.close();
     const b = openSearchIndex(file);
     expect(b.fresh).toBe(false);
-    expect(b.search({ query: "persistent", limit: 5, visibility: VISIBLE_ALL }).results).toHaveLength(1);
+    expect(
+      b.search({ query: "persistent", limit: 5, visibility: VISIBLE_ALL }).results,
+    ).toHaveLength(1);
     b.close();
     const raw = new Database(file);
     expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");

@@ -21,7 +21,10 @@ function seeded(): SqliteSearchIndex {
       frontmatter: { type: "runbook", title: "Backups" },
       body: `${"Filler text about storage. ".repeat(20)}Restic snapshots go to the NAS every night. ${"More filler. ".repeat(20)}`,
     }),
-    doc("people/alice", { frontmatter: { type: "person", title: "Alice" }, body: "Alice runs the gateway upgrades." }),
+    doc("people/alice", {
+      frontmatter: { type: "person", title: "Alice" },
+      body: "Alice runs the gateway upgrades.",
+    }),
   ]);
   return index;
 }
@@ -35,39 +38,54 @@ describe("search", () => {
     const r = q("gateway");
     expect(r.match).toBe("all_terms");
     expect(r.results[0]?.id).toBe("infra/rete/gateway");
-    expect(r.results.map((h) => h.id).sort()).toEqual(["infra/rete/dns", "infra/rete/gateway", "people/alice"]);
+    expect(r.results.map((h) => h.id).sort()).toEqual([
+      "infra/rete/dns",
+      "infra/rete/gateway",
+      "people/alice",
+    ]);
   });
 
-  it("matches substrings (trigram) case-insensitively", () => {
+  it("matches word prefixes anywhere and substrings of id, title and tags, case-insensitively", () => {
     seeded();
     expect(q("RESOLV").results.map((h) => h.id)).toContain("infra/rete/dns");
-    expect(q("napshot").results.map((h) => h.id)).toEqual(["infra/notes/backup"]);
+    expect(q("snap").results.map((h) => h.id)).toEqual(["infra/notes/backup"]);
+    expect(q("ESOLVE").results.map((h) => h.id)).toEqual(["infra/rete/dns"]);
+    expect(q("etwork gate").results.map((h) => h.id)).toEqual(["infra/rete/gateway"]);
+    expect(q("outer").results.map((h) => h.id)).toEqual(["infra/rete/gateway"]);
   });
 
   it("requires all terms first and falls back to any term", () => {
     seeded();
-    expect(q("gateway alice")).toMatchObject({ match: "all_terms", results: [{ id: "people/alice" }] });
+    expect(q("gateway alice")).toMatchObject({
+      match: "all_terms",
+      results: [{ id: "people/alice" }],
+    });
     const any = q("restic unbound");
     expect(any.match).toBe("any_term");
     expect(any.results.map((h) => h.id).sort()).toEqual(["infra/notes/backup", "infra/rete/dns"]);
     expect(q("zzzqqq")).toEqual({ results: [], match: "none" });
   });
 
-  it("answers queries shorter than three characters through LIKE", () => {
+  it("answers terms shorter than three characters, and punctuation through LIKE", () => {
     seeded();
     expect(q("10").results.map((h) => h.id)).toEqual(["infra/rete/gateway"]);
     expect(q("al").results[0]?.id).toBe("people/alice");
     expect(q("router 10").results.map((h) => h.id)).toEqual(["infra/rete/gateway"]);
+    expect(q("(").results.map((h) => h.id)).toEqual(["infra/rete/gateway"]);
+    expect(q("). ?")).toMatchObject({ match: "any_term" });
   });
 
   it("restricts to a scope prefix at a segment boundary", () => {
     seeded();
-    expect(q("gateway", { scope: "infra/rete" }).results.map((h) => h.id).sort()).toEqual([
-      "infra/rete/dns",
-      "infra/rete/gateway",
-    ]);
+    expect(
+      q("gateway", { scope: "infra/rete" })
+        .results.map((h) => h.id)
+        .sort(),
+    ).toEqual(["infra/rete/dns", "infra/rete/gateway"]);
     expect(q("gateway", { scope: "infra/ret" }).results).toEqual([]);
-    expect(q("alice", { scope: "people/alice" }).results.map((h) => h.id)).toEqual(["people/alice"]);
+    expect(q("alice", { scope: "people/alice" }).results.map((h) => h.id)).toEqual([
+      "people/alice",
+    ]);
   });
 
   it("cuts a snippet of about 200 characters around the first match", () => {
@@ -83,7 +101,10 @@ describe("search", () => {
     const vis = { all: false as const, rules: [{ maps: ["people"], journals: [], types: [] }] };
     const r = q("gateway", { visibility: vis, limit: 1 });
     expect(r.results.map((h) => h.id)).toEqual(["people/alice"]);
-    expect(q("gateway", { visibility: { all: false, rules: [] } })).toEqual({ results: [], match: "none" });
+    expect(q("gateway", { visibility: { all: false, rules: [] } })).toEqual({
+      results: [],
+      match: "none",
+    });
   });
 
   it("treats FTS syntax in the query as plain text", () => {
@@ -101,7 +122,10 @@ describe("upsert, remove, reconcile", () => {
         frontmatter: { type: "service", title: "Network gateway", tags: ["network", "router"] },
         body: "The homelab network gateway is 10.10.0.1 (main router). It forwards DNS to the resolver.",
       }),
-      doc("infra/rete/dns", { frontmatter: { type: "service", title: "DNS resolver" }, body: "Now Knot." }),
+      doc("infra/rete/dns", {
+        frontmatter: { type: "service", title: "DNS resolver" },
+        body: "Now Knot.",
+      }),
       doc("people/bob"),
     ]);
     expect(stats).toEqual({ added: 1, changed: 1, removed: 2, unchanged: 1 });

@@ -40,7 +40,10 @@ describe("visibility SQL", () => {
             }),
           );
           index.reconcile(docs);
-          const expected = docs.filter((d) => isVisible(vis, d, d.type)).map((d) => d.id).sort();
+          const expected = docs
+            .filter((d) => isVisible(vis, d, d.type))
+            .map((d) => d.id)
+            .sort();
           const listed = index.list({ limit: 1000, visibility: vis });
           expect(listed.items.map((i) => i.id).sort()).toEqual(expected);
           expect(listed.total).toBe(expected.length);
