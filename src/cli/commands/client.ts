@@ -1,0 +1,117 @@
+/**
+ * The client commands: connect agent tools (Claude Code, Codex CLI, OpenCode, Kiro, Antigravity)
+ * to a server and keep them in sync. They talk to the server over HTTP only (src/client).
+ */
+import { homedir } from "node:os";
+import type { Command } from "commander";
+import { connect } from "../../client/commands/connect.js";
+import { disconnect } from "../../client/commands/disconnect.js";
+import { doctor } from "../../client/commands/doctor.js";
+import type { CommandIo } from "../../client/commands/io.js";
+import { reconnect } from "../../client/commands/reconnect.js";
+import { status } from "../../client/commands/status.js";
+import { sync } from "../../client/commands/sync.js";
+import type { Scope } from "../../client/config.js";
+import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
+import type { CommandContext } from "../program.js";
+
+function clientIo(io: CliIo): CommandIo {
+  return {
+    home: io.env.HOME ?? homedir(),
+    cwd: io.cwd,
+    env: io.env,
+    stdout: io.stdout,
+    stderr: io.stderr,
+  };
+}
+
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function registerClientCommands(program: Command, { io, setExit }: CommandContext): void {
+  const configOption = "--config <file>";
+  const configHelp = "client config (default: ~/.cartographer.yaml)";
+  program
+    .command("connect [providers...]")
+    .description(
+      "write the MCP entry and instructions of agent tools: claude, codex, opencode, kiro, antigravity, or all",
+    )
+    .option(configOption, configHelp)
+    .option("--kbs <list>", "bind these KBs (comma list; empty = all)", list)
+    .option("--server-url <url>", "server URL (default: saved, else http://127.0.0.1:39273)")
+    .option(
+      "--token-env <name>",
+      "NAME of the env var holding the bearer token (the token itself is never written)",
+    )
+    .option("--scope <scope>", "user (default) or project")
+    .option("--dry-run", "print what would be written, write nothing")
+    .option("--write-token", "antigravity only: write the literal token (file mode 0600)")
+    .action(
+      async (
+        providers: string[],
+        opts: {
+          config?: string;
+          kbs?: string[];
+          serverUrl?: string;
+          tokenEnv?: string;
+          scope?: string;
+          dryRun?: boolean;
+          writeToken?: boolean;
+        },
+      ) => {
+        if (opts.scope !== undefined && opts.scope !== "user" && opts.scope !== "project") {
+          throw new CliExit(
+            EXIT_USAGE,
+            `--scope: '${opts.scope}' is not a scope; use user or project`,
+          );
+        }
+        setExit(
+          await connect(clientIo(io), {
+            ...opts,
+            scope: opts.scope as Scope | undefined,
+            providers,
+          }),
+        );
+      },
+    );
+  program
+    .command("sync")
+    .description("re-apply entries and instructions from the server's live /health")
+    .option(configOption, configHelp)
+    .action(async (opts: { config?: string }) => setExit(await sync(clientIo(io), opts)));
+  program
+    .command("status")
+    .description("compare written entries with the server; exit 0 in sync, 1 drift, 2 error")
+    .option(configOption, configHelp)
+    .option("--json", "print JSON")
+    .action(async (opts: { config?: string; json?: boolean }) =>
+      setExit(await status(clientIo(io), opts)),
+    );
+  program
+    .command("doctor")
+    .description(
+      "offline check of every provider file against the saved config: in-sync, partial, missing",
+    )
+    .option(configOption, configHelp)
+    .option("--json", "print JSON")
+    .action(async (opts: { config?: string; json?: boolean }) =>
+      setExit(await doctor(clientIo(io), opts)),
+    );
+  program
+    .command("reconnect")
+    .description(
+      "disconnect, then connect again with the saved settings (after a server topology change)",
+    )
+    .option(configOption, configHelp)
+    .action(async (opts: { config?: string }) => setExit(await reconnect(clientIo(io), opts)));
+  program
+    .command("disconnect [providers...]")
+    .description("remove exactly what connect wrote (entries and instructions block); idempotent")
+    .option(configOption, configHelp)
+    .action(async (providers: string[], opts: { config?: string }) =>
+      setExit(await disconnect(clientIo(io), { ...opts, providers })),
+    );
+}
