@@ -1,4 +1,5 @@
 /** Small filesystem readers shared by the store modules. */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolveInside } from "./paths.js";
 
@@ -39,5 +40,32 @@ export async function mapBatched<T, R>(
     }
   });
   await Promise.all(workers);
+  return out;
+}
+
+/**
+ * Reads many small text files (null when missing). Synchronous reads in chunks, yielding to
+ * the event loop between chunks: several times faster than one async readFile per file on
+ * a busy thread pool (10,000 concepts), while no chunk blocks the loop for long.
+ */
+export async function readTextsChunked(
+  root: string,
+  paths: string[],
+  chunk = 200,
+): Promise<Array<string | null>> {
+  const out: Array<string | null> = new Array(paths.length);
+  for (let start = 0; start < paths.length; start += chunk) {
+    const end = Math.min(paths.length, start + chunk);
+    for (let i = start; i < end; i++) {
+      try {
+        out[i] = readFileSync(resolveInside(root, paths[i] as string), "utf8");
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EISDIR") throw e;
+        out[i] = null;
+      }
+    }
+    if (end < paths.length) await new Promise((r) => setImmediate(r));
+  }
   return out;
 }

@@ -8,7 +8,7 @@ import { filesUnderDir } from "./assets.js";
 import { join } from "node:path";
 import type { ConceptMove, FileChange, WritePlan } from "./api.js";
 import { KbError } from "./errors.js";
-import { readBytesOrNull, readTextOrNull, mapBatched } from "./fsutil.js";
+import { readBytesOrNull, readTextOrNull, readTextsChunked } from "./fsutil.js";
 import { parseDocument } from "./frontmatter.js";
 import { candidatePaths, validateId } from "./ids.js";
 import { rewriteLinks } from "./markdown.js";
@@ -120,7 +120,7 @@ export async function planConceptMove(
     ...(await walkMarkdown(ctx.root, "data")),
     ...(await walkMarkdown(ctx.root, "services")),
   ];
-  const texts = await mapBatched(markdown, 64, (p) => readTextOrNull(ctx.root, p));
+  const texts = await readTextsChunked(ctx.root, markdown);
   markdown.forEach((path, i) => {
     const text = texts[i] ?? "";
     const to = moved.get(path);

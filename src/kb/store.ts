@@ -21,7 +21,7 @@ import type {
 import { applyChanges } from "./apply.js";
 import * as assets from "./assets.js";
 import { KbError } from "./errors.js";
-import { mapBatched, readTextOrNull } from "./fsutil.js";
+import { readTextOrNull, readTextsChunked } from "./fsutil.js";
 import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git, headSha, runGit } from "./git.js";
 import { changesSince } from "./history.js";
 import { ensureLocalState } from "./local-state.js";
@@ -70,9 +70,15 @@ class Store implements KbStore {
   async listConcepts(): Promise<ConceptDoc[]> {
     const maps = await this.maps();
     const files = await scanConcepts(this.root, maps);
-    const docs = await mapBatched(files, 64, async (f) => {
-      const text = await readTextOrNull(this.root, f.path);
-      return text === null ? null : toConceptDoc(f.id, f.path, text, maps, this.logger);
+    const texts = await readTextsChunked(
+      this.root,
+      files.map((f) => f.path),
+    );
+    const docs = files.map((f, i) => {
+      const text = texts[i];
+      return text === null || text === undefined
+        ? null
+        : toConceptDoc(f.id, f.path, text, maps, this.logger);
     });
     return docs.filter((d): d is ConceptDoc => d !== null);
   }
