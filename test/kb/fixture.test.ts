@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isKbError } from "../../src/kb/errors.js";
 import { commitCount, fixtureKb, gitIn, PNG, run, type TempKb } from "./helpers.js";
@@ -66,5 +68,17 @@ describe("the Go fixture KB", () => {
     expect(gitIn(kb.root, ["log", "-1", "--format=%an <%ae>|%cn|%s"]).trim()).toBe(
       "Kb Test <kb-test@cartographer.invalid>|Kb Test|concept_patch: infra/rete/gateway",
     );
+  });
+
+  it("refuses a write when both <id>.md and <id>/index.md exist, and walks services/", async () => {
+    await writeFile(join(kb.root, "data/infra/rete.md"), "---\ntype: note\n---\nflat\n");
+    await mkdir(join(kb.root, "services"));
+    await writeFile(join(kb.root, "services/db.md"), "---\ntype: service\n---\ndb\n");
+    expect((await kb.store.readConcept("infra/rete")).path).toBe("data/infra/rete.md");
+    await expect(
+      kb.store.planConceptPatch({ id: "infra/rete", frontmatter: { title: "x" } }),
+    ).rejects.toSatisfy((e) => isKbError(e, "expanded_ambiguous"));
+    const ids = (await kb.store.listConcepts()).map((d) => [d.id, d.map]);
+    expect(ids).toContainEqual(["services/db", null]);
   });
 });
