@@ -2,6 +2,7 @@
  * changes_since: one `git log --name-status -M` call, parsed and folded per concept id.
  * The folding is pure (`foldHistory`); `changesSince` only runs git.
  */
+import { KbError } from "./errors.js";
 import type { ChangeRecord } from "./api.js";
 import { runGit } from "./git.js";
 
@@ -104,6 +105,12 @@ export async function changesSince(
     "data",
     "services",
   ]);
-  if (r.code !== 0) return [];
-  return foldHistory(parseLog(r.stdout), idOf);
+  if (r.code !== 0) {
+    if (/does not have any commits|unknown revision/.test(r.stderr)) return [];
+    throw new KbError("git_failed", `git log failed in ${root}: ${r.stderr.trim().split("\n")[0]}`);
+  }
+  // git's --since parser saturates far-future dates; the window is re-checked on commit times.
+  const floor = since.getTime();
+  const commits = parseLog(r.stdout).filter((c) => Date.parse(c.time) >= floor);
+  return foldHistory(commits, idOf);
 }
