@@ -61,8 +61,6 @@ export async function verifyAudit(
       throw new AuditUsageError((err as Error).message);
     }
   }
-  if (!(await isFile(opts.log)))
-    throw new AuditUsageError(`audit log ${opts.log} does not exist or is not a file`);
   const archiveDir = opts.archiveDir ?? defaultArchiveDir(opts.log);
   const checker = new ChainChecker(verifier, onEntry);
   const index = await loadIndex(archiveDir, opts.log, checker, verifier);
@@ -71,7 +69,8 @@ export async function verifyAudit(
     (n) => segmentSeq(opts.log, n) !== undefined,
   );
   const names = [...new Set([...byName.keys(), ...present])].sort();
-  // Between a rotation's rename and the new file's creation the live log is briefly absent.
+  // Between a rotation's rename and the new file's creation the live log is briefly absent (a
+  // crash in that window leaves it so): the archive alone is then the whole chain.
   const liveExists = await isFile(opts.log);
   if (!liveExists && names.length === 0) {
     throw new AuditUsageError(`audit log ${opts.log} does not exist or is not a file`);

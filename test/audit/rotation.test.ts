@@ -86,4 +86,18 @@ describe("rotation and retention", () => {
       expect.arrayContaining(["checkpoint mismatch", "broken link"]),
     );
   });
+
+  it("a crash between rotation's rename and the new live log leaves a chain that verifies from the archive alone", async () => {
+    dir = await tempDir();
+    const log = path.join(dir, "audit.jsonl");
+    const sink = await openAuditSink({ path: log, mode: "required", maxSegmentBytes: 2048 });
+    await appendPairs(sink, 10);
+    await sink.close();
+    // Simulate the window: the live log was renamed into the archive, not yet recreated.
+    const archive = path.join(dir, "audit-archive");
+    await fs.rename(log, path.join(archive, "audit.99999999.jsonl"));
+    expect(await verifyAudit({ log })).toMatchObject({ ok: true, valid: 20, incomplete: 0 });
+    await fs.rm(archive, { recursive: true });
+    await expect(verifyAudit({ log })).rejects.toThrow(/does not exist or is not a file/);
+  });
 });
