@@ -1,15 +1,17 @@
 /** Temp KBs for store tests: real git, explicit identity, cleaned up by the caller. */
+
 import { execFileSync } from "node:child_process";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { KbStore, WritePlan } from "../../src/kb/api.js";
 import { initKb } from "../../src/kb/init.js";
 import { openKb } from "../../src/kb/store.js";
-import type { KbStore, WritePlan } from "../../src/kb/api.js";
 import type { KbSettings } from "../../src/kb/types.js";
+import { GO_FIXTURE_KB } from "../support/fixture.js";
 
 export const AUTHOR = { name: "Kb Test", email: "kb-test@cartographer.invalid" };
-export const FIXTURE = "/work/shared/fixtures/go-kb-homelab-lite";
+export const FIXTURE = GO_FIXTURE_KB;
 export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
 export function gitIn(root: string, args: string[], env?: Record<string, string>): string {

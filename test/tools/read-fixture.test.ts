@@ -2,6 +2,7 @@
  * Every read tool (and the governance reads) serves the Go implementation's fixture KB
  * unchanged: a copy of go-kb-homelab-lite, git-initialized, opened as-is.
  */
+
 import { execFileSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,9 +12,10 @@ import { governanceTools } from "../../src/tools/families/governance.js";
 import { graphTools } from "../../src/tools/families/graph.js";
 import { readTools } from "../../src/tools/families/read.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
+import { GO_FIXTURE_KB } from "../support/fixture.js";
 import { callTool, GIT_ENV, makeTempKb, type TempKb, tool } from "./helpers.js";
 
-const FIXTURE = "/work/shared/fixtures/go-kb-homelab-lite";
+const FIXTURE = GO_FIXTURE_KB;
 const ALL: ToolSpec[] = [...readTools, ...graphTools, ...governanceTools];
 
 let tmp: string;

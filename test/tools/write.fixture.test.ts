@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexTools } from "../../src/tools/families/index-tools.js";
 import { mapTools } from "../../src/tools/families/maps.js";
 import { writeTools } from "../../src/tools/families/write.js";
+import { GO_FIXTURE_KB } from "../support/fixture.js";
 import {
   callTool,
   commitCount,
@@ -16,7 +17,7 @@ import {
   tool,
 } from "./helpers.js";
 
-const FIXTURE = "/work/shared/fixtures/go-kb-homelab-lite";
+const FIXTURE = GO_FIXTURE_KB;
 
 let dir: string;
 let kb: TempKb;

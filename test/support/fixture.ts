@@ -1,0 +1,16 @@
+/**
+ * The Go implementation's fixture KB lives in shared/, beside the repository (CI lays a copy of
+ * shared/ next to its clone). Fails loudly when it is missing: these tests must not skip.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+
+const REPO_ROOT = resolve(import.meta.dirname, "../..");
+
+export const GO_FIXTURE_KB: string = (() => {
+  const beside = resolve(REPO_ROOT, "../shared/fixtures/go-kb-homelab-lite");
+  if (existsSync(beside)) return beside;
+  throw new Error(
+    `the Go fixture KB is missing: expected ${beside} (shared/ beside the repository)`,
+  );
+})();
