@@ -43,7 +43,7 @@ function scopedPath(scope: string | undefined, file: "index.md" | "log.md"): str
 const atlasOverview: ToolSpec = {
   name: "atlas_overview",
   description:
-    "Overview of the KB: name, concept count, and each map/journal with its concept count.",
+    "Overview of the KB: name, concept count, each map/journal with its concept count, and the KB-root instructions.md (null when absent).",
   inputSchema: NO_ARGS,
   readOnly: true,
   advanced: false,
@@ -61,6 +61,9 @@ const atlasOverview: ToolSpec = {
         title: m.title,
         concepts: visibleCount(ctx, m.name),
       })),
+      // The KB's own guidance for agents; `cartographer connect` copies it into the
+      // instructions block, so it must be reachable over MCP.
+      instructions: await ctx.runtime.store.readText("instructions.md"),
     };
   },
 };
