@@ -12,9 +12,14 @@ export interface KbDigest {
   kbArg?: string;
   /** The MCP entry that reaches this KB. */
   entry: string;
-  /** Top-level maps, when map_list answered. */
+  /** Top-level maps and journals, when map_list answered. */
   maps?: string[];
-  /** The KB-root instructions.md, when the server exposed it. */
+  journals?: string[];
+  /** Visible concept count, from atlas_overview. */
+  concepts?: number;
+  /** The root index's title, from index_get. */
+  indexTitle?: string;
+  /** The KB-root instructions.md, from atlas_overview's `instructions`. */
   instructions?: string;
 }
 
@@ -66,8 +71,15 @@ export function renderBlock(input: BlockInput): string {
     out.push("", `### KB \`${kb.name}\``);
     if (kb.kbArg !== undefined) out.push(`Pass \`kb: "${kb.kbArg}"\`.`);
     else if (!input.routed) out.push(`Use the tools of MCP server \`${kb.entry}\`.`);
+    const about: string[] = [];
+    if (kb.indexTitle !== undefined) about.push(`root index “${kb.indexTitle}” (\`index_get\`)`);
+    if (kb.concepts !== undefined) about.push(`${kb.concepts} concepts`);
+    if (about.length > 0) out.push(`${about.join("; ")}.`.replace(/^./, (c) => c.toUpperCase()));
     if (kb.maps && kb.maps.length > 0) {
       out.push(`Top-level maps: ${kb.maps.map((m) => `\`${m}\``).join(", ")}.`);
+    }
+    if (kb.journals && kb.journals.length > 0) {
+      out.push(`Journals: ${kb.journals.map((m) => `\`${m}\``).join(", ")}.`);
     }
     if (kb.instructions && kb.instructions.trim() !== "") {
       out.push("", "Instructions from the KB's instructions.md:", "", kb.instructions.trim());

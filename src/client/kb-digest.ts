@@ -1,4 +1,4 @@
-import type { ClientError } from "./errors.js";
+import { type ClientError, ToolError } from "./errors.js";
 import type { FetchFn } from "./health.js";
 import type { KbDigest } from "./instructions.js";
 import { openMcpSession } from "./mcp-session.js";
@@ -26,32 +26,50 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Top-level map names from a map_list answer; tolerant of the shapes a server may use. */
-export function topLevelMaps(answer: unknown): string[] {
-  const obj = answer as Record<string, unknown> | undefined;
-  const list = Array.isArray(answer) ? answer : (obj?.maps ?? obj?.items ?? []);
-  if (!Array.isArray(list)) return [];
-  const names: string[] = [];
-  for (const item of list) {
-    const it = item as Record<string, unknown> | string;
-    const name =
-      typeof it === "string" ? it : [it?.name, it?.id, it?.path].find((v) => typeof v === "string");
-    if (typeof name !== "string" || name.includes("/")) continue;
-    if (typeof it === "object" && (it.parent ?? null) !== null) continue;
-    names.push(name);
-  }
-  return names;
+interface MapItem {
+  name?: unknown;
+  kind?: unknown;
 }
 
-function instructionsOf(answer: unknown): string | undefined {
-  const obj = answer as Record<string, unknown> | undefined;
-  const v = obj?.instructions ?? obj?.instructions_md;
-  return typeof v === "string" ? v : undefined;
+/**
+ * Top-level map and journal names from map_list's `{maps: [{name, kind, title, …}]}` (every
+ * entry is a top-level folder with a `_map.md`); journals are told apart by `kind`.
+ */
+export function mapsOf(answer: unknown): { maps: string[]; journals: string[] } {
+  const list = (answer as { maps?: unknown } | undefined)?.maps;
+  const out = { maps: [] as string[], journals: [] as string[] };
+  if (!Array.isArray(list)) return out;
+  for (const item of list as MapItem[]) {
+    if (typeof item?.name !== "string" || item.name.includes("/")) continue;
+    (item.kind === "journal" ? out.journals : out.maps).push(item.name);
+  }
+  return out;
+}
+
+/** atlas_overview's `{kb, concepts, maps, instructions}`: the count and instructions.md. */
+export function overviewOf(answer: unknown): { concepts?: number; instructions?: string } {
+  const obj = answer as { concepts?: unknown; instructions?: unknown } | undefined;
+  return {
+    ...(typeof obj?.concepts === "number" ? { concepts: obj.concepts } : {}),
+    ...(typeof obj?.instructions === "string" ? { instructions: obj.instructions } : {}),
+  };
+}
+
+/** The root index's title from index_get's `{content}`: frontmatter `title:`, else its `# ` heading. */
+export function indexTitleOf(answer: unknown): string | undefined {
+  const content = (answer as { content?: unknown } | undefined)?.content;
+  if (typeof content !== "string") return undefined;
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(content.replace(/^\uFEFF/, ""));
+  const title = fm ? /^title:[ \t]*(.+?)[ \t]*$/m.exec(fm[1] as string)?.[1] : undefined;
+  const heading = /^# +(.+?)\s*$/m.exec(fm ? content.slice(fm[0].length) : content)?.[1];
+  const raw = title ?? heading;
+  return raw?.replace(/^(["'])(.*)\1$/, "$2") || undefined;
 }
 
 /**
  * Asks the server, over MCP, what the instructions block should say: tool names, each KB's
- * top-level maps (map_list) and KB-root instructions (atlas_overview, when it carries them).
+ * top-level maps and journals (map_list), concept count and KB-root instructions.md
+ * (atlas_overview), and the root index's title (index_get).
  * Never throws: each failure becomes a warning naming its kind (unreachable/protocol/tool).
  */
 export async function describeKbs(
@@ -90,19 +108,36 @@ export async function describeKbs(
         const target = targets[i] as DigestTarget;
         const digest = kbs[i] as KbDigest;
         const args = target.kbArg !== undefined ? { kb: target.kbArg } : {};
+        const call = async (tool: string) => parseJson(await session.callTool(tool, args));
+        const offers = (tool: string) => !listed || listed.includes(tool);
         try {
-          digest.maps = topLevelMaps(parseJson(await session.callTool("map_list", args)));
+          const { maps, journals } = mapsOf(await call("map_list"));
+          digest.maps = maps;
+          digest.journals = journals;
         } catch (err) {
           warnings.push(`maps of KB ${target.kb} left out: ${(err as ClientError).message}`);
         }
-        if (!listed || listed.includes("atlas_overview")) {
+        if (offers("atlas_overview")) {
           try {
-            const text = instructionsOf(parseJson(await session.callTool("atlas_overview", args)));
-            if (text !== undefined) digest.instructions = text;
+            Object.assign(digest, overviewOf(await call("atlas_overview")));
           } catch (err) {
             warnings.push(
               `instructions of KB ${target.kb} left out: ${(err as ClientError).message}`,
             );
+          }
+        }
+        if (offers("index_get")) {
+          try {
+            const title = indexTitleOf(await call("index_get"));
+            if (title !== undefined) digest.indexTitle = title;
+          } catch (err) {
+            // The title is a nicety: a caller whose role may not read the root index
+            // (a tool error) is not warned on every connect.
+            if (!(err instanceof ToolError)) {
+              warnings.push(
+                `root index of KB ${target.kb} left out: ${(err as ClientError).message}`,
+              );
+            }
           }
         }
       }
