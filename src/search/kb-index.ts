@@ -3,7 +3,7 @@
  * open (stat first, content hash for files whose stat changed) and rebuilt on demand.
  */
 import path from "node:path";
-import type { KbStore } from "../kb/api.js";
+import type { ConceptFileStat, KbStore } from "../kb/api.js";
 import type { ConceptDoc } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
@@ -12,6 +12,8 @@ import { type IndexedFile, openSearchIndex, type SqliteSearchIndex } from "./sql
 
 export interface KbIndexOptions {
   logger?: Logger;
+  /** Above this many files to read, one listConcepts() pass replaces per-id reads (default 200). */
+  bulkReadThreshold?: number;
 }
 
 export interface OpenedKbIndex {
@@ -28,6 +30,8 @@ const LAYOUT_KEY = "layout";
 /** Files modified this close to (or after) the moment their stat was recorded are re-read. */
 const RACY_MS = 2_000;
 const READ_BATCH = 64;
+/** Above this many files to read, read the whole KB in one listConcepts() pass. */
+const BULK_READ_THRESHOLD = 200;
 
 export function kbIndexPath(store: KbStore): string {
   return path.join(store.root, INDEX_DB_PATH);
@@ -45,7 +49,11 @@ export async function openKbIndex(
   const logger = opts.logger ?? silentLogger;
   const index = openSearchIndex(kbIndexPath(store), { logger });
   try {
-    const stats = await reconcileFromStore(store, index);
+    const stats = await reconcileFromStore(
+      store,
+      index,
+      opts.bulkReadThreshold ?? BULK_READ_THRESHOLD,
+    );
     return { index, stats, rebuilt: index.fresh };
   } catch (err) {
     index.close();
@@ -76,28 +84,35 @@ async function reconcileFromStore(
     else toRead.push(file);
   }
   const present = new Set(files.map((f) => f.id));
-  for (let i = 0; i < toRead.length; i += READ_BATCH) {
-    const batch = toRead.slice(i, i + READ_BATCH);
-    const docs = await Promise.all(batch.map((f) => store.tryReadConcept(f.id)));
+  const apply = (file: ConceptFileStat, doc: ConceptDoc | null) => {
+    if (!doc) {
+      present.delete(file.id); // vanished between scan and read
+      return;
+    }
+    const stat: FileStat = { mtimeMs: file.mtimeMs, size: file.size };
+    const prev = known.get(file.id);
+    if (prev && unchanged(prev, doc) && !layoutChanged) {
+      index.touchStat(file.id, stat);
+      stats.unchanged++;
+    } else {
+      index.upsert(doc, stat);
+      if (prev) stats.changed++;
+      else stats.added++;
+    }
+  };
+  if (toRead.length > bulkReadThreshold) {
+    // Many files to read (first build, layout change): one listConcepts() pass is far cheaper
+    // than resolving ids one by one.
+    const docs = new Map((await store.listConcepts()).map((d) => [d.id, d]));
     index.transaction(() => {
-      batch.forEach((file, j) => {
-        const doc = docs[j];
-        if (!doc) {
-          present.delete(file.id); // vanished between scan and read
-          return;
-        }
-        const stat: FileStat = { mtimeMs: file.mtimeMs, size: file.size };
-        const prev = known.get(file.id);
-        if (prev && unchanged(prev, doc) && !layoutChanged) {
-          index.touchStat(file.id, stat);
-          stats.unchanged++;
-        } else {
-          index.upsert(doc, stat);
-          if (prev) stats.changed++;
-          else stats.added++;
-        }
-      });
+      for (const file of toRead) apply(file, docs.get(file.id) ?? null);
     });
+  } else {
+    for (let i = 0; i < toRead.length; i += READ_BATCH) {
+      const batch = toRead.slice(i, i + READ_BATCH);
+      const docs = await Promise.all(batch.map((f) => store.tryReadConcept(f.id)));
+      index.transaction(() => batch.forEach((file, j) => apply(file, docs[j] ?? null)));
+    }
   }
   index.transaction(() => {
     for (const id of known.keys()) {
@@ -112,15 +127,16 @@ async function reconcileFromStore(
 }
 
 export interface ReindexOptions extends KbIndexOptions {
-  /** Called as concepts are read: `done` of `total` concept files. */
+  /** Called as concepts are indexed (0 first, then every few hundred): `done` of `total`. */
   onProgress?: (done: number, total: number) => void;
   /** An index already open on this KB (the in-process `reindex` tool); opened and closed here otherwise. */
   index?: SqliteSearchIndex;
 }
 
 /**
- * Rebuilds the KB's index from scratch: reads every concept file, then swaps the whole content
- * in one transaction (readers see the old index until the commit). Returns what changed
+ * Rebuilds the KB's index from scratch: reads every concept (listConcepts), then swaps the whole
+ * content in one transaction (readers see the old index until the commit; `onProgress` runs
+ * synchronously inside it). Returns what changed
  * relative to the previous content.
  */
 export async function reindexKb(
@@ -131,21 +147,17 @@ export async function reindexKb(
     opts.index ?? openSearchIndex(kbIndexPath(store), { logger: opts.logger ?? silentLogger });
   try {
     const layout = await layoutSignature(store);
+    // Stat before reading: a file edited in between keeps an older stat and is re-read later.
     const files = await store.scanConceptFiles();
+    const docs = new Map((await store.listConcepts()).map((d) => [d.id, d]));
     const entries: Array<{ doc: ConceptDoc; stat: FileStat }> = [];
-    opts.onProgress?.(0, files.length);
-    for (let i = 0; i < files.length; i += READ_BATCH) {
-      const batch = files.slice(i, i + READ_BATCH);
-      const docs = await Promise.all(batch.map((f) => store.tryReadConcept(f.id)));
-      batch.forEach((file, j) => {
-        const doc = docs[j];
-        if (doc) entries.push({ doc, stat: { mtimeMs: file.mtimeMs, size: file.size } });
-      });
-      opts.onProgress?.(Math.min(i + READ_BATCH, files.length), files.length);
+    for (const file of files) {
+      const doc = docs.get(file.id);
+      if (doc) entries.push({ doc, stat: { mtimeMs: file.mtimeMs, size: file.size } });
     }
     const before = index.indexedFiles();
     index.transaction(() => {
-      index.replaceAll(entries);
+      index.replaceAll(entries, opts.onProgress);
       index.setMeta(LAYOUT_KEY, layout);
     });
     return diffStats(before, entries);

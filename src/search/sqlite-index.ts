@@ -41,8 +41,11 @@ export interface SqliteSearchIndex extends SearchIndex {
   indexedFiles(): Map<string, IndexedFile>;
   /** Records a fresh stat for an unchanged concept. */
   touchStat(id: string, stat: FileStat): void;
-  /** Replaces the whole content in one transaction (a full rebuild). */
-  replaceAll(entries: Array<{ doc: ConceptDoc; stat?: FileStat }>): void;
+  /** Replaces the whole content in one transaction (a full rebuild), reporting progress. */
+  replaceAll(
+    entries: Array<{ doc: ConceptDoc; stat?: FileStat }>,
+    onProgress?: (done: number, total: number) => void,
+  ): void;
   getMeta(key: string): string | null;
   setMeta(key: string, value: string): void;
   /** Runs fn in one write transaction (fast bulk changes). */
@@ -70,6 +73,8 @@ const INSERT_SQL = `INSERT INTO concepts
   (id, path, map, journal, type, title, tags, hash, frontmatter, timestamp, ts_ms, mtime_ms, size, stat_at_ms)
   VALUES (@id, @path, @map, @journal, @type, @title, @tags, @hash, @frontmatter, @timestamp, @ts_ms,
           @mtime_ms, @size, @stat_at_ms)`;
+
+const PROGRESS_EVERY = 250;
 
 class Index implements SqliteSearchIndex {
   private readonly cache: StatementCache;
@@ -160,12 +165,20 @@ class Index implements SqliteSearchIndex {
       .run(stat.mtimeMs, stat.size, Date.now(), id);
   }
 
-  replaceAll(entries: Array<{ doc: ConceptDoc; stat?: FileStat }>): void {
+  replaceAll(
+    entries: Array<{ doc: ConceptDoc; stat?: FileStat }>,
+    onProgress?: (done: number, total: number) => void,
+  ): void {
     this.transaction(() => {
       this.cache.clear();
       dropSchema(this.db);
       createSchema(this.db);
-      for (const { doc, stat } of entries) this.write(doc, stat);
+      onProgress?.(0, entries.length);
+      entries.forEach(({ doc, stat }, i) => {
+        this.write(doc, stat);
+        if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === entries.length)
+          onProgress?.(i + 1, entries.length);
+      });
     });
   }
 

@@ -60,23 +60,29 @@ describe("openKbIndex", () => {
     again.index.close();
   });
 
-  it("reconciles an external edit, a deletion and a new file", async () => {
-    (await openKbIndex(store)).index.close();
-    write("data/infra/alpha.md", concept("Alpha", "The alpha firewall drops packets."));
-    fs.rmSync(path.join(root, "data/infra/beta.md"));
-    write("data/infra/gamma.md", concept("Gamma", "Gamma watches the firewall."));
-    const { index, stats, rebuilt } = await openKbIndex(store);
-    expect(rebuilt).toBe(false);
-    expect(stats).toMatchObject({ added: 1, changed: 1, removed: 1 });
-    expect(ids(index.search({ query: "firewall", limit: 10, visibility: VISIBLE_ALL }))).toEqual([
-      "infra/alpha",
-      "infra/gamma",
-    ]);
-    expect(index.search({ query: "backups", limit: 10, visibility: VISIBLE_ALL }).results).toEqual(
-      [],
-    );
-    index.close();
-  });
+  it.each([
+    ["one by one", 1000],
+    ["in one listing pass", 0],
+  ])(
+    "reconciles an external edit, a deletion and a new file, reading %s",
+    async (_how, bulkReadThreshold) => {
+      (await openKbIndex(store)).index.close();
+      write("data/infra/alpha.md", concept("Alpha", "The alpha firewall drops packets."));
+      fs.rmSync(path.join(root, "data/infra/beta.md"));
+      write("data/infra/gamma.md", concept("Gamma", "Gamma watches the firewall."));
+      const { index, stats, rebuilt } = await openKbIndex(store, { bulkReadThreshold });
+      expect(rebuilt).toBe(false);
+      expect(stats).toMatchObject({ added: 1, changed: 1, removed: 1 });
+      expect(ids(index.search({ query: "firewall", limit: 10, visibility: VISIBLE_ALL }))).toEqual([
+        "infra/alpha",
+        "infra/gamma",
+      ]);
+      expect(
+        index.search({ query: "backups", limit: 10, visibility: VISIBLE_ALL }).results,
+      ).toEqual([]);
+      index.close();
+    },
+  );
 
   it("rebuilds an index file overwritten with garbage, with a warning", async () => {
     (await openKbIndex(store)).index.close();
