@@ -64,6 +64,7 @@ export async function openKbIndex(
 async function reconcileFromStore(
   store: KbStore,
   index: SqliteSearchIndex,
+  bulkReadThreshold: number,
 ): Promise<ReconcileStats> {
   const layout = await layoutSignature(store);
   const layoutChanged = index.getMeta(LAYOUT_KEY) !== layout;
