@@ -130,6 +130,7 @@ class FileAuditSink implements OpenedAuditSink {
     if (record.phase === "completion" && this.droppedRequests.delete(record.request_id)) {
       // Its attempt never reached the log; a lone completion would read as tampering.
       this.droppedCount++;
+      this.burstDrops++;
       return Promise.resolve();
     }
     const entry = entryFromRecord(record, randomUUID(), this.now().toISOString());
