@@ -35,14 +35,8 @@ CREATE TABLE concepts (
   stat_at_ms REAL,
   frontmatter TEXT NOT NULL
 );
-CREATE INDEX concepts_map ON concepts(map);
-CREATE INDEX concepts_journal ON concepts(journal);
-CREATE INDEX concepts_type ON concepts(type);
-CREATE INDEX concepts_ts ON concepts(ts_ms);
 CREATE TABLE bodies (concept INTEGER PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE fields (concept INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
-CREATE INDEX fields_kv ON fields(key, value);
-CREATE INDEX fields_concept ON fields(concept);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE VIRTUAL TABLE concepts_fts USING fts5(
   id, title, tags, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
@@ -52,14 +46,29 @@ CREATE VIRTUAL TABLE concepts_tri USING fts5(
 );
 `;
 
+/** Secondary indexes, created after the rows on a full rebuild (much faster than maintained per row). */
+const INDEXES = `
+CREATE INDEX concepts_map ON concepts(map);
+CREATE INDEX concepts_journal ON concepts(journal);
+CREATE INDEX concepts_type ON concepts(type);
+CREATE INDEX concepts_ts ON concepts(ts_ms);
+CREATE INDEX fields_kv ON fields(key, value);
+CREATE INDEX fields_concept ON fields(concept);
+`;
+
 /** bm25 column weights of concepts_fts (id, title, tags, body): title above body. */
 export const BM25_WEIGHTS = [4.0, 8.0, 3.0, 1.0] as const;
 /** bm25 column weights of concepts_tri (id, title, tags). */
 export const TRI_WEIGHTS = [4.0, 8.0, 3.0] as const;
 
-export function createSchema(db: Database.Database): void {
+export function createSchema(db: Database.Database, opts: { indexes?: boolean } = {}): void {
   db.exec(DDL);
+  if (opts.indexes !== false) createIndexes(db);
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
+
+export function createIndexes(db: Database.Database): void {
+  db.exec(INDEXES);
 }
 
 /** Drops every object of the schema (used by a full rebuild inside one transaction). */

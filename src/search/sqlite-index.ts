@@ -15,7 +15,7 @@ import type {
 import { runList } from "./list-query.js";
 import { openIndexDb } from "./open-db.js";
 import { type ConceptRow, conceptRow, type FileStat, fieldPairs } from "./rows.js";
-import { createSchema, dropSchema } from "./schema.js";
+import { createIndexes, createSchema, dropSchema } from "./schema.js";
 import { runSearch } from "./search-query.js";
 import { StatementCache } from "./statement-cache.js";
 
@@ -172,10 +172,10 @@ class Index implements SqliteSearchIndex {
     this.transaction(() => {
       this.cache.clear();
       dropSchema(this.db);
-      createSchema(this.db);
+      createSchema(this.db, { indexes: false });
       onProgress?.(0, entries.length);
       entries.forEach(({ doc, stat }, i) => {
-        this.write(doc, stat);
+        this.insertRow(doc, stat);
         if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === entries.length)
           onProgress?.(i + 1, entries.length);
       });
@@ -215,6 +215,10 @@ class Index implements SqliteSearchIndex {
   /** Delete + insert into every table (call inside a transaction). */
   private write(doc: ConceptDoc, stat: FileStat | undefined): void {
     this.removeRow(doc.id);
+    this.insertRow(doc, stat);
+  }
+
+  private insertRow(doc: ConceptDoc, stat: FileStat | undefined): void {
     const row = conceptRow(doc, stat ?? null, Date.now());
     const rowid = this.cache.get(INSERT_SQL).run(row).lastInsertRowid;
     this.cache.get("INSERT INTO bodies(concept, body) VALUES (?, ?)").run(rowid, doc.body);
