@@ -112,7 +112,11 @@ async function reconcileFromStore(
     for (let i = 0; i < toRead.length; i += READ_BATCH) {
       const batch = toRead.slice(i, i + READ_BATCH);
       const docs = await Promise.all(batch.map((f) => store.tryReadConcept(f.id)));
-      index.transaction(() => batch.forEach((file, j) => apply(file, docs[j] ?? null)));
+      index.transaction(() => {
+        batch.forEach((file, j) => {
+          apply(file, docs[j] ?? null);
+        });
+      });
     }
   }
   index.transaction(() => {

@@ -1,0 +1,54 @@
+/**
+ * `npm run bench [-- FILTER]`: runs the benchmark sections in order (those whose name contains
+ * FILTER, when given), prints every figure with its target and its ratio against the baseline
+ * measured in the same run, and records them in bench/.out/latest.json.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { BenchContext } from "./context.js";
+import { record, type Section, table } from "./harness.js";
+import * as kb from "./kb.js";
+import * as search from "./search.js";
+import * as write from "./write.js";
+
+interface SectionModule {
+  run(ctx: BenchContext): Promise<Section>;
+}
+
+const SECTIONS: Array<[string, SectionModule]> = [
+  ["kb", kb],
+  ["search", search],
+  ["write", write],
+];
+
+async function main(): Promise<void> {
+  const filter = process.argv[2];
+  const chosen = SECTIONS.filter(([name]) => !filter || name.includes(filter));
+  if (chosen.length === 0) {
+    process.stderr.write(
+      `no section matches ${JSON.stringify(filter)}; sections: ${SECTIONS.map(([n]) => n).join(", ")}\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  const ctx = await BenchContext.create();
+  const results: Section[] = [];
+  try {
+    for (const [name, mod] of chosen) {
+      ctx.log(`section ${name}`);
+      results.push(await mod.run(ctx));
+    }
+  } finally {
+    await ctx.close();
+  }
+  process.stdout.write(`${table(results)}\n`);
+  const out = path.join(path.dirname(fileURLToPath(import.meta.url)), ".out");
+  process.stdout.write(`recorded in ${await record(out, results)}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(
+    `bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exitCode = 1;
+});
