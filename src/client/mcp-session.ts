@@ -3,6 +3,7 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   ClientError,
   ProtocolError,
@@ -24,9 +25,18 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-function classify(url: string, err: unknown): ClientError {
+/**
+ * `operation` names what was asked (initialize, tools/list, a tool name). A JSON-RPC error the
+ * server answered (e.g. -32003 forbidden for a token that may read none of the bound KBs) is
+ * the server's answer, so a ToolError; the SDK's own request timeout is unreachable.
+ */
+function classify(url: string, operation: string, err: unknown): ClientError {
   if (err instanceof ClientError) return err;
   if (err instanceof StreamableHTTPError) return new ProtocolError(url, err.code, err.message);
+  if (err instanceof McpError) {
+    if (err.code === ErrorCode.RequestTimeout) return new ServerUnreachableError(url, "timed out");
+    if (err.code !== ErrorCode.ConnectionClosed) return new ToolError(operation, err.message);
+  }
   const message = (err as Error)?.message ?? String(err);
   const status = /HTTP (\d{3})/.exec(message)?.[1];
   return new ProtocolError(url, status ? Number(status) : undefined, message);
@@ -56,16 +66,16 @@ export async function openMcpSession(
     fetch: guardedFetch,
   });
   const client = new Client({ name: "cartographer-client", version: "0.1.0" });
-  const unwrap = (err: unknown): ClientError => {
+  const unwrap = (err: unknown, operation: string): ClientError => {
     const cause = (err as { cause?: unknown })?.cause;
     if (cause instanceof ServerUnreachableError) return cause;
-    return classify(url, err);
+    return classify(url, operation, err);
   };
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (err) {
     await client.close().catch(() => {});
-    throw unwrap(err);
+    throw unwrap(err, "initialize");
   }
   return {
     async listTools() {
@@ -73,7 +83,7 @@ export async function openMcpSession(
         const result = await client.listTools(undefined, { timeout: timeoutMs });
         return result.tools.map((t) => t.name);
       } catch (err) {
-        throw unwrap(err);
+        throw unwrap(err, "tools/list");
       }
     },
     async callTool(name, args) {
@@ -83,7 +93,7 @@ export async function openMcpSession(
           timeout: timeoutMs,
         });
       } catch (err) {
-        throw unwrap(err);
+        throw unwrap(err, name);
       }
       const content = Array.isArray(result.content) ? result.content : [];
       const text = content

@@ -66,7 +66,7 @@ describe("client against a real one-KB server without auth", () => {
     expect(servers.cartographer).toEqual({
       type: "http",
       url: routed,
-      headers: { Authorization: "Bearer ${CARTO_TOKEN}" },
+      headers: { Authorization: `Bearer \${CARTO_TOKEN}` },
     });
     // Everything else is exactly what was there: drop our entry and the bytes match.
     delete servers.cartographer;
@@ -118,7 +118,7 @@ describe("client against a real one-KB server without auth", () => {
       },
     });
     expect(sb.readJson(".kiro/settings/mcp.json").mcpServers).toEqual({
-      cartographer: { url: routed, headers: { Authorization: "Bearer ${CARTO_TOKEN}" } },
+      cartographer: { url: routed, headers: { Authorization: `Bearer \${CARTO_TOKEN}` } },
     });
     expect(sb.readJson(".gemini/antigravity/mcp_config.json").mcpServers).toEqual({
       cartographer: { serverUrl: routed },
