@@ -56,23 +56,23 @@ export async function generateKb(root: string, opts: GenerateOptions): Promise<G
   const files = new Map<string, string>();
   files.set(
     "data/index.md",
-    frontmatter({ type: "Index", title: "Knowledge Base" }) + "# Index\n\nGenerated KB.\n",
+    `${frontmatter({ type: "Index", title: "Knowledge Base" })}# Index\n\nGenerated KB.\n`,
   );
   files.set("data/log.md", "# Log\n\n## 2024-01-01T00:00:00Z\n\nKB generated.\n");
   for (const map of maps) {
     const types = TYPE_PALETTE.slice(0, 5);
     files.set(
       `data/${map}/_map.md`,
-      frontmatter({
+      `${frontmatter({
         type: "Map",
         title: capital(map),
         kind: "map",
         concept_types: `[${types.join(", ")}]`,
-      }) + `# ${capital(map)}\n`,
+      })}# ${capital(map)}\n`,
     );
     files.set(
       `data/${map}/index.md`,
-      frontmatter({ type: "Index", title: capital(map) }) + `# ${capital(map)}\n`,
+      `${frontmatter({ type: "Index", title: capital(map) })}# ${capital(map)}\n`,
     );
   }
   const start = Date.UTC(2023, 0, 1);

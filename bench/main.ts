@@ -3,6 +3,7 @@
  * FILTER, when given), prints every figure with its target and its ratio against the baseline
  * measured in the same run, and records them in bench/.out/latest.json.
  */
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BenchContext } from "./context.js";
@@ -42,6 +43,12 @@ async function main(): Promise<void> {
     await ctx.close();
   }
   process.stdout.write(`${table(results)}\n`);
+  // Shared machines skew every figure: say how busy this one was.
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+  process.stdout.write(`node ${process.version}, ${os.cpus().length} cpus, load average ${load}\n`);
   const out = path.join(path.dirname(fileURLToPath(import.meta.url)), ".out");
   process.stdout.write(`recorded in ${await record(out, results)}\n`);
 }
