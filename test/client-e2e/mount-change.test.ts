@@ -1,0 +1,84 @@
+/**
+ * A server restarted between the routed shape and an older per-KB one on the same port:
+ * status reports the change (exit 1) and never heals it; reconnect heals it with no orphan.
+ */
+import { parse as parseToml } from "smol-toml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../e2e/helpers.js";
+import {
+  makeKbs,
+  portOf,
+  type Sandbox,
+  sandbox,
+  serveKbs,
+  startPerKbHealthServer,
+} from "./helpers.js";
+
+let sb: Sandbox;
+let server: RunningServer | undefined;
+let older: { close: () => Promise<void> } | undefined;
+let port: number;
+
+beforeAll(async () => {
+  sb = sandbox();
+  await makeKbs(sb.dir, ["a", "b"]);
+  server = await serveKbs(sb.dir);
+  port = portOf(server.url);
+}, 60_000);
+
+afterAll(async () => {
+  await older?.close();
+  await server?.stop();
+  sb?.cleanup();
+});
+
+const entries = () =>
+  (parseToml(sb.read(".codex/config.toml")) as { mcp_servers: Record<string, { url: string }> })
+    .mcp_servers;
+
+describe("a server that changes its mount shape between runs", () => {
+  it("routed → per-KB → routed: status reports each change, reconnect heals it", async () => {
+    const base = `http://127.0.0.1:${port}`;
+    expect((await sb.cli(["connect", "codex", "claude", "--server-url", base])).code).toBe(0);
+    expect(Object.keys(entries())).toEqual(["cartographer"]);
+
+    await server?.stop();
+    server = undefined;
+    older = await startPerKbHealthServer(port, ["a", "b"], "0.1.0");
+    const st = await sb.cli(["status"]);
+    expect(st.code).toBe(1);
+    expect(st.stdout).toContain("mount mode changed: routed → per-kb; run cartographer reconnect");
+    expect(Object.keys(entries())).toEqual(["cartographer"]);
+    const json = JSON.parse((await sb.cli(["status", "--json"])).stdout);
+    expect(json.state).toBe("drift");
+    expect(json.messages).toContain(
+      "mount mode changed: routed → per-kb; run cartographer reconnect",
+    );
+
+    const re = await sb.cli(["reconnect"]);
+    expect(re.code, re.stderr).toBe(0);
+    expect(entries()).toEqual({
+      "cartographer-a": { url: `${base}/mcp/a` },
+      "cartographer-b": { url: `${base}/mcp/b` },
+    });
+    const claude = sb.readJson(".claude.json").mcpServers as Record<string, { url: string }>;
+    expect(Object.keys(claude).sort()).toEqual(["cartographer-a", "cartographer-b"]);
+    expect(sb.read(".cartographer.yaml")).toMatch(/server_mount_mode: per-kb/);
+    const ok = await sb.cli(["status"]);
+    expect(ok.code, ok.stdout).toBe(0);
+    expect((await sb.cli(["doctor"])).code).toBe(0);
+
+    await older.close();
+    older = undefined;
+    server = await serveKbs(sb.dir, { port });
+    const back = await sb.cli(["status"]);
+    expect(back.code).toBe(1);
+    expect(back.stdout).toContain(
+      "mount mode changed: per-kb → routed; run cartographer reconnect",
+    );
+    expect((await sb.cli(["reconnect"])).code).toBe(0);
+    expect(entries()).toEqual({ cartographer: { url: `${base}/mcp/routed` } });
+    expect(Object.keys(sb.readJson(".claude.json").mcpServers as object)).toEqual(["cartographer"]);
+    expect((await sb.cli(["status"])).code).toBe(0);
+  });
+});
