@@ -1,6 +1,7 @@
 /** Section `kb`: generate the KB, full index build, warm open of the unchanged KB. */
-import { openKb } from "../src/kb/store.js";
+
 import path from "node:path";
+import { openKb } from "../src/kb/store.js";
 import { openKbIndex, reindexKb } from "../src/search/kb-index.js";
 import { openSearchIndex } from "../src/search/sqlite-index.js";
 import type { BenchContext } from "./context.js";

@@ -179,6 +179,8 @@ class Index implements SqliteSearchIndex {
         if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === entries.length)
           onProgress?.(i + 1, entries.length);
       });
+      createIndexes(this.db);
+      this.cache.clear();
     });
   }
 

@@ -58,3 +58,21 @@ describe("index file", () => {
     index.close();
   });
 });
+
+describe("full rebuild", () => {
+  it("replaceAll leaves the same schema, secondary indexes included, as a fresh open", () => {
+    const file = path.join(dir, "index.db");
+    const index = openSearchIndex(file);
+    index.replaceAll([{ doc: doc("a/b") }, { doc: doc("a/c") }]);
+    index.close();
+    const fresh = path.join(dir, "fresh.db");
+    openSearchIndex(fresh).close();
+    const schema = (f: string) => {
+      const db = new Database(f, { readonly: true });
+      const rows = db.prepare("SELECT type, name FROM sqlite_schema ORDER BY type, name").all();
+      db.close();
+      return rows;
+    };
+    expect(schema(file)).toEqual(schema(fresh));
+  });
+});
