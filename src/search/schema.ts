@@ -42,7 +42,7 @@ CREATE VIRTUAL TABLE concepts_fts USING fts5(
   id, title, tags, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE concepts_tri USING fts5(
-  id, title, tags, content='', contentless_delete=1, tokenize='trigram'
+  id, title, tags, content='', contentless_delete=1, tokenize='trigram remove_diacritics 1'
 );
 `;
 

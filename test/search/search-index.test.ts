@@ -144,3 +144,20 @@ describe("upsert, remove, reconcile", () => {
     expect(index.count()).toBe(3);
   });
 });
+
+describe("folding", () => {
+  it("ignores diacritics in words and in title substrings", () => {
+    index = openSearchIndex(":memory:");
+    index.upsert(
+      doc("travel/citta", {
+        frontmatter: { type: "note", title: "Città di Castello" },
+        body: "Visitammo la città.",
+      }),
+    );
+    const q2 = (query: string) =>
+      index.search({ query, limit: 5, visibility: VISIBLE_ALL }).results.map((h) => h.id);
+    expect(q2("citta")).toEqual(["travel/citta"]);
+    expect(q2("ittà")).toEqual(["travel/citta"]);
+    expect(q2("itta")).toEqual(["travel/citta"]);
+  });
+});
