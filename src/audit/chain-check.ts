@@ -10,6 +10,7 @@ import {
   isHashHex,
   isSigHex,
 } from "./entry.js";
+import type { SignaturePool } from "./sig-pool.js";
 
 export type BreakReason =
   | "hash mismatch"
@@ -44,6 +45,8 @@ export interface ChainCounts {
 const MAX_BREAKS = 1000;
 /** Signature checks to queue before awaiting them (keeps every pool thread busy). */
 export const SIG_BATCH = 512;
+/** Batches out at once: enough to keep every worker busy while the main thread reads on. */
+const MAX_INFLIGHT = 8;
 
 interface SigJob {
   hash: string;
@@ -64,9 +67,13 @@ export class ChainChecker {
   private sawSigned = false;
   private sigJobs: SigJob[] = [];
 
+  /** Signature batches sent to the pool and not yet settled. */
+  private inflight: Promise<void>[] = [];
+
   constructor(
     private readonly verifier: AuditVerifier | undefined,
     private readonly onEntry?: (entry: AuditEntry) => void,
+    private readonly pool?: SignaturePool,
   ) {}
 
   addBreak(b: VerifyBreak): void {
@@ -141,13 +148,35 @@ export class ChainChecker {
     return job;
   }
 
-  /** Settles queued signature checks; a bad one un-counts its entry from valid and signed. */
-  async flushSignatures(): Promise<void> {
-    const jobs = this.sigJobs;
+  /**
+   * Sends the queued signature checks off without waiting for them (reading goes on meanwhile),
+   * unless MAX_INFLIGHT batches are already out: then waits for the oldest (bounds memory).
+   */
+  async dispatchSignatures(): Promise<void> {
+    this.inflight.push(this.checkBatch(this.sigJobs));
     this.sigJobs = [];
+    while (this.inflight.length > MAX_INFLIGHT) await this.inflight.shift();
+  }
+
+  /** Settles every signature check; a bad one un-counts its entry from valid and signed. */
+  async flushSignatures(): Promise<void> {
+    await this.dispatchSignatures();
+    const all = this.inflight;
+    this.inflight = [];
+    await Promise.all(all);
+  }
+
+  private async checkBatch(jobs: SigJob[]): Promise<void> {
     const verifier = this.verifier;
     if (!verifier || jobs.length === 0) return;
-    const results = await Promise.all(jobs.map((j) => verifier.verifyAsync(j.hash, j.sig)));
+    // Small remainders stay on libuv's pool: starting workers would cost more than they save.
+    const results =
+      this.pool && jobs.length >= SIG_BATCH
+        ? await this.pool.verifyBatch(
+            jobs.map((j) => j.hash),
+            jobs.map((j) => j.sig),
+          )
+        : await Promise.all(jobs.map((j) => verifier.verifyAsync(j.hash, j.sig)));
     results.forEach((ok, i) => {
       const j = jobs[i];
       if (ok || !j) return;

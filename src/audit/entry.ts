@@ -57,7 +57,34 @@ export function isSigHex(value: unknown): value is string {
  * Fields absent from the entry are absent from the bytes; unknown fields are included.
  */
 export function canonicalize(entry: Record<string, unknown>): string {
+  // Fast path: when every object's own key order is already UTF-16 sorted (true of every line
+  // we write, and of JSON.parse output of such a line), native JSON.stringify emits exactly the
+  // RFC 8785 bytes: same key order, same string and number forms.
+  if (keysSortedDeep(entry)) {
+    const { hash: _hash, sig: _sig, ...rest } = entry;
+    return JSON.stringify(rest);
+  }
   return canonicalObject(entry, true);
+}
+
+/** True when Object.keys order (the order JSON.stringify uses) is sorted at every depth. */
+function keysSortedDeep(value: unknown): boolean {
+  if (typeof value === "number") return Number.isFinite(value);
+  if (typeof value !== "object" || value === null) return typeof value !== "undefined";
+  if (Array.isArray(value)) {
+    for (const v of value) if (v === undefined || !keysSortedDeep(v)) return false;
+    return true;
+  }
+  const obj = value as Record<string, unknown>;
+  let prev: string | undefined;
+  for (const key in obj) {
+    if (prev !== undefined && prev >= key) return false;
+    prev = key;
+    const v = obj[key];
+    if (typeof v === "string" || typeof v === "boolean") continue;
+    if (!keysSortedDeep(v)) return false;
+  }
+  return true;
 }
 
 /** RFC 8785 serialization of a JSON value (also used for the checkpoint index). */
@@ -234,14 +261,15 @@ export function createSigner(seedHex: string): AuditSigner {
 const PUBLIC_KEY_ERROR =
   "audit public key must be exactly 64 hexadecimal characters (a raw Ed25519 public key)";
 
-export function createVerifier(publicKeyHex: string): AuditVerifier {
+/** DER SubjectPublicKeyInfo of a raw 64-hex Ed25519 public key (throws on a malformed one). */
+export function publicKeySpki(publicKeyHex: string): Buffer {
   if (typeof publicKeyHex !== "string" || !HEX64.test(publicKeyHex.toLowerCase()))
     throw new Error(PUBLIC_KEY_ERROR);
-  const key = createPublicKey({
-    key: Buffer.concat([SPKI_PREFIX, Buffer.from(publicKeyHex, "hex")]),
-    format: "der",
-    type: "spki",
-  });
+  return Buffer.concat([SPKI_PREFIX, Buffer.from(publicKeyHex, "hex")]);
+}
+
+export function createVerifier(publicKeyHex: string): AuditVerifier {
+  const key = createPublicKey({ key: publicKeySpki(publicKeyHex), format: "der", type: "spki" });
   return {
     verify: (hash, sig) => {
       if (!isSigHex(sig)) return false;

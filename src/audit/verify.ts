@@ -15,8 +15,9 @@ import {
   parseIndex,
   segmentSeq,
 } from "./checkpoint.js";
-import { type AuditEntry, type AuditVerifier, createVerifier } from "./entry.js";
+import { type AuditEntry, type AuditVerifier, createVerifier, publicKeySpki } from "./entry.js";
 import { readLineBatches } from "./read-lines.js";
+import { createSignaturePool, type SignaturePool } from "./sig-pool.js";
 
 export type { BreakReason, VerifyBreak } from "./chain-check.js";
 
@@ -54,15 +55,31 @@ export async function verifyAudit(
   onEntry?: (entry: AuditEntry) => void,
 ): Promise<VerifyReport & { checkpointOnly: CheckpointSegment[] }> {
   let verifier: AuditVerifier | undefined;
+  let spki: Buffer | undefined;
   if (opts.publicKeyHex !== undefined) {
     try {
       verifier = createVerifier(opts.publicKeyHex);
+      spki = publicKeySpki(opts.publicKeyHex);
     } catch (err) {
       throw new AuditUsageError((err as Error).message);
     }
   }
+  const pool = spki ? createSignaturePool(spki) : undefined;
+  try {
+    return await verifyWith(opts, verifier, pool, onEntry);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function verifyWith(
+  opts: VerifyOptions,
+  verifier: AuditVerifier | undefined,
+  pool: SignaturePool | undefined,
+  onEntry: ((entry: AuditEntry) => void) | undefined,
+): Promise<VerifyReport & { checkpointOnly: CheckpointSegment[] }> {
   const archiveDir = opts.archiveDir ?? defaultArchiveDir(opts.log);
-  const checker = new ChainChecker(verifier, onEntry);
+  const checker = new ChainChecker(verifier, onEntry, pool);
   const index = await loadIndex(archiveDir, opts.log, checker, verifier);
   const byName = new Map(index?.segments.map((s) => [s.segment, s]) ?? []);
   const present = (await readdirOrEmpty(archiveDir)).filter(
@@ -132,7 +149,7 @@ async function checkFile(file: string, checker: ChainChecker): Promise<FileFacts
           facts.last = e;
         }
       }
-      if (checker.pendingSignatures >= SIG_BATCH) await checker.flushSignatures();
+      if (checker.pendingSignatures >= SIG_BATCH) await checker.dispatchSignatures();
     }
   } catch (err) {
     checker.addBreak({ file, line: 0, reason: "unreadable file", detail: (err as Error).message });
