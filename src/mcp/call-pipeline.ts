@@ -121,7 +121,7 @@ async function preflight(
   let request: AuthRequest;
   try {
     args = validateArgs(spec, rawArgs);
-    request = await buildAuthRequest(deps.runtime.store, deps.kb, spec, args);
+    request = await buildAuthRequest(deps.runtime.store, deps.kb, spec, args, policy);
   } catch (err) {
     const decision = authorize(policy, unclassifiedWrite(deps.kb));
     if (!decision.allow) return denial(decision.reason);
@@ -155,7 +155,7 @@ async function execute(
       // Facts may have changed while the call waited for the lock (D118: re-authorize here).
       const again = authorize(
         ctx.principal.policy,
-        await buildAuthRequest(runtime.store, deps.kb, spec, args),
+        await buildAuthRequest(runtime.store, deps.kb, spec, args, ctx.principal.policy),
       );
       if (!again.allow) return denial(again.reason);
       const session = runtime.beginWrite();

@@ -3,19 +3,28 @@
  * from the map descriptors, the current type from the file. Read again under the lock for writes.
  */
 
-import type { AuthRequest, TargetFacts } from "../auth/types.js";
+import { hasWholeKb } from "../auth/decide.js";
+import type { AuthRequest, Policy, TargetFacts } from "../auth/types.js";
 import type { KbStore } from "../kb/api.js";
 import { placementOf } from "../kb/ids.js";
 import type { ToolSpec, ToolTarget } from "../tools/spec.js";
 
-/** The AuthRequest of a resolved tool with validated arguments. */
+/**
+ * The AuthRequest of a resolved tool with validated arguments. Given the caller's `policy`, the
+ * store reads are skipped when no fact can change the decision: a principal holding whole-KB
+ * access (admin, LOCAL_ADMIN, a selector-free rule) is allowed on every target whatever its
+ * placement, type or existence (decide.ts), and so is a request naming none.
+ */
 export async function buildAuthRequest(
   store: KbStore,
   kb: string,
   spec: ToolSpec,
   args: Record<string, unknown>,
+  policy?: Policy,
 ): Promise<AuthRequest> {
-  const targets = spec.targets ? spec.targets(args) : [];
+  let targets = spec.targets ? spec.targets(args) : [];
+  const access = spec.readOnly && !targets.some((t) => t.write) ? "r" : "rw";
+  if (policy !== undefined && hasWholeKb(policy, kb, access)) targets = [];
   const maps = targets.length > 0 ? await store.maps() : [];
   const facts: TargetFacts[] = [];
   for (const target of targets) facts.push(await factsOf(store, maps, target));
