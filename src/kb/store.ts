@@ -2,12 +2,14 @@
  * The KB store shell: implements KbStore (src/kb/api.ts) over the pure core, plan builders,
  * atomic apply and git. Reads are lock-free; apply + commit run under `withLock`.
  */
+
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { type Logger, silentLogger } from "../logger.js";
 import type {
   AppliedPlan,
   AssetInfo,
+  BodyEdit,
   ChangeRecord,
   ConceptFileStat,
   ConceptMove,
@@ -26,22 +28,15 @@ import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git, headSha, runGi
 import { changesSince } from "./history.js";
 import { ensureLocalState } from "./local-state.js";
 import { AsyncLock } from "./lock.js";
+import { MapsCache } from "./maps-cache.js";
 import { normalizeRelPath } from "./paths.js";
-import type { PlanContext } from "./plan-context.js";
 import { mergePlans } from "./plan-batch.js";
+import type { PlanContext } from "./plan-context.js";
+import { listSkills, listTemplates } from "./store-catalog.js";
 import * as admin from "./store-plans-admin.js";
 import * as concept from "./store-plans-concept.js";
 import { planConceptMove } from "./store-plans-move.js";
-import {
-  conceptIdOf,
-  loadMaps,
-  notFound,
-  resolveConcept,
-  scanConcepts,
-  toConceptDoc,
-} from "./store-read.js";
-import { listSkills, listTemplates } from "./store-catalog.js";
-import type { BodyEdit } from "./api.js";
+import { conceptIdOf, notFound, resolveConcept, scanConcepts, toConceptDoc } from "./store-read.js";
 import type { ConceptDoc, Frontmatter, GitIdentity, KbSettings, MapDescriptor } from "./types.js";
 
 export { initKb } from "./init.js";
@@ -49,6 +44,7 @@ export { initKb } from "./init.js";
 class Store implements KbStore {
   readonly root: string;
   private readonly lock = new AsyncLock();
+  private readonly mapsCache: MapsCache;
   private readonly ctx: PlanContext;
 
   constructor(
@@ -56,11 +52,12 @@ class Store implements KbStore {
     private readonly logger: Logger,
   ) {
     this.root = settings.root;
+    this.mapsCache = new MapsCache(this.root, logger);
     this.ctx = { root: this.root, settings, logger, maps: () => this.maps() };
   }
 
   maps(): Promise<MapDescriptor[]> {
-    return loadMaps(this.root, this.logger);
+    return this.mapsCache.get();
   }
 
   async scanConceptFiles(): Promise<ConceptFileStat[]> {
