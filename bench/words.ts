@@ -46,9 +46,10 @@ export const PLACES = [
   "Quebec",
 ];
 
+// Never "services": ids under services/ name the KB-root services/ concepts (DESIGN §4).
 export const MAP_NAMES = [
   "infra",
-  "services",
+  "platform",
   "people",
   "projects",
   "finance",

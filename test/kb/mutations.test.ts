@@ -219,6 +219,14 @@ describe("every mutation round-trips with exactly one commit", () => {
     expect(() => kb.store.planBatch([a, a], "dup")).toThrow(/distinct|one operation per file/);
   });
 
+  it("maps: the name services is reserved (it would shadow the KB-root services/ concepts)", async () => {
+    await fails(
+      kb.store.planMapCreate({ name: "services", kind: "map" }),
+      "invalid_argument",
+      "reserved",
+    );
+  });
+
   it("maps: create (strict palette, required fields), delete only when empty", async () => {
     await once(
       kb.store.planMapCreate({
