@@ -11,6 +11,7 @@ import {
   ListToolsRequestSchema,
   PingRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Principal } from "../auth/types.js";
 import type { Transport } from "./context.js";
 import type { ToolSurface, ToolsProfile } from "./surface.js";
@@ -39,10 +40,18 @@ export function serverName(perKbEndpointOf: string | null, mountedCount: number)
     : "cartographer";
 }
 
+// HTTP builds a Server per request (stateless); the SDK's default validator is a new Ajv each
+// time, a large share of a request's CPU. It only checks elicitation answers and keeps no
+// per-server state, so one instance serves every Server.
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
 export function createMcpServer(surface: ToolSurface, opts: McpServerOptions): Server {
   const server = new Server(
     { name: opts.name, version: opts.version },
-    { capabilities: { tools: {} } },
+    {
+      capabilities: { tools: {} },
+      jsonSchemaValidator: SHARED_VALIDATOR,
+    },
   );
   const gate = opts.metadataGate ?? (() => true);
   const guard = (): void => {
