@@ -1,0 +1,79 @@
+/**
+ * The official MCP conformance suite's server scenarios that apply to a tools-only stateless
+ * server, run against the built `cartographer serve` on a per-KB endpoint and on /mcp/routed.
+ * A scenario fails this test when any of its checks is not SUCCESS.
+ *
+ * Two suite scenarios call fixed tool names our server does not have (`test_simple_text`,
+ * `test_error_handling`); against us they exercise the unknown-tool path (an `isError` text
+ * result), which makes tools-call-simple-text pass without a real text tool. The last tests
+ * therefore make the same checks with real tools through the SDK over Streamable HTTP.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runScenario, type Served, serveTempKb } from "./helpers.js";
+
+const SCENARIOS = [
+  "server-initialize",
+  "ping",
+  "tools-list",
+  "tools-call-simple-text",
+  "tools-call-error",
+  "dns-rebinding-protection",
+];
+
+let served: Served;
+beforeAll(async () => {
+  served = await serveTempKb();
+}, 60_000);
+afterAll(async () => served?.stop());
+
+describe.each(["/mcp/kb", "/mcp/routed"])("official conformance scenarios on %s", (path) => {
+  it("every applicable scenario passes every check", async () => {
+    const runs = await Promise.all(
+      SCENARIOS.map(async (s) => ({ s, run: await runScenario(served.url + path, s) })),
+    );
+    for (const { s, run } of runs) {
+      expect(run.checks.length, `${s} produced no checks:\n${run.output}`).toBeGreaterThan(0);
+      const bad = run.checks.filter((c) => c.status !== "SUCCESS" && c.status !== "INFO");
+      expect(bad, `${s} failed:\n${run.output}`).toEqual([]);
+      expect(run.code, `${s} exit code`).toBe(0);
+    }
+    const rebinding = runs.find((r) => r.s === "dns-rebinding-protection")?.run.checks ?? [];
+    expect(rebinding.map((c) => c.id).sort()).toEqual([
+      "localhost-host-rebinding-rejected",
+      "localhost-host-valid-accepted",
+    ]);
+  }, 120_000);
+});
+
+describe("the suite's tool-call checks, made with real tools", () => {
+  async function withClient<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+    const client = new Client({ name: "conformance-equivalent", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp/kb`)));
+    try {
+      return await fn(client);
+    } finally {
+      await client.close();
+    }
+  }
+
+  it("tools-call-simple-text: a real tool returns one non-empty text content, not an error", async () => {
+    const r = (await withClient((c) => c.callTool({ name: "kb_status" }))) as CallToolResult;
+    expect(r.isError ?? false).toBe(false);
+    expect(r.content).toHaveLength(1);
+    expect(r.content[0]?.type).toBe("text");
+    const text = r.content[0]?.type === "text" ? r.content[0].text : "";
+    expect(JSON.parse(text)).toMatchObject({ name: "kb" });
+  });
+
+  it("tools-call-error: a failing real tool answers isError with `<code>: <message>` text", async () => {
+    const r = (await withClient((c) =>
+      c.callTool({ name: "concept_read", arguments: { id: "missing/x" } }),
+    )) as CallToolResult;
+    expect(r.isError).toBe(true);
+    const text = r.content[0]?.type === "text" ? r.content[0].text : "";
+    expect(text).toMatch(/^not_found: .*missing\/x/);
+  });
+});
