@@ -91,13 +91,14 @@ export interface InspectorRun {
 }
 
 /**
- * `inspector-cli <url> --method … [--tool-name … --tool-arg k=v …]`. The cwd is the package's
+ * `inspector-cli --transport http <url> --method … [--tool-name … --tool-arg k=v …]`. The cwd is the package's
  * build dir because inspector-cli 1.0.3 probes `../package.json` relative to the cwd but imports
  * it relative to its module (it fails with "Cannot find module …/package.json" elsewhere).
+ * `--transport http` is explicit: the CLI guesses SSE for URLs not ending in `/mcp`.
  */
 export async function inspector(args: string[]): Promise<InspectorRun> {
   try {
-    const r = await execFileP(process.execPath, [join(INSPECTOR_DIR, "index.js"), ...args], {
+    const r = await execFileP(process.execPath, [join(INSPECTOR_DIR, "index.js"), "--transport", "http", ...args], {
       cwd: INSPECTOR_DIR,
       env: cleanEnv(),
       timeout: 60_000,
