@@ -7,13 +7,7 @@
 import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import {
-  cleanEnv,
-  GIT_ENV,
-  type RunningServer,
-  startServer,
-  tempDir,
-} from "../e2e/helpers.js";
+import { cleanEnv, GIT_ENV, type RunningServer, startServer, tempDir } from "../e2e/helpers.js";
 
 const execFileP = promisify(execFile);
 const MODULES = resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol");
@@ -98,11 +92,15 @@ export interface InspectorRun {
  */
 export async function inspector(args: string[]): Promise<InspectorRun> {
   try {
-    const r = await execFileP(process.execPath, [join(INSPECTOR_DIR, "index.js"), "--transport", "http", ...args], {
-      cwd: INSPECTOR_DIR,
-      env: cleanEnv(),
-      timeout: 60_000,
-    });
+    const r = await execFileP(
+      process.execPath,
+      [join(INSPECTOR_DIR, "index.js"), "--transport", "http", ...args],
+      {
+        cwd: INSPECTOR_DIR,
+        env: cleanEnv(),
+        timeout: 60_000,
+      },
+    );
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };

@@ -118,7 +118,11 @@ afterAll(async () => kb.cleanup());
 describe("every registered tool through the SDK client", () => {
   it("the table covers every tool of allTools()", () => {
     const covered = new Set(ROWS.map((r) => r.tool));
-    expect(allTools().filter((s) => !covered.has(s.name)).map((s) => s.name)).toEqual([]);
+    expect(
+      allTools()
+        .filter((s) => !covered.has(s.name))
+        .map((s) => s.name),
+    ).toEqual([]);
   });
 
   it("each call succeeds with compact JSON; each write makes exactly one commit", async () => {
@@ -131,13 +135,10 @@ describe("every registered tool through the SDK client", () => {
       // Compact JSON: the text is exactly the re-serialization of what it parses to.
       expect(JSON.stringify(JSON.parse(text)), row.tool).toBe(text);
       row.check?.(okJson(result));
-      const expected =
-        row.commits ?? (readOnly.get(row.tool) || NO_COMMIT.has(row.tool) ? 0 : 1);
+      const expected = row.commits ?? (readOnly.get(row.tool) || NO_COMMIT.has(row.tool) ? 0 : 1);
       expect(commitCount(kb.root) - before, `commits made by ${row.tool}`).toBe(expected);
       if (expected === 1) {
-        expect(git(kb.root, ["log", "-1", "--format=%s"])).toMatch(
-          new RegExp(`^${row.tool}: `),
-        );
+        expect(git(kb.root, ["log", "-1", "--format=%s"])).toMatch(new RegExp(`^${row.tool}: `));
       }
     }
   });

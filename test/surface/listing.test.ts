@@ -43,7 +43,10 @@ describe("tools/list", () => {
     // The registry marks every destructive tool; none of them is read-only.
     const destructive = listed.filter((t) => t.annotations?.destructiveHint === true);
     expect(destructive.map((t) => t.name).sort()).toEqual(
-      specs.filter((s) => s.destructive === true).map((s) => s.name).sort(),
+      specs
+        .filter((s) => s.destructive === true)
+        .map((s) => s.name)
+        .sort(),
     );
     expect(destructive.length).toBeGreaterThan(0);
   });
