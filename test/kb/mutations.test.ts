@@ -222,7 +222,7 @@ describe("every mutation round-trips with exactly one commit", () => {
   it("maps: the name services is reserved (it would shadow the KB-root services/ concepts)", async () => {
     await fails(
       kb.store.planMapCreate({ name: "services", kind: "map" }),
-      "invalid_argument",
+      "reserved_name",
       "reserved",
     );
   });
