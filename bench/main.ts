@@ -6,10 +6,15 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import * as audit from "./audit-section.js";
+import * as auth from "./auth.js";
 import { BenchContext } from "./context.js";
 import { record, type Section, table } from "./harness.js";
+import * as http from "./http.js";
 import * as kb from "./kb.js";
+import * as mcpLists from "./mcp-lists.js";
 import * as search from "./search.js";
+import * as stdio from "./stdio.js";
 import * as write from "./write.js";
 
 interface SectionModule {
@@ -20,6 +25,11 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["kb", kb],
   ["search", search],
   ["write", write],
+  ["mcp-lists", mcpLists],
+  ["http", http],
+  ["stdio", stdio],
+  ["auth", auth],
+  ["audit", audit],
 ];
 
 async function main(): Promise<void> {

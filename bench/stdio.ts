@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchContext } from "./context.js";
-import { readableIds } from "./http.js";
 import { type Figure, type Section, summarize } from "./harness.js";
+import { readableIds } from "./http.js";
 
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli", "main.js");
 const CALLS = 500;
