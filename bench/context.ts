@@ -78,6 +78,7 @@ export class BenchContext {
   async close(): Promise<void> {
     this.index?.close();
     this.index = null;
-    await fs.rm(this.tmpRoot, { recursive: true, force: true });
+    // git may still be packing in the background (auto gc): retry instead of failing the run.
+    await fs.rm(this.tmpRoot, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }

@@ -92,6 +92,8 @@ export async function generateKb(root: string, opts: GenerateOptions): Promise<G
   }
   await writeAll(root, files);
   await run("git", ["init", "-q", "-b", "main"], { cwd: root });
+  // No background auto-gc while a benchmark measures commits.
+  await run("git", ["config", "gc.auto", "0"], { cwd: root });
   await fs.appendFile(path.join(root, ".git/info/exclude"), ".cartographer/\n");
   await run("git", ["add", "-A"], { cwd: root, maxBuffer: 1 << 26 });
   await run("git", ["commit", "-q", "-m", "generate KB"], {

@@ -3,7 +3,7 @@
  * commits never depend on a global git configuration (DESIGN §4).
  */
 import { execFile } from "node:child_process";
-import { access } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { KbError } from "./errors.js";
 import type { GitIdentity } from "./types.js";
@@ -119,13 +119,8 @@ export async function commitPaths(
   if (wanted.length === 0) return null;
   const list = `${wanted.join("\0")}\0`;
   await git(cwd, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], list);
-  // git diff has no --pathspec-from-file: list every staged path and keep ours.
-  const wantedSet = new Set(wanted);
-  const staged = await git(cwd, ["diff", "--cached", "--name-only", "-z", "--no-renames"]);
-  const changed = staged.split("\0").filter((p) => p && wantedSet.has(p));
-  if (changed.length === 0) return null;
   const author = `${identity.name} <${identity.email}>`;
-  await git(
+  const r = await runGit(
     cwd,
     [
       ...identityArgs(identity),
@@ -138,7 +133,31 @@ export async function commitPaths(
       "--pathspec-from-file=-",
       "--pathspec-file-nul",
     ],
-    `${changed.join("\0")}\0`,
+    list,
   );
-  return headSha(cwd);
+  if (r.code !== 0) {
+    // The paths were staged but none of them differs from HEAD: nothing to commit.
+    if (
+      /nothing to commit|no changes added to commit|nothing added to commit/.test(
+        r.stdout + r.stderr,
+      )
+    )
+      return null;
+    throw new KbError("git_failed", `git commit failed: ${summarize(r.stderr || r.stdout)}`);
+  }
+  return (await readHeadSha(cwd)) ?? headSha(cwd);
+}
+
+/** HEAD's sha read from .git without a process; null when it is not a plain loose ref. */
+async function readHeadSha(cwd: string): Promise<string | null> {
+  try {
+    const head = (await readFile(join(cwd, ".git", "HEAD"), "utf8")).trim();
+    if (/^[0-9a-f]{40}$/.test(head)) return head;
+    const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
+    if (!ref) return null;
+    const sha = (await readFile(join(cwd, ".git", ref), "utf8")).trim();
+    return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+  } catch {
+    return null; // packed refs, a worktree's .git file, …: ask git instead
+  }
 }

@@ -45,6 +45,7 @@ class Store implements KbStore {
   readonly root: string;
   private readonly lock = new AsyncLock();
   private readonly mapsCache: MapsCache;
+  private ownIdentity: Promise<GitIdentity | null> | null = null;
   private readonly ctx: PlanContext;
 
   constructor(
@@ -203,12 +204,13 @@ class Store implements KbStore {
 
   /** Identity: argument → settings.gitAuthor → git's configured user → cartographer. */
   private async identity(author?: GitIdentity): Promise<GitIdentity> {
-    return (
-      author ??
-      this.settings.gitAuthor ??
-      (await configuredIdentity(this.root)) ??
-      FALLBACK_IDENTITY
-    );
+    return author ?? this.settings.gitAuthor ?? (await this.gitOwnIdentity()) ?? FALLBACK_IDENTITY;
+  }
+
+  /** git's own configured user, looked up once per store (two processes per commit otherwise). */
+  private gitOwnIdentity(): Promise<GitIdentity | null> {
+    this.ownIdentity ??= configuredIdentity(this.root);
+    return this.ownIdentity;
   }
 
   async commit(paths: string[], message: string, author?: GitIdentity): Promise<string | null> {
