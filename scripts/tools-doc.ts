@@ -41,7 +41,9 @@ export function renderToolsDoc(): string {
   ];
   for (const spec of specs) {
     const description = spec.description.replace(/\|/g, "\\|").replace(/\s+/g, " ");
-    lines.push(`| \`${spec.name}\` | ${args(spec)} | ${flags(spec)} | ${spec.resource} | ${description} |`);
+    lines.push(
+      `| \`${spec.name}\` | ${args(spec)} | ${flags(spec)} | ${spec.resource} | ${description} |`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -9,7 +9,8 @@ export interface Logger {
 }
 
 export function stderrLogger(stream: NodeJS.WritableStream = process.stderr): Logger {
-  const line = (level: string, message: string) => stream.write(`cartographer ${level}: ${message}\n`);
+  const line = (level: string, message: string) =>
+    stream.write(`cartographer ${level}: ${message}\n`);
   return {
     info: (m) => line("info", m),
     warn: (m) => line("warn", m),

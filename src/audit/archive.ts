@@ -4,6 +4,7 @@
  * configured) covers them (D119).
  */
 import path from "node:path";
+import type { Logger } from "../logger.js";
 import {
   type CheckpointIndex,
   emptyIndex,
@@ -17,7 +18,6 @@ import {
 import { type AuditSigner, GENESIS } from "./entry.js";
 import type { AuditIo } from "./io.js";
 import { segmentFacts } from "./lines.js";
-import type { Logger } from "../logger.js";
 
 export interface ArchiveContext {
   logPath: string;

@@ -2,8 +2,9 @@
  * Finding where a log's good bytes end: the sink resumes its chain from the last complete
  * line and cuts a torn one (a write interrupted by a crash).
  */
-import { isHashHex, type SegmentFactsLike } from "./lines.js";
+
 import type { AuditFile } from "./io.js";
+import { isHashHex, type SegmentFactsLike } from "./lines.js";
 
 export interface TailState {
   /** Bytes up to and including the last newline. */

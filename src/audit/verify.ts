@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs/promises";
 import path from "node:path";
-import { type ChainCounts, ChainChecker, SIG_BATCH, type VerifyBreak } from "./chain-check.js";
+import { ChainChecker, type ChainCounts, SIG_BATCH, type VerifyBreak } from "./chain-check.js";
 import {
   type CheckpointIndex,
   type CheckpointSegment,

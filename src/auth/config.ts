@@ -152,6 +152,6 @@ export function parseAuthConfig(raw: unknown): AuthConfig {
   throw new KbError("invalid_argument", `invalid auth config:\n${lines.join("\n")}`);
 }
 
-export { parseTokensEnv } from "./tokens-env.js";
 export { expandEnvRefs } from "./env-refs.js";
 export { type AuthOverrides, parseAuthMode, resolveAuthInput } from "./resolve.js";
+export { parseTokensEnv } from "./tokens-env.js";

@@ -1,4 +1,4 @@
-import { ProtocolError, classifyFetchFailure } from "./errors.js";
+import { classifyFetchFailure, ProtocolError } from "./errors.js";
 
 export type FetchFn = typeof fetch;
 

@@ -6,10 +6,10 @@ import {
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   ClientError,
+  classifyFetchFailure,
   ProtocolError,
   ServerUnreachableError,
   ToolError,
-  classifyFetchFailure,
 } from "./errors.js";
 import type { FetchFn } from "./health.js";
 

@@ -2,8 +2,9 @@
  * changes_since: one `git log --name-status -M` call, parsed and folded per concept id.
  * The folding is pure (`foldHistory`); `changesSince` only runs git.
  */
-import { KbError } from "./errors.js";
+
 import type { ChangeRecord } from "./api.js";
+import { KbError } from "./errors.js";
 import { runGit } from "./git.js";
 
 export interface LogCommit {

@@ -2,8 +2,8 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { SkillInfo, TemplateInfo } from "./api.js";
-import { readTextOrNull } from "./fsutil.js";
 import { parseDocument } from "./frontmatter.js";
+import { readTextOrNull } from "./fsutil.js";
 import { templateVariables } from "./templates.js";
 
 async function names(dir: string): Promise<import("node:fs").Dirent[]> {

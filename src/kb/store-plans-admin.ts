@@ -1,15 +1,15 @@
 /** Plans for KB-level files: curated indexes, maps/journals, logs, skills. */
 import type { BodyEdit, WritePlan } from "./api.js";
+import { filesUnderDir } from "./assets.js";
 import { applyEdits } from "./edits.js";
 import { KbError } from "./errors.js";
-import { readTextOrNull } from "./fsutil.js";
 import { normalizeNewlines, serializeDocument, splitDocument } from "./frontmatter.js";
+import { readTextOrNull } from "./fsutil.js";
 import { contentHash } from "./hash.js";
 import { RESERVED_BASENAMES } from "./ids.js";
 import { EMPTY_LOG, insertLogEntry } from "./log.js";
 import { normalizeRelPath } from "./paths.js";
 import { checkIfMatch, type PlanContext } from "./plan-context.js";
-import { filesUnderDir } from "./assets.js";
 import type { Frontmatter } from "./types.js";
 
 const NAME = /^[a-z0-9][a-z0-9._-]*$/;

@@ -2,8 +2,8 @@
 import type { ConceptPatchInput, ConceptWriteInput, WritePlan } from "./api.js";
 import { applyEdits } from "./edits.js";
 import { KbError } from "./errors.js";
-import { readTextOrNull } from "./fsutil.js";
 import { parseDocument, serializeDocument } from "./frontmatter.js";
+import { readTextOrNull } from "./fsutil.js";
 import { contentHash } from "./hash.js";
 import { candidatePaths, validateId } from "./ids.js";
 import { rewriteLinks } from "./markdown.js";

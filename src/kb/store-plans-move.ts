@@ -4,12 +4,12 @@
  * rewritten in every Markdown file of the KB that mentions one.
  */
 import { readdir } from "node:fs/promises";
-import { filesUnderDir } from "./assets.js";
 import { join } from "node:path";
 import type { ConceptMove, FileChange, WritePlan } from "./api.js";
+import { filesUnderDir } from "./assets.js";
 import { KbError } from "./errors.js";
-import { readBytesOrNull, readTextOrNull, readTextsChunked } from "./fsutil.js";
 import { parseDocument } from "./frontmatter.js";
+import { readBytesOrNull, readTextOrNull, readTextsChunked } from "./fsutil.js";
 import { candidatePaths, validateId } from "./ids.js";
 import { rewriteLinks } from "./markdown.js";
 import type { PlanContext } from "./plan-context.js";

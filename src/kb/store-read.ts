@@ -6,15 +6,15 @@ import type { Dirent } from "node:fs";
 import { statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { Logger } from "../logger.js";
 import type { ConceptFileStat } from "./api.js";
 import { KbError } from "./errors.js";
-import { readTextOrNull } from "./fsutil.js";
 import { parseDocument } from "./frontmatter.js";
+import { readTextOrNull } from "./fsutil.js";
 import { contentHash } from "./hash.js";
 import { candidatePaths, pathToId, placementOf, validateId } from "./ids.js";
 import { LEGACY_MAP_FILE, MAP_FILE, parseMapDescriptor } from "./maps.js";
 import type { ConceptDoc, MapDescriptor } from "./types.js";
-import type { Logger } from "../logger.js";
 
 async function listDir(abs: string): Promise<Dirent[]> {
   try {

@@ -14,7 +14,13 @@ import type { KbRuntime } from "./runtime.js";
  * - `batch`: every operation's target;
  * - `whole`: the whole KB.
  */
-export type ResourceClass = "exact" | "collection" | "src-dst" | "curated-index" | "batch" | "whole";
+export type ResourceClass =
+  | "exact"
+  | "collection"
+  | "src-dst"
+  | "curated-index"
+  | "batch"
+  | "whole";
 
 export type JsonSchema = {
   type: "object";

@@ -6,17 +6,17 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allTools } from "../../src/tools/registry.js";
 import { INITIALIZE, MCP_HEADERS, postInit, raw } from "../http/helpers.js";
-import { type Expect, ROLE_EXTRAS, ROWS, type Row } from "./table.js";
 import {
-  IN,
   type AuthzServer,
   connect,
+  IN,
   outcome,
   PRINCIPALS,
   startAuthzServer,
   TOKENS,
   type Who,
 } from "./setup.js";
+import { type Expect, ROLE_EXTRAS, ROWS, type Row } from "./table.js";
 
 let s: AuthzServer;
 beforeAll(async () => {

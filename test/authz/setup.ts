@@ -10,8 +10,8 @@ import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js
 import { memoryLogger } from "../../src/logger.js";
 import type { MountedKb } from "../../src/mcp/mount.js";
 import { allTools } from "../../src/tools/registry.js";
-import { callTool } from "../tools/helpers.js";
 import { type TempMounts, tempMounts } from "../mcp/helpers.js";
+import { callTool } from "../tools/helpers.js";
 
 /** Token values (test-only) and the principals they stand for. */
 export const TOKENS = {

@@ -5,7 +5,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN, cleanEnv, GIT_ENV, runBin, tempDir } from "./helpers.js";
 
-const cleanups: Array<() => Promise<unknown> | void> = [];
+const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
@@ -61,9 +61,11 @@ describe("cartographer serve over stdio (the built binary)", () => {
     const { tools } = await client.listTools();
     const search = tools.find((t) => t.name === "search");
     expect(search?.inputSchema.required).toContain("kb");
-    expect(
-      (search?.inputSchema.properties as Record<string, { enum?: string[] }>).kb?.enum,
-    ).toEqual(["one", "two"]);
+    const properties = (search?.inputSchema.properties ?? {}) as Record<
+      string,
+      { enum?: string[] }
+    >;
+    expect(properties.kb?.enum).toEqual(["one", "two"]);
     expect(tools.some((t) => t.name === "concept_batch")).toBe(true);
     const missing = await client.callTool({ name: "concept_read", arguments: { id: "x" } });
     expect(missing.isError).toBe(true);

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +14,6 @@ import {
   type TempKb,
   tool,
 } from "./helpers.js";
-import { execFileSync } from "node:child_process";
 
 let kb: TempKb;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type { KbSettings } from "../../src/kb/types.js";
 import { allTools, registerTools, toolsFor } from "../../src/tools/registry.js";
 import { obj } from "../../src/tools/schema.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
-import type { KbSettings } from "../../src/kb/types.js";
 
 const golden = JSON.parse(
   readFileSync(new URL("./golden/tools.json", import.meta.url), "utf8"),

@@ -3,12 +3,12 @@
  * flags, into one validated, frozen object. Only src/cli reads the environment; it passes
  * `env` in here so the resolution itself is testable.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, resolve as resolvePath } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { KbError } from "../../kb/errors.js";
 import type { GitIdentity } from "../../kb/types.js";
-import { type FileConfig, describeIssues, fileConfigSchema } from "./schema.js";
+import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
 import {
   DEFAULT_HOST,
   DEFAULT_PORT,

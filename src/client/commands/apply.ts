@@ -1,8 +1,8 @@
 import { promises as fs } from "node:fs";
 import { readTextOrNull, writeFileAtomic } from "../atomic-file.js";
 import type { ClientConfig, ProviderId, Scope } from "../config.js";
-import { type DigestResult, type DigestTarget, describeKbs } from "../kb-digest.js";
 import { applyBlock, removeBlock, renderBlock } from "../instructions.js";
+import { type DigestResult, type DigestTarget, describeKbs } from "../kb-digest.js";
 import { PROVIDERS } from "../providers/index.js";
 import { isOwnedEntry } from "../topology.js";
 import { type CommandIo, tilde } from "./io.js";

@@ -1,23 +1,23 @@
 import {
   type ClientConfig,
+  isProviderId,
   type LoadedConfig,
+  loadConfig,
   PROVIDER_IDS,
   type ProviderBinding,
   type ProviderId,
   type Scope,
-  isProviderId,
-  loadConfig,
   saveConfig,
 } from "../config.js";
 import { ConfigError } from "../errors.js";
-import { type ServerHealth, baseUrlOf, fetchHealth } from "../health.js";
+import { baseUrlOf, fetchHealth, type ServerHealth } from "../health.js";
 import { FLAT_NAMESPACE, PROVIDERS } from "../providers/index.js";
-import { DigestCache, applyPlan, bearerHeaders } from "./apply.js";
+import { applyPlan, bearerHeaders, DigestCache } from "./apply.js";
 import {
   type CommandIo,
   type CommonOptions,
-  EXIT_OK,
   configPath,
+  EXIT_OK,
   loggerFor,
   reportError,
 } from "./io.js";

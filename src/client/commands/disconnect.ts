@@ -1,7 +1,7 @@
-import { PROVIDER_IDS, type ProviderId, isProviderId, loadConfig, saveConfig } from "../config.js";
+import { isProviderId, loadConfig, PROVIDER_IDS, type ProviderId, saveConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
 import { removeProvider } from "./apply.js";
-import { type CommandIo, type CommonOptions, EXIT_OK, configPath, reportError } from "./io.js";
+import { type CommandIo, type CommonOptions, configPath, EXIT_OK, reportError } from "./io.js";
 
 export interface DisconnectOptions extends CommonOptions {
   /** Provider ids or ["all"]; empty = every provider in the yaml. */

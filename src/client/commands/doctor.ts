@@ -4,10 +4,10 @@ import { describeCheck } from "./check.js";
 import {
   type CommandIo,
   type CommonOptions,
+  configPath,
   EXIT_DRIFT,
   EXIT_ERROR,
   EXIT_OK,
-  configPath,
   loggerFor,
   reportError,
 } from "./io.js";

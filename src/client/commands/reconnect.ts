@@ -5,8 +5,8 @@ import { applyBindings } from "./connect.js";
 import {
   type CommandIo,
   type CommonOptions,
-  EXIT_ERROR,
   configPath,
+  EXIT_ERROR,
   loggerFor,
   reportError,
 } from "./io.js";

@@ -1,17 +1,17 @@
 import { type ClientConfig, loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
-import { type ServerHealth, baseUrlOf, fetchHealth } from "../health.js";
-import { type ProviderCheck, checkProvider, describeCheck } from "./check.js";
+import { baseUrlOf, fetchHealth, type ServerHealth } from "../health.js";
+import { checkProvider, describeCheck, type ProviderCheck } from "./check.js";
 import {
   type CommandIo,
   type CommonOptions,
+  configPath,
   EXIT_DRIFT,
   EXIT_ERROR,
   EXIT_OK,
-  configPath,
   reportError,
 } from "./io.js";
-import { type Topology, planProvider } from "./plan.js";
+import { planProvider, type Topology } from "./plan.js";
 
 export interface StatusOptions extends CommonOptions {
   json?: boolean;

@@ -5,9 +5,9 @@ import { applyBindings } from "./connect.js";
 import {
   type CommandIo,
   type CommonOptions,
+  configPath,
   EXIT_ERROR,
   EXIT_OK,
-  configPath,
   loggerFor,
   reportError,
 } from "./io.js";

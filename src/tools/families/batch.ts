@@ -4,7 +4,7 @@
  * plan is applied atomically, so a late failure rolls everything back (STYLE §2).
  */
 import type { WritePlan } from "../../kb/api.js";
-import { KbError, isKbError } from "../../kb/errors.js";
+import { isKbError, KbError } from "../../kb/errors.js";
 import { validateArgs } from "../args.js";
 import { arr, enumOf, str } from "../schema.js";
 import type { ToolContext, ToolSpec, ToolTarget } from "../spec.js";

@@ -3,8 +3,9 @@
  * the concept ids they name (src/kb/markdown.ts extractLinks owns link syntax). Links to ids
  * that do not exist are kept apart as `broken`; asset links as `assets`.
  */
-import type { ConceptDoc } from "../../kb/types.js";
+
 import { extractLinks, type LinkRef } from "../../kb/markdown.js";
+import type { ConceptDoc } from "../../kb/types.js";
 
 export interface LinkGraph {
   /** id → ids it links to (existing concepts only, itself excluded). */

@@ -3,8 +3,8 @@
  * appears in a result, a count or a total. Index queries take the visibility directly instead.
  */
 import { placementOf } from "../../kb/ids.js";
-import { isVisible } from "../../kb/visibility.js";
 import type { ConceptDoc, MapDescriptor, Visibility } from "../../kb/types.js";
+import { isVisible } from "../../kb/visibility.js";
 
 export function docVisible(visibility: Visibility, doc: ConceptDoc): boolean {
   return isVisible(visibility, doc, doc.type);

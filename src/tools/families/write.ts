@@ -6,7 +6,6 @@
 import { KbError } from "../../kb/errors.js";
 import { anyObj, arr, bool, nested, obj, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { supersedeTool } from "./write-supersede.js";
 import {
   applyPlan,
   EDIT_PROPS,
@@ -18,6 +17,7 @@ import {
   reqStr,
   writeTarget,
 } from "./write-args.js";
+import { supersedeTool } from "./write-supersede.js";
 
 const IF_MATCH = str("Hash from your last read; mismatch → stale_write");
 
