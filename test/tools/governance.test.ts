@@ -1,46 +1,17 @@
-/**
- * Governance tools on real temp KBs: validate, gate_check, kb_status, commit_gate,
- * contradiction_report (visibility-filtered) and conflict_resolve (one commit, both sides).
- */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initKb } from "../../src/kb/init.js";
 import type { Visibility } from "../../src/kb/types.js";
 import { governanceTools } from "../../src/tools/families/governance.js";
 import {
   callTool,
   commitCount,
   expectKbError,
-  GIT_ENV,
   headSubject,
   makeTempKb,
-  TEST_AUTHOR,
   type TempKb,
   tool,
 } from "./helpers.js";
-
-async function kbWith(files: Record<string, string>): Promise<TempKb> {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-gov-"));
-  const root = join(tmp, "kb");
-  await initKb(root, { gitAuthor: TEST_AUTHOR });
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
-  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
-  execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
-  const kb = await makeTempKb({ existingRoot: root });
-  return {
-    ...kb,
-    cleanup: async () => {
-      await kb.cleanup();
-      await rm(tmp, { recursive: true, force: true });
-    },
-  };
-}
 
 const doc = (type: string, extra = "", body = "text") =>
   `---\ntype: ${type}\n${extra}---\n${body}\n`;
@@ -51,11 +22,13 @@ const call = (kb: TempKb, name: string, args: Record<string, unknown>, visibilit
 describe("validate and gate_check", () => {
   let kb: TempKb;
   beforeAll(async () => {
-    kb = await kbWith({
-      "data/s/_map.md":
-        "---\ntype: Map\nkind: map\nontology_mode: strict\nconcept_types: [service]\n---\n",
-      "data/s/ok.md": doc("service", "", "linked from [[s/bad]]"),
-      "data/s/bad.md": doc("note", "", "wrong type for a strict map, see [[s/ok]]"),
+    kb = await makeTempKb({
+      files: {
+        "data/s/_map.md":
+          "---\ntype: Map\nkind: map\nontology_mode: strict\nconcept_types: [service]\n---\n",
+        "data/s/ok.md": doc("service", "", "linked from [[s/bad]]"),
+        "data/s/bad.md": doc("note", "", "wrong type for a strict map, see [[s/ok]]"),
+      },
     });
   });
   afterAll(async () => kb.cleanup());
@@ -88,7 +61,7 @@ describe("validate and gate_check", () => {
 describe("kb_status and commit_gate", () => {
   let kb: TempKb;
   beforeAll(async () => {
-    kb = await kbWith({ "data/a.md": doc("note") });
+    kb = await makeTempKb({ files: { "data/a.md": doc("note") } });
   });
   afterAll(async () => kb.cleanup());
 
@@ -119,15 +92,17 @@ describe("contradictions", () => {
   let kb: TempKb;
   const ONLY_A: Visibility = { all: false, rules: [{ maps: ["a"], journals: [], types: [] }] };
   beforeAll(async () => {
-    kb = await kbWith({
-      "data/a/_map.md": "---\ntype: Map\nkind: map\n---\n",
-      "data/b/_map.md": "---\ntype: Map\nkind: map\n---\n",
-      "data/a/x.md": doc("note", "contradicts: a/y\n"),
-      "data/a/y.md": doc("note"),
-      "data/a/p.md": doc("note", "superseded_by: a/q\n"),
-      "data/a/q.md": doc("note", "superseded_by: a/p\n"),
-      "data/a/z.md": doc("note", "conflicts_with: [b/secret]\n"),
-      "data/b/secret.md": doc("note"),
+    kb = await makeTempKb({
+      files: {
+        "data/a/_map.md": "---\ntype: Map\nkind: map\n---\n",
+        "data/b/_map.md": "---\ntype: Map\nkind: map\n---\n",
+        "data/a/x.md": doc("note", "contradicts: a/y\n"),
+        "data/a/y.md": doc("note"),
+        "data/a/p.md": doc("note", "superseded_by: a/q\n"),
+        "data/a/q.md": doc("note", "superseded_by: a/p\n"),
+        "data/a/z.md": doc("note", "conflicts_with: [b/secret]\n"),
+        "data/b/secret.md": doc("note"),
+      },
     });
   });
   afterAll(async () => kb.cleanup());

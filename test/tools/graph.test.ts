@@ -1,45 +1,8 @@
-/**
- * graph_neighbors: out/in/both, minimum distances by breadth-first search, the depth cap, and a
- * hidden concept that is neither listed nor used as a bridge between visible ones.
- */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initKb } from "../../src/kb/init.js";
 import type { Visibility } from "../../src/kb/types.js";
 import { graphTools } from "../../src/tools/families/graph.js";
 import { readTools } from "../../src/tools/families/read.js";
-import {
-  callTool,
-  expectKbError,
-  GIT_ENV,
-  makeTempKb,
-  TEST_AUTHOR,
-  type TempKb,
-  tool,
-} from "./helpers.js";
-
-async function kbWith(files: Record<string, string>): Promise<TempKb> {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-graph-"));
-  const root = join(tmp, "kb");
-  await initKb(root, { gitAuthor: TEST_AUTHOR });
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
-  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
-  execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
-  const kb = await makeTempKb({ existingRoot: root });
-  return {
-    ...kb,
-    cleanup: async () => {
-      await kb.cleanup();
-      await rm(tmp, { recursive: true, force: true });
-    },
-  };
-}
+import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
 
 const note = (body: string) => `---\ntype: note\n---\n${body}\n`;
 const VIS_A: Visibility = { all: false, rules: [{ maps: ["a"], journals: [], types: [] }] };
@@ -54,15 +17,17 @@ const pairs = (r: { neighbors: Array<{ id: string; distance: number }> }) =>
   r.neighbors.map((n) => `${n.id}@${n.distance}`);
 
 beforeAll(async () => {
-  kb = await kbWith({
-    "data/a/_map.md": "---\ntype: Map\nkind: map\n---\n",
-    "data/b/_map.md": "---\ntype: Map\nkind: map\n---\n",
-    "data/a/one.md": note("[[a/two]] and [[b/hidden|the hidden one]]"),
-    "data/a/two.md": note("[[a/three#Intro]]"),
-    "data/a/three.md": note("[[a/four]]"),
-    "data/a/four.md": note("end"),
-    "data/a/five.md": note("[one](one.md)"),
-    "data/b/hidden.md": note("[[a/four]]"),
+  kb = await makeTempKb({
+    files: {
+      "data/a/_map.md": "---\ntype: Map\nkind: map\n---\n",
+      "data/b/_map.md": "---\ntype: Map\nkind: map\n---\n",
+      "data/a/one.md": note("[[a/two]] and [[b/hidden|the hidden one]]"),
+      "data/a/two.md": note("[[a/three#Intro]]"),
+      "data/a/three.md": note("[[a/four]]"),
+      "data/a/four.md": note("end"),
+      "data/a/five.md": note("[one](one.md)"),
+      "data/b/hidden.md": note("[[a/four]]"),
+    },
   });
 });
 afterAll(async () => kb.cleanup());

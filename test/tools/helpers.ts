@@ -4,9 +4,9 @@
  * handler → ONE commit `<tool>: <target>` of the session's paths → endWrite.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { initKb } from "../../src/kb/init.js";
 import { openKb } from "../../src/kb/store.js";
 import type { KbSettings, Visibility } from "../../src/kb/types.js";
@@ -37,6 +37,8 @@ export interface TempKbOptions {
   allowArtifactWrite?: boolean;
   /** Existing KB to open instead of initializing a fresh one (e.g. a copied fixture). */
   existingRoot?: string;
+  /** Files (KB-relative path → content) written into the fresh KB and committed before it opens. */
+  files?: Record<string, string>;
 }
 
 export function testSettings(root: string, opts: TempKbOptions = {}): KbSettings {
@@ -49,14 +51,13 @@ export function testSettings(root: string, opts: TempKbOptions = {}): KbSettings
   };
 }
 
-/** A fresh KB in a temp dir (initKb), opened with its search index. */
+/** A fresh KB in a temp dir (initKb, then `files` committed), opened with its search index. */
 export async function makeTempKb(opts: TempKbOptions = {}): Promise<TempKb> {
   const tmp = await mkdtemp(join(tmpdir(), "carto-tools-"));
-  let root = opts.existingRoot ?? join(tmp, "kb");
+  const root = opts.existingRoot ?? join(tmp, "kb");
   if (!opts.existingRoot) {
     await initKb(root, { gitAuthor: TEST_AUTHOR });
-  } else {
-    root = opts.existingRoot;
+    await commitFiles(root, opts.files ?? {});
   }
   const settings = testSettings(root, opts);
   const store = await openKb(settings);
@@ -71,6 +72,17 @@ export async function makeTempKb(opts: TempKbOptions = {}): Promise<TempKb> {
       await rm(tmp, { recursive: true, force: true });
     },
   };
+}
+
+async function commitFiles(root: string, files: Record<string, string>): Promise<void> {
+  const entries = Object.entries(files);
+  if (entries.length === 0) return;
+  for (const [path, text] of entries) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
+  execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
 }
 
 export function contextFor(

@@ -1,46 +1,9 @@
-/**
- * Every lint check fires on a KB built to break it and stays quiet on a KB that follows the
- * rules; the lint tool validates check names and honours prefix.
- */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initKb } from "../../src/kb/init.js";
 import { governanceTools } from "../../src/tools/families/governance.js";
 import type { LintIssue } from "../../src/tools/lint/check.js";
 import { LINT_CHECKS, runLint } from "../../src/tools/lint/checks.js";
 import { DEFAULT_LIMITS, readLintContext } from "../../src/tools/lint/context.js";
-import {
-  callTool,
-  expectKbError,
-  GIT_ENV,
-  makeTempKb,
-  TEST_AUTHOR,
-  type TempKb,
-  tool,
-} from "./helpers.js";
-
-async function kbWith(files: Record<string, string>): Promise<TempKb> {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-lint-"));
-  const root = join(tmp, "kb");
-  await initKb(root, { gitAuthor: TEST_AUTHOR });
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
-  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
-  execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
-  const kb = await makeTempKb({ existingRoot: root });
-  return {
-    ...kb,
-    cleanup: async () => {
-      await kb.cleanup();
-      await rm(tmp, { recursive: true, force: true });
-    },
-  };
-}
+import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
 
 const c = (body: string, extra = "owner: ops\n") => `---\ntype: note\n${extra}---\n${body}\n`;
 const MAP = "---\ntype: Map\nkind: map\nrequired_fields: [owner]\nrequire_index_entry: true\n---\n";
@@ -84,7 +47,7 @@ let cleanIssues: LintIssue[];
 const now = new Date("2024-06-01T00:00:00Z");
 
 beforeAll(async () => {
-  [dirty, clean] = await Promise.all([kbWith(DIRTY), kbWith(CLEAN)]);
+  [dirty, clean] = await Promise.all([makeTempKb({ files: DIRTY }), makeTempKb({ files: CLEAN })]);
   dirtyIssues = runLint(await readLintContext(dirty.runtime.store, now, LIMITS), LINT_CHECKS);
   cleanIssues = runLint(await readLintContext(clean.runtime.store, now, LIMITS), LINT_CHECKS);
 });

@@ -1,46 +1,7 @@
-/**
- * Read tools against a real temp KB (git + SQLite index): concept_read modes, concept_list
- * filters, search, index_get, map_list, atlas_overview, template_list, log_tail, changes_since,
- * and every collection filtered by a narrow visibility before counts and limits.
- */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initKb } from "../../src/kb/init.js";
 import type { Visibility } from "../../src/kb/types.js";
 import { readTools } from "../../src/tools/families/read.js";
-import {
-  callTool,
-  expectKbError,
-  GIT_ENV,
-  makeTempKb,
-  TEST_AUTHOR,
-  type TempKb,
-  tool,
-} from "./helpers.js";
-
-/** A KB initialized with initKb, then `files` written and committed, then opened. */
-async function kbWith(files: Record<string, string>): Promise<TempKb> {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-read-"));
-  const root = join(tmp, "kb");
-  await initKb(root, { gitAuthor: TEST_AUTHOR });
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
-  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
-  execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
-  const kb = await makeTempKb({ existingRoot: root });
-  return {
-    ...kb,
-    cleanup: async () => {
-      await kb.cleanup();
-      await rm(tmp, { recursive: true, force: true });
-    },
-  };
-}
+import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
 
 const concept = (type: string, title: string, body: string, extra = "") =>
   `---\ntype: ${type}\ntitle: ${title}\n${extra}---\n${body}\n`;
@@ -54,25 +15,27 @@ const call = (name: string, args: Record<string, unknown>, visibility?: Visibili
   callTool(kb.runtime, tool(readTools, name), args, { visibility }) as Promise<any>;
 
 beforeAll(async () => {
-  kb = await kbWith({
-    "data/pub/_map.md": "---\ntype: Map\ntitle: Public\nkind: map\n---\n# Public\n",
-    "data/pub/index.md": "---\ntype: Index\ntitle: Public\n---\n# Public\n\n- [[pub/alpha]]\n",
-    "data/secret/_map.md": "---\ntype: Map\ntitle: Secret\nkind: map\n---\n",
-    "data/pub/alpha.md": concept(
-      "note",
-      "Alpha",
-      "# Alpha\n\nzebra once.\n\n## Details\n\nalpha details",
-      "status: active\n",
-    ),
-    "data/pub/beta.md": concept(
-      "service",
-      "Beta",
-      "beta body links [[pub/alpha]]",
-      "status: draft\n",
-    ),
-    "data/pub/big.md": concept("note", "Big", bigBody),
-    "data/secret/plan.md": concept("note", "Plan", "zebra zebra zebra zebra zebra zebra zebra"),
-    "templates/note.md": "---\ntype: note\ntitle: {{title}}\n---\n{{body}}\n",
+  kb = await makeTempKb({
+    files: {
+      "data/pub/_map.md": "---\ntype: Map\ntitle: Public\nkind: map\n---\n# Public\n",
+      "data/pub/index.md": "---\ntype: Index\ntitle: Public\n---\n# Public\n\n- [[pub/alpha]]\n",
+      "data/secret/_map.md": "---\ntype: Map\ntitle: Secret\nkind: map\n---\n",
+      "data/pub/alpha.md": concept(
+        "note",
+        "Alpha",
+        "# Alpha\n\nzebra once.\n\n## Details\n\nalpha details",
+        "status: active\n",
+      ),
+      "data/pub/beta.md": concept(
+        "service",
+        "Beta",
+        "beta body links [[pub/alpha]]",
+        "status: draft\n",
+      ),
+      "data/pub/big.md": concept("note", "Big", bigBody),
+      "data/secret/plan.md": concept("note", "Plan", "zebra zebra zebra zebra zebra zebra zebra"),
+      "templates/note.md": "---\ntype: note\ntitle: {{title}}\n---\n{{body}}\n",
+    },
   });
 });
 afterAll(async () => kb.cleanup());
