@@ -56,7 +56,7 @@ describe("concept_batch", () => {
         }),
       "old_string_not_found",
     );
-    expect(err.message).toContain("operation 2");
+    expect(err.message).toContain("operations[2] (patch b/existing)");
     expect(commitCount(kb.root)).toBe(before);
     expect(await kb.runtime.store.tryReadConcept("b/late1")).toBeNull();
   });
@@ -69,7 +69,7 @@ describe("concept_batch", () => {
         }),
       "invalid_argument",
     );
-    expect(err.message).toContain("operation 1 (write b/bad)");
+    expect(err.message).toContain("operations[1] (write b/bad)");
     expect(err.message).toContain("'frontmatter' is required");
     await expectKbError(
       () => callTool(kb.runtime, batch, { operations: [{ op: "rename", id: "b/x" }] }),
@@ -82,7 +82,9 @@ describe("concept_batch", () => {
       () => callTool(kb.runtime, batch, { operations: [w("b/d"), w("b/d")] }),
       "invalid_argument",
     );
-    expect(err.message).toContain("distinct");
+    expect(err.message).toContain(
+      "operations[1] (write b/d): id b/d also appears in operations[0]",
+    );
   });
 
   it("refuses more than 50 operations or more than 512 KiB", async () => {

@@ -52,10 +52,13 @@ function operationsOf(args: Record<string, unknown>): Record<string, unknown>[] 
   return ops as Record<string, unknown>[];
 }
 
-/** Prefixes an error with the operation it belongs to, keeping its stable code. */
+/**
+ * Prefixes an error with the operation it belongs to (as `operations[i]`, the 0-based index an
+ * agent uses, matching the schema errors' paths), keeping its stable code.
+ */
 function inOperation(index: number, op: Record<string, unknown>, err: unknown): unknown {
   if (!isKbError(err)) return err;
-  const where = `operation ${index} (${String(op.op)} ${String(op.id ?? "")})`;
+  const where = `operations[${index}] (${String(op.op)} ${String(op.id ?? "")})`;
   return new KbError(err.code, `${where}: ${err.message}`, { ...err.details, operation: index });
 }
 
@@ -133,7 +136,7 @@ const conceptBatch: ToolSpec = {
         if (first !== undefined) {
           throw new KbError(
             "invalid_argument",
-            `id ${id} also appears in operation ${first}: ids must be distinct`,
+            `id ${id} also appears in operations[${first}]: ids must be distinct`,
           );
         }
         seen.set(id, index);
