@@ -2,7 +2,7 @@
  * Facts authorization needs about the concepts a call touches, read from the store: placement
  * from the map descriptors, the current type from the file. Read again under the lock for writes.
  */
-
+import { posix } from "node:path";
 import { hasWholeKb } from "../auth/decide.js";
 import type { AuthRequest, Policy, TargetFacts } from "../auth/types.js";
 import type { KbStore } from "../kb/api.js";
@@ -27,7 +27,8 @@ export async function buildAuthRequest(
   if (policy !== undefined && hasWholeKb(policy, kb, access)) targets = [];
   const maps = targets.length > 0 ? await store.maps() : [];
   const facts: TargetFacts[] = [];
-  for (const target of targets) facts.push(await factsOf(store, maps, target));
+  const curatedIndex = spec.resource === "curated-index";
+  for (const target of targets) facts.push(await factsOf(store, maps, target, curatedIndex));
   return {
     kb,
     access: spec.readOnly ? "r" : "rw",
@@ -46,8 +47,11 @@ async function factsOf(
   store: KbStore,
   maps: Awaited<ReturnType<KbStore["maps"]>>,
   target: ToolTarget,
+  curatedIndex: boolean,
 ): Promise<TargetFacts> {
-  const placement = placementOf(target.id, maps);
+  // A curated-index target names the map itself; its index.md is a member of that map.
+  const path = curatedIndex ? `${target.id}/index` : canonicalPath(target.id);
+  const placement = placementOf(path, maps);
   const doc = await tryRead(store, target.id);
   return {
     map: placement.map,
@@ -57,6 +61,19 @@ async function factsOf(
     exists: doc !== null,
     write: target.write,
   };
+}
+
+/**
+ * Where the store will act for `id`: asset paths are normalized by the store (`alpha/../beta/x`
+ * is `data/beta/x`), so placement must be judged on the same normalized path, or a visible
+ * first segment would authorize a hidden map. A leading `data/` (asset paths) is dropped; a
+ * path escaping upwards keeps its `..` and so has no placement (fail closed). Valid concept ids
+ * are already in this form; invalid ones are refused by the store whatever their placement.
+ */
+export function canonicalPath(id: string): string {
+  if (id === "") return id;
+  const norm = posix.normalize(id).replace(/\/+$/, "");
+  return norm.startsWith("data/") ? norm.slice("data/".length) : norm;
 }
 
 /** Asset paths and ids the store rejects are simply not concepts: no current type. */
