@@ -8,6 +8,7 @@ import { mkdir, open, readFile, rename, rmdir, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { FileChange } from "./api.js";
 import { KbError } from "./errors.js";
+import { realPathInside } from "./fsutil.js";
 import { resolveInside } from "./paths.js";
 
 export const TEMP_MARKER = ".cartographer-tmp-";
@@ -89,6 +90,8 @@ async function rollback(done: Step[]): Promise<void> {
 
 /** Applies `changes` under `root` atomically (per file) with rollback of the whole set. */
 export async function applyChanges(root: string, changes: FileChange[]): Promise<void> {
+  // Before any byte: no change may land outside the KB through a symlinked folder.
+  for (const change of changes) await realPathInside(root, dirname(change.path));
   const steps: Step[] = [];
   try {
     for (const change of changes) {

@@ -1,12 +1,62 @@
 /** Small filesystem readers shared by the store modules. */
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
+import { dirname, resolve, sep } from "node:path";
+import { KbError } from "./errors.js";
 import { resolveInside } from "./paths.js";
+
+const realRoots = new Map<string, Promise<string>>();
+
+function realRoot(root: string): Promise<string> {
+  const key = resolve(root);
+  let real = realRoots.get(key);
+  if (!real) {
+    real = realpath(key).catch(() => key);
+    realRoots.set(key, real);
+  }
+  return real;
+}
+
+/**
+ * The real path of a KB-root-relative file, or null when it does not exist. Refuses
+ * (`invalid_argument`) a path whose existing part resolves outside the KB through a symlink:
+ * `resolveInside` is lexical, and a symlinked folder or file must not lead a read or a write
+ * elsewhere on disk (a cloned KB can carry symlinks).
+ */
+export async function realPathInside(root: string, rel: string): Promise<string | null> {
+  const base = await realRoot(root);
+  const top = resolve(root);
+  let probe = resolveInside(root, rel);
+  let missing = false;
+  for (;;) {
+    let real: string;
+    try {
+      real = await realpath(probe);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw e;
+      // Missing (or a dangling link): the nearest existing ancestor decides.
+      missing = true;
+      if (probe === top || dirname(probe) === probe) return null;
+      probe = dirname(probe);
+      continue;
+    }
+    if (real !== base && !real.startsWith(base + sep)) {
+      throw new KbError(
+        "invalid_argument",
+        `path "${rel}" leads outside the KB root through a symlink: remove the symlink`,
+        { path: rel },
+      );
+    }
+    return missing ? null : real;
+  }
+}
 
 /** UTF-8 text of a KB-root-relative file, or null when it does not exist. */
 export async function readTextOrNull(root: string, rel: string): Promise<string | null> {
   try {
-    return await readFile(resolveInside(root, rel), "utf8");
+    const real = await realPathInside(root, rel);
+    return real === null ? null : await readFile(real, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;
@@ -17,7 +67,8 @@ export async function readTextOrNull(root: string, rel: string): Promise<string 
 /** Raw bytes of a KB-root-relative file, or null when it does not exist. */
 export async function readBytesOrNull(root: string, rel: string): Promise<Buffer | null> {
   try {
-    return await readFile(resolveInside(root, rel));
+    const real = await realPathInside(root, rel);
+    return real === null ? null : await readFile(real);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;
