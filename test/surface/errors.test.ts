@@ -121,11 +121,14 @@ describe("documented errors through the surface", () => {
   });
 
   it("already_exists for concept_new on an existing id and a duplicate map", async () => {
-    await expectError(
+    const text = await expectError(
       "concept_new",
       { id: "n/one", template: "memo", variables: { title: "x" } },
       /^already_exists: .*n\/one/,
     );
+    // The advice names tools the agent has, not the store's internal write modes.
+    expect(text).not.toMatch(/\bmode\b/);
+    expect(text).toMatch(/concept_patch|concept_write/);
     await expectError("map_create", { name: "svc", kind: "map" }, /^already_exists: .*svc/);
   });
 

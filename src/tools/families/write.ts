@@ -3,7 +3,7 @@
  * through the store and applies it through the runtime; the surface holds the lock and makes
  * the one commit (`<tool>: <target>`).
  */
-import { KbError } from "../../kb/errors.js";
+import { isKbError, KbError } from "../../kb/errors.js";
 import { anyObj, arr, bool, nested, obj, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
 import {
@@ -77,12 +77,23 @@ const conceptNew: ToolSpec = {
           argument: `variables.${key}`,
         });
     }
-    const plan = await ctx.runtime.store.planConceptNew({
-      id: reqStr(args, "id"),
-      template: reqStr(args, "template"),
-      variables,
-      frontmatter: frontmatterArg(args),
-    });
+    const id = reqStr(args, "id");
+    const plan = await ctx.runtime.store
+      .planConceptNew({
+        id,
+        template: reqStr(args, "template"),
+        variables,
+        frontmatter: frontmatterArg(args),
+      })
+      .catch((err: unknown) => {
+        // The store's advice names its write modes; an agent has tools instead.
+        if (!isKbError(err, "already_exists")) throw err;
+        throw new KbError(
+          "already_exists",
+          `concept "${id}" already exists: pick another id, or change it with concept_patch / concept_write`,
+          err.details,
+        );
+      });
     return applyPlan(ctx, plan);
   },
 };
