@@ -173,13 +173,15 @@ function relativeUrl(fromFile: string, toFile: string): string {
 /**
  * Rewrites links after concept moves (`moves`: old id → new id). Wiki links keep section and
  * alias; relative links keep their `<id>.md` / `<id>/index.md` form and are recomputed from
- * `newFromPath` when the containing file moves too.
+ * `newFromPath` when the containing file moves too. `movedFiles` (old → new KB-root-relative
+ * path) redirects asset links to files that moved along with an expanded concept.
  */
 export function rewriteLinks(
   body: string,
   fromPath: string,
   moves: Map<string, string>,
   newFromPath?: string,
+  movedFiles?: Map<string, string>,
 ): string {
   const dest = newFromPath ?? fromPath;
   return forEachLine(body.replace(/\r\n?/g, "\n"), (line, masked) => {
@@ -203,7 +205,7 @@ export function rewriteLinks(
           const [flat, expanded] = candidatePaths(to);
           file = r.file.endsWith("/index.md") ? expanded : flat;
         }
-      }
+      } else file = movedFiles?.get(r.file) ?? file;
       if (file === r.file && dest === fromPath) continue;
       const hash = url.indexOf("#");
       const fragment = hash >= 0 ? url.slice(hash) : "";

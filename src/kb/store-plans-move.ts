@@ -124,7 +124,9 @@ export async function planConceptMove(
   markdown.forEach((path, i) => {
     const text = texts[i] ?? "";
     const to = moved.get(path);
-    const next = input.rewriteLinks ? rewriteLinks(text, path, idMoves, to) : text;
+    const rewritten = input.rewriteLinks ? rewriteLinks(text, path, idMoves, to, moved) : text;
+    // rewriteLinks normalizes newlines: a file whose links did not change keeps its bytes.
+    const next = rewritten === text.replace(/\r\n?/g, "\n") ? text : rewritten;
     if (to !== undefined) {
       changes.push({ path, content: null }, { path: to, content: next });
     } else if (next !== text) {
