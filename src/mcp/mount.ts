@@ -34,7 +34,12 @@ export async function mountKb(settings: KbSettings, opts: { logger: Logger }): P
   });
 }
 
-/** Closes the mount's index (idempotent enough: SQLite close on a closed handle is a no-op here). */
+/**
+ * Closes the mount's index once no write holds the KB lock: a write whose client hung up is
+ * still running (HTTP sees the response closed, not the call finished), and it must reach its
+ * index update and commit before the index goes away. Idempotent: SQLite close on a closed
+ * handle is a no-op here.
+ */
 export async function closeMount(mount: MountedKb): Promise<void> {
-  mount.index.close();
+  await mount.store.withLock(async () => mount.index.close());
 }
