@@ -11,7 +11,7 @@ import { checkIfMatch, type PlanContext } from "./plan-context.js";
 import { notFound, type Resolved, resolveConcept } from "./store-read.js";
 import { renderTemplate } from "./templates.js";
 import type { Frontmatter } from "./types.js";
-import { checkFrontmatter, checkValue, validateConceptWrite } from "./validate.js";
+import { checkFrontmatter, checkKey, checkValue, validateConceptWrite } from "./validate.js";
 
 function refuseAmbiguous(id: string, r: Resolved | null): void {
   if (r?.ambiguous) {
@@ -79,6 +79,7 @@ export async function planConceptPatch(
   const body = hasEdits ? applyEdits(doc.body, input.edits ?? []) : doc.body;
   const fm: Frontmatter = { ...doc.frontmatter };
   for (const [key, value] of Object.entries(input.frontmatter ?? {})) {
+    checkKey(key);
     if (value === null || value === undefined) {
       if (key === "type") {
         throw new KbError(

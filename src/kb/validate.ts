@@ -25,6 +25,17 @@ export function checkValue(key: string, value: unknown): FmValue {
   );
 }
 
+/** Checks a frontmatter key is a plain YAML key (it is written verbatim before `:`). */
+export function checkKey(key: string): void {
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(key) || key === "__proto__") {
+    throw new KbError(
+      "invalid_frontmatter",
+      `frontmatter key ${JSON.stringify(key)} must match [A-Za-z0-9_][A-Za-z0-9_.-]*`,
+      { key },
+    );
+  }
+}
+
 /** Validates arbitrary input as flat frontmatter (keys must be simple). */
 export function checkFrontmatter(input: Record<string, unknown>): Frontmatter {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
@@ -32,13 +43,7 @@ export function checkFrontmatter(input: Record<string, unknown>): Frontmatter {
   }
   const out: Frontmatter = {};
   for (const [key, value] of Object.entries(input)) {
-    if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(key)) {
-      throw new KbError(
-        "invalid_frontmatter",
-        `frontmatter key "${key}" must match [A-Za-z0-9_.-]+`,
-        { key },
-      );
-    }
+    checkKey(key);
     out[key] = checkValue(key, value);
   }
   return out;
