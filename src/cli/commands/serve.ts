@@ -57,11 +57,7 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
   const logger = stderrLogger(io.stderr);
   let config = resolveServerConfig(flags, io.env, io.cwd);
   for (const warning of config.warnings) logger.warn(warning);
-  if (config.embeddedDefault && config.kbs.length === 0) {
-    await createStarterKb(config, logger);
-    config = resolveServerConfig(flags, io.env, io.cwd);
-  }
-  await initMissingKbs(config, logger);
+  // Every refusal comes before anything is created on disk (starter KB, --init).
   const auth = buildServerAuth(config, io.env);
   if (
     config.transport === "http" &&
@@ -74,6 +70,11 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
       `refusing to serve ${config.http.host} without auth: configure tokens (auth.tokens / CARTOGRAPHER_TOKENS), bind a loopback address, or pass --insecure-no-auth`,
     );
   }
+  if (config.embeddedDefault && config.kbs.length === 0) {
+    await createStarterKb(config, logger);
+    config = resolveServerConfig(flags, io.env, io.cwd);
+  }
+  await initMissingKbs(config, logger);
   if (config.kbs.length === 0)
     logger.warn("no KB is mounted: /ready answers 503 until one is configured");
 
