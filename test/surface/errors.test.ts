@@ -3,7 +3,7 @@
  * `<code>: <message>` (the message naming what was wrong), and no commit for a failed call.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitCount, type SurfaceKb, surfaceKb, textOf } from "./helpers.js";
+import { commitCount, okJson, type SurfaceKb, surfaceKb, textOf } from "./helpers.js";
 
 let kb: SurfaceKb;
 beforeAll(async () => {
@@ -13,6 +13,7 @@ beforeAll(async () => {
       "templates/memo.md": "---\ntype: memo\ntitle: {{title}}\n---\n# {{title}}\n",
       "data/t/twin.md": "---\ntype: note\n---\nflat\n",
       "data/t/twin/index.md": "---\ntype: note\n---\nexpanded\n",
+      "data/bare/_map.md": "---\ntype: Map\nkind: map\n---\n",
     },
   });
   const setup: [string, Record<string, unknown>][] = [
@@ -81,6 +82,22 @@ describe("documented errors through the surface", () => {
       /^not_found: .*nope/,
     );
     await expectError("map_delete", { name: "nomap" }, /^not_found: .*nomap/);
+  });
+
+  it("index_get takes only a map or journal as scope and says how to start a missing index", async () => {
+    await expectError("index_get", { scope: "nomap" }, /^not_found: .*nomap.*map_list/);
+    // n/one is a concept, not a map: its folder form must not be served as a curated index.
+    okJson(
+      await kb.call("concept_write", {
+        id: "n/folder",
+        frontmatter: { type: "note" },
+        body: "x\n",
+      }),
+    );
+    okJson(await kb.call("concept_expand", { id: "n/folder" }));
+    await expectError("index_get", { scope: "n/folder" }, /^not_found: .*n\/folder/);
+    // `bare` is a hand-made map without an index.md: the error points at index_patch append.
+    await expectError("index_get", { scope: "bare" }, /^not_found: .*bare.*index_patch/);
   });
 
   it("old_string_not_found names the failing edit; old_string_ambiguous", async () => {

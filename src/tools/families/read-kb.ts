@@ -33,10 +33,20 @@ function visibleCount(ctx: ToolContext, prefix?: string): number {
   return ctx.runtime.index.list({ prefix, limit: 1, visibility: ctx.visibility }).total;
 }
 
-/** `data/index.md`, or `data/<scope>/<file>` for a map scope (validated like an id). */
-function scopedPath(scope: string | undefined, file: "index.md" | "log.md"): string {
+/**
+ * `data/<file>`, or `data/<scope>/<file>` when scope names a map or journal. Anything else is
+ * `not_found`: an expanded concept's folder also holds an index.md, which is not a curated index.
+ */
+async function scopedPath(
+  ctx: ToolContext,
+  scope: string | undefined,
+  file: "index.md" | "log.md",
+): Promise<string> {
   if (!scope) return `data/${file}`;
   validateId(scope);
+  if (!(await ctx.runtime.store.maps()).some((m) => m.name === scope)) {
+    throw new KbError("not_found", `no map "${scope}": check the name with map_list`);
+  }
   return `data/${scope}/${file}`;
 }
 
@@ -100,10 +110,13 @@ const indexGet: ToolSpec = {
   auditFields: ["scope"],
   handler: async (args, ctx) => {
     const scope = optString(args, "scope") || undefined;
-    const path = scopedPath(scope, "index.md");
+    const path = await scopedPath(ctx, scope, "index.md");
     const content = await ctx.runtime.store.readText(path);
     if (content === null) {
-      throw new KbError("not_found", `no index at ${path}: check the map name with map_list`);
+      throw new KbError(
+        "not_found",
+        `no index at ${path} yet: index_patch with append (scope ${scope ?? "absent"}) starts one`,
+      );
     }
     return { scope: scope ?? null, path, hash: contentHash(content), content };
   },
@@ -141,10 +154,7 @@ const logTail: ToolSpec = {
   handler: async (args, ctx) => {
     const scope = optString(args, "scope") || undefined;
     const limit = optInt(args, "limit", LOG_TAIL_DEFAULT, 1, 500);
-    const path = scopedPath(scope, "log.md");
-    if (scope && !(await ctx.runtime.store.maps()).some((m) => m.name === scope)) {
-      throw new KbError("not_found", `no map "${scope}": check the name with map_list`);
-    }
+    const path = await scopedPath(ctx, scope, "log.md");
     const text = await ctx.runtime.store.readText(path);
     if (text === null) return { path, entries: [], total: 0, note: `no log at ${path}` };
     const entries = newestFirst(parseLogEntries(text));
