@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -80,11 +80,38 @@ describe("server config resolution", () => {
     );
   });
 
+  it("a YAML error names the bad value next to its key", () => {
+    const cwd = sandbox();
+    writeFileSync(join(cwd, "c.yaml"), "git:\n  autocommit: maybe\nmax_body_bytes: -5\n");
+    expect(() => resolveServerConfig({ config: "c.yaml" }, {}, cwd)).toThrow(
+      /git\.autocommit: .*got "maybe"/,
+    );
+    expect(() => resolveServerConfig({ config: "c.yaml" }, {}, cwd)).toThrow(
+      /max_body_bytes: .*got -5/,
+    );
+  });
+
+  it("a data dir that is missing or not a directory is an error naming its setting", () => {
+    const cwd = sandbox();
+    writeFileSync(join(cwd, "afile"), "x");
+    expect(() => resolveServerConfig({ data: "nowhere" }, {}, cwd)).toThrow(
+      /--data: 'nowhere'.*does not exist/,
+    );
+    expect(() => resolveServerConfig({}, { CARTOGRAPHER_DATA: "afile" }, cwd)).toThrow(
+      /CARTOGRAPHER_DATA: 'afile'.*not a directory/,
+    );
+    writeFileSync(join(cwd, "c.yaml"), "data: nowhere\n");
+    expect(() => resolveServerConfig({ config: "c.yaml" }, {}, cwd)).toThrow(
+      /^data: 'nowhere'.*does not exist/,
+    );
+  });
+
   it("mounts every KB of the data dir and the listed KBs, normalizing names", () => {
     const cwd = sandbox();
     fakeKb(join(cwd, "data", "Team Wiki"));
     fakeKb(join(cwd, "data", "notes"));
     mkdirSync(join(cwd, "data", "not-a-kb"));
+    symlinkSync(join(cwd, "gone"), join(cwd, "data", "dangling"));
     fakeKb(join(cwd, "other"));
     writeFileSync(
       join(cwd, "c.yaml"),

@@ -102,7 +102,10 @@ export function loadConfigFile(path: string): FileConfig {
   }
   const parsed = fileConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new KbError("invalid_argument", `config file ${path}: ${describeIssues(parsed.error)}`);
+    throw new KbError(
+      "invalid_argument",
+      `config file ${path}: ${describeIssues(parsed.error, raw)}`,
+    );
   }
   return parsed.data;
 }
@@ -161,6 +164,11 @@ export function resolveServerConfig(
   const embeddedDefault =
     data === undefined && kbPaths === null && (file.kbs === undefined || file.kbs.length === 0);
   const dataDir = embeddedDefault ? at(EMBEDDED_DATA_DIR) : data !== undefined ? at(data) : null;
+  if (data !== undefined) {
+    const key =
+      flags.data !== undefined ? "--data" : env.CARTOGRAPHER_DATA ? "CARTOGRAPHER_DATA" : "data";
+    checkDataDir(at(data), data, key);
+  }
 
   const candidates: KbMountSpec[] = [];
   if (kbPaths) {
@@ -248,13 +256,38 @@ function mountSpec(
   return spec;
 }
 
+/** A configured data dir must exist and be a directory: a typo must not mount nothing quietly. */
+function checkDataDir(dir: string, value: string, key: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new KbError(
+      "invalid_argument",
+      `${key}: '${value}' (${dir}) does not exist; create a KB in it with 'cartographer kb create NAME --data ${value}' or fix the path`,
+    );
+  }
+  if (!isDir)
+    throw new KbError(
+      "invalid_argument",
+      `${key}: '${value}' (${dir}) is not a directory; point it at the folder that holds the KB folders`,
+    );
+}
+
 /** Folders directly under `dataDir` that hold a KB (`data/index.md`), sorted. */
 export function kbFoldersIn(dataDir: string): string[] {
-  return readdirSync(dataDir)
-    .filter((entry) => !entry.startsWith("."))
-    .map((entry) => resolvePath(dataDir, entry))
-    .filter((p) => statSync(p).isDirectory() && existsSync(resolvePath(p, "data", "index.md")))
-    .sort((a, b) => normalizeKbName(basename(a)).localeCompare(normalizeKbName(basename(b))));
+  return (
+    readdirSync(dataDir)
+      .filter((entry) => !entry.startsWith("."))
+      .map((entry) => resolvePath(dataDir, entry))
+      // statSync with throwIfNoEntry: false — a dangling symlink is simply not a KB.
+      .filter(
+        (p) =>
+          statSync(p, { throwIfNoEntry: false })?.isDirectory() === true &&
+          existsSync(resolvePath(p, "data", "index.md")),
+      )
+      .sort((a, b) => normalizeKbName(basename(a)).localeCompare(normalizeKbName(basename(b))))
+  );
 }
 
 function dedupeKbs(candidates: KbMountSpec[], warnings: string[]): KbMountSpec[] {

@@ -51,12 +51,28 @@ export const fileConfigSchema = z.strictObject({
 export type FileConfig = z.infer<typeof fileConfigSchema>;
 export type KbEntry = z.infer<typeof kbEntry>;
 
-/** Renders zod issues as `key.path: message` lines. */
-export function describeIssues(error: z.ZodError): string {
+/** Renders zod issues as `key.path: message (got <value>)`; `input` is what was parsed. */
+export function describeIssues(error: z.ZodError, input?: unknown): string {
   return error.issues
     .map((issue) => {
       const key = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
-      return `${key}: ${issue.message}`;
+      const value = issue.path.length > 0 ? valueAt(input, issue.path) : undefined;
+      const got = value === undefined ? "" : ` (got ${preview(value)})`;
+      return `${key}: ${issue.message}${got}`;
     })
     .join("; ");
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let at = input;
+  for (const step of path) {
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<PropertyKey, unknown>)[step];
+  }
+  return at;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
