@@ -100,8 +100,15 @@ export class ChainChecker {
     }
     const shapeProblem = shapeError(e);
     if (shapeProblem) return this.malformed(file, line, shapeProblem);
+    let computed: string;
+    try {
+      computed = computeHash(e as unknown as Record<string, unknown>);
+    } catch {
+      // JSON.parse turns 1e400 into Infinity, which has no canonical form.
+      return this.malformed(file, line, "a number is out of range");
+    }
     const before = this.breaks.length + this.breaksLeftOff;
-    if (computeHash(e as unknown as Record<string, unknown>) !== e.hash) {
+    if (computed !== e.hash) {
       this.addBreak({ file, line, reason: "hash mismatch" });
     }
     if (this.prev !== null && e.prev_hash !== this.prev) {
