@@ -92,7 +92,7 @@ const assetList: ToolSpec = {
 const assetWrite: ToolSpec = {
   name: "asset_write",
   description:
-    "Create or replace an asset under data/ from base64 content. Errors: stale_write (if_match = sha256 of bytes), too_large.",
+    "Create or replace an asset under data/ (≤1 MiB) from base64 content. Errors: stale_write (if_match = sha256 of bytes), too_large.",
   inputSchema: obj({ path: str(), content_base64: str(), if_match: str() }, [
     "path",
     "content_base64",
@@ -136,7 +136,8 @@ const assetDelete: ToolSpec = {
 
 const artifactRead: ToolSpec = {
   name: "artifact_read",
-  description: "Read a KB artifact (text file outside data/) with its hash. Errors: not_found.",
+  description:
+    "Read a text file under artifacts/ (path relative to it) with its hash. Errors: not_found.",
   inputSchema: obj({ path: str() }, ["path"]),
   readOnly: true,
   advanced: false,
@@ -151,7 +152,7 @@ const artifactRead: ToolSpec = {
 
 const artifactList: ToolSpec = {
   name: "artifact_list",
-  description: "List KB artifacts with size and hash.",
+  description: "List the files under artifacts/ with size and hash.",
   inputSchema: obj(),
   readOnly: true,
   advanced: true,
@@ -172,7 +173,7 @@ const ARTIFACT_ENABLE = {
 const artifactWrite: ToolSpec = {
   name: "artifact_write",
   description:
-    "Create or replace a text artifact (≤256 KiB). Errors: stale_write (if_match = sha256 of bytes), too_large.",
+    "Create or replace a text file under artifacts/ (≤256 KiB). Errors: stale_write (if_match = sha256 of bytes), too_large.",
   inputSchema: obj({ path: str(), content: str(), if_match: str() }, ["path", "content"]),
   readOnly: false,
   advanced: false,

@@ -96,7 +96,7 @@ function batchTarget(ids: string[]): string {
 const conceptBatch: ToolSpec = {
   name: "concept_batch",
   description:
-    "Apply ≤50 write/patch/delete operations ({op, …that tool's args}, distinct ids, ≤512 KiB) as one commit; all validated first, all or nothing.",
+    "Apply ≤50 write/patch/delete operations ({op, …that tool's args}, distinct ids, ≤512 KiB) as one commit; all validated first, all or nothing. Errors: too_large; others name operations[i].",
   inputSchema: {
     type: "object",
     properties: {

@@ -51,7 +51,7 @@ const conceptWrite: ToolSpec = {
 const conceptNew: ToolSpec = {
   name: "concept_new",
   description:
-    "Create a concept from a template (see template_list) filling its variables. Errors: already_exists, not_found (template).",
+    "Create a concept from a template (see template_list), giving exactly its variables. Errors: already_exists, not_found (template), invalid_argument (variables).",
   inputSchema: obj(
     {
       id: str(),
@@ -165,7 +165,7 @@ const conceptExpand: ToolSpec = {
 const conceptMove: ToolSpec = {
   name: "concept_move",
   description:
-    "Move/rename concepts (from/to or moves[]), all validated first; rewrite_links (default true) updates links KB-wide.",
+    "Move/rename concepts (from/to or moves[]), all validated first; rewrite_links (default true) updates links KB-wide. Errors: not_found, already_exists.",
   inputSchema: obj({
     from: str(),
     to: str(),
