@@ -32,6 +32,18 @@ async function entriesOf(dir: string): Promise<string[] | null> {
   }
 }
 
+/** Removes `dir` and its parents while empty, stopping after `top`. */
+async function removeEmptyUpTo(dir: string, top: string): Promise<void> {
+  for (let d = dir; d.startsWith(top); d = dirname(d)) {
+    try {
+      await rmdir(d);
+    } catch {
+      return; // Not empty (someone else wrote there): keep it.
+    }
+    if (d === top) return;
+  }
+}
+
 /** Creates a KB at `root`. Refuses an existing non-empty folder (`already_exists`). */
 export async function initKb(root: string, opts: InitKbOptions = {}): Promise<void> {
   const target = resolve(root);
@@ -44,7 +56,9 @@ export async function initKb(root: string, opts: InitKbOptions = {}): Promise<vo
   }
   const title = opts.title?.trim() || basename(target);
   const identity = opts.identity ?? opts.gitAuthor ?? FALLBACK_IDENTITY;
-  await mkdir(dirname(target), { recursive: true });
+  // The first folder this call creates (if any): removed again on failure, so a KB created
+  // under a new data directory leaves no empty data directory behind.
+  const createdParent = await mkdir(dirname(target), { recursive: true });
   const work = join(
     dirname(target),
     `.${basename(target)}.cartographer-init-${randomBytes(4).toString("hex")}`,
@@ -69,6 +83,7 @@ export async function initKb(root: string, opts: InitKbOptions = {}): Promise<vo
     await rename(work, target);
   } catch (e) {
     await rm(work, { recursive: true, force: true });
+    if (createdParent) await removeEmptyUpTo(dirname(target), createdParent);
     if (e instanceof KbError) throw e;
     throw new KbError(
       "internal",

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanEnv, GIT_ENV, runBin, tempDir } from "./helpers.js";
@@ -59,6 +59,31 @@ describe("cartographer kb create / list / reindex", () => {
     const again = await runBin(["kb", "create", "notes", "--data", "kbs"], { cwd: dir, env });
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already exists/);
+  });
+
+  it("kb create that fails (no git) names the cause and leaves no folder behind", async () => {
+    const dir = sandbox();
+    const env = cleanEnv({ ...GIT_ENV, PATH: join(dir, "no-bin") });
+    const res = await runBin(["kb", "create", "notes", "--data", "new/data"], { cwd: dir, env });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/git/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("reindex reports progress as plain lines when stderr is not a TTY", async () => {
+    const dir = sandbox();
+    const env = cleanEnv(GIT_ENV);
+    await runBin(["kb", "create", "notes", "--data", "kbs"], { cwd: dir, env });
+    const root = join(dir, "kbs", "notes");
+    mkdirSync(join(root, "data", "misc"));
+    for (let i = 0; i < 3; i++)
+      writeFileSync(join(root, "data", "misc", `c${i}.md`), `---\ntype: note\n---\nc${i}\n`);
+    const res = await runBin(["reindex", "--kb", root], { cwd: dir, env });
+    expect(res.code).toBe(0);
+    const lines = res.stderr.trim().split("\n");
+    expect(lines.at(-1)).toBe("reindex: 3/3");
+    expect(res.stderr).not.toContain("\r");
+    expect(JSON.parse(res.stdout)).toMatchObject({ added: 3 });
   });
 
   it("kb list on a missing data directory says how to create one", async () => {
