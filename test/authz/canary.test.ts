@@ -3,6 +3,7 @@
  * binary never appear in its stdout, stderr, audit files, or any response body or header —
  * not raw, not base64, not percent-encoded — whatever the request; nor in a config error.
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,6 +117,13 @@ describe("token canary", () => {
     expect((await post(READER, init, "/mcp/notes", { "Content-Type": "text/plain" })).status).toBe(
       415,
     );
+    const routedRead = rpc("tools/call", {
+      name: "concept_read",
+      arguments: { kb: "notes", id: "canary-note" },
+    });
+    expect((await post(READER, routedRead, "/mcp/routed?kbs=notes")).status).toBe(200);
+    expect((await post(READER, routedRead, "/mcp/routed?kbs=nope")).status).toBe(400);
+    expect((await post(`${READER}z`, routedRead, "/mcp/routed")).status).toBe(401);
     expect((await send("/health")).status).toBe(200);
     await send("/ready");
     await send("/.well-known/oauth-protected-resource");
@@ -133,6 +141,19 @@ describe("token canary", () => {
     assertClean("stdout", server.stdout());
     assertClean("stderr", server.stderr());
     assertClean("responses", seen.join("\n"));
+    // Everything the run left on disk (KB files, SQLite index, git internals), the KB's full
+    // history (git objects are compressed, so read them through git), and the audit CLI's output.
+    const left = filesUnder(sandbox.dir);
+    expect(left).toContain(join(sandbox.dir, "notes", "data", "canary-note.md"));
+    for (const file of left) assertClean(file, readFileSync(file).toString("latin1"));
+    const kb = join(sandbox.dir, "notes");
+    assertClean("git history", execFileSync("git", ["log", "-p", "--all"], { cwd: kb }).toString());
+    const log = join(sandbox.dir, "audit", "audit.log");
+    const verify = await runBin(["audit", "verify", "--log", log], { cwd: sandbox.dir });
+    expect(verify.code, verify.stderr).toBe(0);
+    const exported = await runBin(["audit", "export", "--log", log], { cwd: sandbox.dir });
+    expect(exported.code, exported.stderr).toBe(0);
+    assertClean("audit CLI", verify.stdout + verify.stderr + exported.stdout + exported.stderr);
   }, 60_000);
 
   it("a config validation failure names the token by position, never by value", async () => {
