@@ -49,6 +49,17 @@ export class DigestCache {
   }
 }
 
+/** A provider that failed; `touched` when its MCP file was already written (keep it in the yaml). */
+export class ProviderFailure extends Error {
+  constructor(
+    readonly reason: unknown,
+    readonly touched: boolean,
+  ) {
+    super((reason as Error)?.message ?? String(reason));
+    this.name = "ProviderFailure";
+  }
+}
+
 /**
  * Writes one provider: removes every entry name the client may own (both shapes, D187) that
  * the live shape does not reuse, writes the live entries, then the instructions block.
@@ -61,6 +72,25 @@ export async function applyPlan(
   digests: DigestCache,
   io: CommandIo,
   dryRun: boolean,
+): Promise<string[]> {
+  let touched = false;
+  try {
+    return await applyPlanSteps(plan, config, routed, digests, io, dryRun, () => {
+      touched = true;
+    });
+  } catch (err) {
+    throw new ProviderFailure(err, touched);
+  }
+}
+
+async function applyPlanSteps(
+  plan: ProviderPlan,
+  config: ClientConfig,
+  routed: boolean,
+  digests: DigestCache,
+  io: CommandIo,
+  dryRun: boolean,
+  wroteConfig: () => void,
 ): Promise<string[]> {
   const warnings: string[] = [];
   const { adapter, files } = plan;
@@ -75,6 +105,7 @@ export async function applyPlan(
     io.stdout.write(`${adapter.id}: would write ${tilde(io, files.config)}: ${names}\n`);
   } else if (next !== text || mode !== undefined) {
     await writeFileAtomic(files.config, next, mode);
+    wroteConfig();
     io.stdout.write(`${adapter.id}: wrote ${tilde(io, files.config)}: ${names}\n`);
   } else {
     io.stdout.write(`${adapter.id}: ${tilde(io, files.config)} already in sync\n`);

@@ -12,11 +12,12 @@ import {
 import { ConfigError } from "../errors.js";
 import { baseUrlOf, fetchHealth, type ServerHealth } from "../health.js";
 import { FLAT_NAMESPACE, PROVIDERS } from "../providers/index.js";
-import { applyPlan, bearerHeaders, DigestCache } from "./apply.js";
+import { applyPlan, bearerHeaders, DigestCache, ProviderFailure } from "./apply.js";
 import {
   type CommandIo,
   type CommonOptions,
   configPath,
+  EXIT_ERROR,
   EXIT_OK,
   loggerFor,
   reportError,
@@ -114,19 +115,37 @@ export async function applyBindings(
     serverKbs: health.kbs,
   };
   const digests = new DigestCache(bearerHeaders(config, io), io);
+  // One provider's unparsable or read-only file fails that provider only: the others are
+  // still written, and every provider whose file was written is recorded in the yaml (so
+  // status and disconnect know about it).
+  const recorded: ProviderBinding[] = [];
+  const failed: ProviderId[] = [];
   for (const binding of bindings) {
-    const plan = planProvider(config, binding, topology, io, !dryRun);
-    const warnings = await applyPlan(plan, config, routed, digests, io, dryRun);
-    for (const w of warnings) log.warn(`${binding.name}: ${w}`);
-    if (!routed && FLAT_NAMESPACE.has(binding.name) && plan.entries.length >= 2) {
-      log.warn(
-        `${PROVIDERS[binding.name].label} has a flat tool namespace: its ${plan.entries.length} per-KB entries expose the same tool names; upgrade the server to get one routed entry`,
-      );
+    try {
+      const plan = planProvider(config, binding, topology, io, !dryRun);
+      const warnings = await applyPlan(plan, config, routed, digests, io, dryRun);
+      for (const w of warnings) log.warn(`${binding.name}: ${w}`);
+      if (!routed && FLAT_NAMESPACE.has(binding.name) && plan.entries.length >= 2) {
+        log.warn(
+          `${PROVIDERS[binding.name].label} has a flat tool namespace: its ${plan.entries.length} per-KB entries expose the same tool names; upgrade the server to get one routed entry`,
+        );
+      }
+      recorded.push(binding);
+    } catch (err) {
+      const touched = err instanceof ProviderFailure && err.touched;
+      const reason = err instanceof ProviderFailure ? err.reason : err;
+      log.error(`${binding.name}: ${(reason as Error)?.message ?? String(reason)}`);
+      failed.push(binding.name);
+      if (touched) recorded.push(binding);
     }
   }
-  if (dryRun) return EXIT_OK;
+  const exit = failed.length > 0 ? EXIT_ERROR : EXIT_OK;
+  if (failed.length > 0 && failed.length < bindings.length) {
+    log.error(`not connected: ${failed.join(", ")}; the other providers were written`);
+  }
+  if (dryRun) return exit;
   const providers = [...config.providers];
-  for (const b of bindings) {
+  for (const b of recorded) {
     const at = providers.findIndex((p) => p.name === b.name);
     if (at >= 0) providers[at] = b;
     else providers.push(b);
@@ -141,7 +160,7 @@ export async function applyBindings(
   if (health.routedPath !== undefined) next.server_routed_path = health.routedPath;
   else delete next.server_routed_path;
   await saveConfig(loaded, next);
-  return EXIT_OK;
+  return exit;
 }
 
 /** `cartographer connect [provider…|all] [--kbs] [--server-url] [--token-env] [--scope] [--dry-run]`. */

@@ -1,7 +1,15 @@
 import { isProviderId, loadConfig, PROVIDER_IDS, type ProviderId, saveConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
 import { removeProvider } from "./apply.js";
-import { type CommandIo, type CommonOptions, configPath, EXIT_OK, reportError } from "./io.js";
+import {
+  type CommandIo,
+  type CommonOptions,
+  configPath,
+  EXIT_ERROR,
+  EXIT_OK,
+  loggerFor,
+  reportError,
+} from "./io.js";
 
 export interface DisconnectOptions extends CommonOptions {
   /** Provider ids or ["all"]; empty = every provider in the yaml. */
@@ -31,16 +39,23 @@ export async function disconnect(io: CommandIo, opts: DisconnectOptions = {}): P
       }
       ids = names as ProviderId[];
     }
+    // A provider whose file cannot be edited stays connected (and in the yaml); the others go.
+    const done: ProviderId[] = [];
     for (const id of ids) {
       const scope = config.providers.find((p) => p.name === id)?.scope ?? "user";
-      const changed = await removeProvider(id, scope, config.server_name, io);
-      io.stdout.write(`${id}: ${changed ? "removed" : "nothing to remove"}\n`);
+      try {
+        const changed = await removeProvider(id, scope, config.server_name, io);
+        io.stdout.write(`${id}: ${changed ? "removed" : "nothing to remove"}\n`);
+        done.push(id);
+      } catch (err) {
+        loggerFor(io).error(`${id}: ${(err as Error)?.message ?? String(err)}; left as it is`);
+      }
     }
-    const remaining = config.providers.filter((p) => !ids.includes(p.name));
+    const remaining = config.providers.filter((p) => !done.includes(p.name));
     if (loaded.exists && remaining.length !== config.providers.length) {
       await saveConfig(loaded, { ...config, providers: remaining });
     }
-    return EXIT_OK;
+    return done.length === ids.length ? EXIT_OK : EXIT_ERROR;
   } catch (err) {
     return reportError(io, err);
   }

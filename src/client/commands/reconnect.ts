@@ -1,4 +1,4 @@
-import { loadConfig } from "../config.js";
+import { loadConfig, type ProviderBinding } from "../config.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
 import { removeProvider } from "./apply.js";
 import { applyBindings } from "./connect.js";
@@ -26,10 +26,18 @@ export async function reconnect(io: CommandIo, opts: CommonOptions = {}): Promis
     }
     const { config } = loaded;
     const health = await fetchHealth(baseUrlOf(config.server_url), io.fetch);
+    // A provider whose file cannot be edited is left exactly as it is; the others proceed.
+    const removed: ProviderBinding[] = [];
     for (const p of config.providers) {
-      await removeProvider(p.name, p.scope ?? "user", config.server_name, io);
+      try {
+        await removeProvider(p.name, p.scope ?? "user", config.server_name, io);
+        removed.push(p);
+      } catch (err) {
+        loggerFor(io).error(`${p.name}: ${(err as Error)?.message ?? String(err)}; left as it is`);
+      }
     }
-    return await applyBindings(io, loaded, config, config.providers, health, false);
+    const code = await applyBindings(io, loaded, config, removed, health, false);
+    return removed.length < config.providers.length ? EXIT_ERROR : code;
   } catch (err) {
     return reportError(io, err);
   }

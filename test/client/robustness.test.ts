@@ -1,0 +1,85 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { connect, disconnect, reconnect } from "../../src/client/commands.js";
+import {
+  type FakeServer,
+  PROVIDER_FILES,
+  type Sandbox,
+  sandbox,
+  startFakeServer,
+} from "./helpers.js";
+
+let server: FakeServer;
+let sb: Sandbox;
+
+beforeEach(async () => {
+  server = await startFakeServer({ shape: "routed", kbs: ["alpha"], version: "1.0.0" });
+  sb = await sandbox({});
+});
+afterEach(async () => {
+  await server.close();
+  await sb.cleanup();
+});
+
+const BROKEN_TOML = 'model = "o3"\n[mcp_servers\n';
+
+describe("one provider's bad file fails that provider only", () => {
+  it("connect all: the others are written and recorded, the bad file is untouched, exit 2", async () => {
+    await sb.write(PROVIDER_FILES.codex, BROKEN_TOML);
+    const code = await connect(sb.io, { providers: ["all"], serverUrl: server.url });
+    expect(code).toBe(2);
+    expect(await sb.read(PROVIDER_FILES.codex)).toBe(BROKEN_TOML);
+    expect(sb.io.err()).toMatch(/codex: .*config\.toml is not valid TOML/);
+    expect(sb.io.err()).toMatch(/not connected: codex/);
+    for (const id of ["claude", "opencode", "kiro", "antigravity"] as const) {
+      expect(await sb.exists(PROVIDER_FILES[id])).toBe(true);
+    }
+    const yaml = parseYaml(await sb.read(".cartographer.yaml"));
+    expect(yaml.server_url).toBe(server.url);
+    expect(yaml.providers.map((p: { name: string }) => p.name)).toEqual([
+      "claude",
+      "opencode",
+      "kiro",
+      "antigravity",
+    ]);
+  });
+
+  it("reconnect and disconnect leave the bad provider as it is and handle the others", async () => {
+    expect(await connect(sb.io, { providers: ["claude", "codex"], serverUrl: server.url })).toBe(0);
+    await sb.write(PROVIDER_FILES.codex, BROKEN_TOML);
+    expect(await reconnect(sb.io)).toBe(2);
+    expect(await sb.read(PROVIDER_FILES.codex)).toBe(BROKEN_TOML);
+    expect(JSON.parse(await sb.read(PROVIDER_FILES.claude)).mcpServers.cartographer).toBeDefined();
+    expect(await disconnect(sb.io, {})).toBe(2);
+    expect(JSON.parse(await sb.read(PROVIDER_FILES.claude)).mcpServers).toEqual({});
+    const yaml = parseYaml(await sb.read(".cartographer.yaml"));
+    expect(yaml.providers.map((p: { name: string }) => p.name)).toEqual(["codex"]);
+  });
+});
+
+describe("files the user protected", () => {
+  it("a read-only provider file is refused, not replaced", async () => {
+    const file = path.join(sb.home, PROVIDER_FILES.claude);
+    await sb.write(PROVIDER_FILES.claude, '{"a":1}\n');
+    await fs.chmod(file, 0o444);
+    expect(await connect(sb.io, { providers: ["claude"], serverUrl: server.url })).toBe(2);
+    expect(sb.io.err()).toMatch(/\.claude\.json is read-only; nothing was written/);
+    expect(await sb.read(PROVIDER_FILES.claude)).toBe('{"a":1}\n');
+  });
+
+  it("a symlinked provider file is written through; the link survives", async () => {
+    await sb.write("dotfiles/claude.json", '{"a":1}\n');
+    await fs.symlink(
+      path.join(sb.home, "dotfiles/claude.json"),
+      path.join(sb.home, PROVIDER_FILES.claude),
+    );
+    expect(await connect(sb.io, { providers: ["claude"], serverUrl: server.url })).toBe(0);
+    const link = await fs.lstat(path.join(sb.home, PROVIDER_FILES.claude));
+    expect(link.isSymbolicLink()).toBe(true);
+    const target = JSON.parse(await sb.read("dotfiles/claude.json"));
+    expect(target.a).toBe(1);
+    expect(target.mcpServers.cartographer.url).toBe(`${server.url}/mcp/routed`);
+  });
+});
