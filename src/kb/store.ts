@@ -215,7 +215,17 @@ class Store implements KbStore {
 
   async commit(paths: string[], message: string, author?: GitIdentity): Promise<string | null> {
     if (!this.settings.autocommit) return null;
-    return commitPaths(this.root, paths, message, await this.identity(author));
+    try {
+      return await commitPaths(this.root, paths, message, await this.identity(author));
+    } catch (e) {
+      if (!(e instanceof KbError) || e.code !== "git_failed") throw e;
+      // The files are already applied: say so, so that nobody re-sends the write.
+      throw new KbError(
+        "git_failed",
+        `the change is written to disk but not committed (${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ", …" : ""}): ${e.message}; fix git, then the next write of these files commits them (or commit by hand)`,
+        { paths, written: true },
+      );
+    }
   }
 
   async snapshot(label: string): Promise<{ tag: string; sha: string }> {
