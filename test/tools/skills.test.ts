@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDocument } from "../../src/kb/frontmatter.js";
 import { BUNDLED_SKILLS_DIR, bundledSkills, skillTools } from "../../src/tools/families/skills.js";
+import { allTools } from "../../src/tools/registry.js";
 import {
   callTool,
   commitCount,
@@ -36,6 +37,53 @@ describe("bundled skills", () => {
     ]) {
       expect(text, name).toContain(name);
     }
+  });
+});
+
+/** Top-level argument names of an `{a, b: {…}, c?}` span (nested braces and values dropped). */
+function argNames(inner: string): string[] {
+  let flat = inner;
+  while (/\{[^{}]*\}/.test(flat)) flat = flat.replace(/\{[^{}]*\}/g, "");
+  return flat
+    .split(",")
+    .map((part) => (part.split(":")[0] ?? "").replace("?", "").trim())
+    .filter((name) => name !== "" && name !== "…");
+}
+
+describe("the bundled skill names only tools and arguments that exist", () => {
+  const tools = new Map(
+    allTools().map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})] as const),
+  );
+  const anyArg = new Set([...tools.values()].flat());
+
+  it("every `tool {args}` names a tool and its arguments; every snake_case name is a tool, argument or error code", async () => {
+    const text = await readFile(
+      join(BUNDLED_SKILLS_DIR, "cartographer-kb-loop", "SKILL.md"),
+      "utf8",
+    );
+    const codes = new Set(
+      [...(await readFile("src/kb/errors.ts", "utf8")).matchAll(/\| "([a-z_]+)"/g)].map(
+        (m) => m[1],
+      ),
+    );
+    const spans = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? "");
+    let calls = 0;
+    for (const span of spans) {
+      const call = /^([a-z]+(?:_[a-z]+)*) \{(.*)\}$/.exec(span);
+      if (call) {
+        calls++;
+        const args = tools.get(call[1] ?? "");
+        expect(args, `tool in \`${span}\``).toBeDefined();
+        for (const name of argNames(call[2] ?? "")) expect(args, `\`${span}\``).toContain(name);
+        continue;
+      }
+      for (const word of span.split(/[^a-z_]+/)) {
+        if (!/^[a-z]+_[a-z_]+$/.test(word)) continue;
+        const known = tools.has(word) || anyArg.has(word) || codes.has(word);
+        expect(known, `\`${word}\` in \`${span}\` is no tool, argument or error code`).toBe(true);
+      }
+    }
+    expect(calls).toBeGreaterThan(3);
   });
 });
 
