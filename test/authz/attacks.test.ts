@@ -179,3 +179,38 @@ describe("a map role curates its own map's index", () => {
     expect(got.text).toMatch(/old_string_not_found/);
   });
 });
+
+describe("collections under a map role never name the hidden map's content", () => {
+  const probes: [string, Record<string, unknown>][] = [
+    ["search", { query: "title" }],
+    ["search", { query: "out-note" }],
+    ["concept_list", {}],
+    ["concept_list", { prefix: "beta" }],
+    ["changes_since", { since: "1970-01-01T00:00:00Z" }],
+    ["graph_neighbors", { id: IN }],
+    ["contradiction_report", {}],
+    ["atlas_overview", {}],
+    ["map_list", {}],
+    ["asset_list", {}],
+  ];
+  for (const [tool, args] of probes) {
+    it(`${tool} ${JSON.stringify(args)}`, async () => {
+      const got = await call(MAP_ROLE, tool, args);
+      expect(got.isError, got.text).toBe(false);
+      expect(got.text).not.toMatch(/beta/);
+    });
+  }
+});
+
+it("the same probes do show the hidden map to a whole-KB reader (the probes can fail)", async () => {
+  const reader = principal("reader", [{ kb: "main", access: "r" }]);
+  for (const [tool, args] of [
+    ["search", { query: "title" }],
+    ["concept_list", {}],
+    ["graph_neighbors", { id: IN }],
+    ["map_list", {}],
+    ["asset_list", {}],
+  ] as const) {
+    expect((await call(reader, tool, args)).text, tool).toMatch(/beta/);
+  }
+});
