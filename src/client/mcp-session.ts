@@ -32,14 +32,31 @@ export interface McpSession {
  */
 function classify(url: string, operation: string, err: unknown): ClientError {
   if (err instanceof ClientError) return err;
-  if (err instanceof StreamableHTTPError) return new ProtocolError(url, err.code, err.message);
+  if (err instanceof StreamableHTTPError) {
+    return new ProtocolError(url, err.code, clip(err.message));
+  }
   if (err instanceof McpError) {
     if (err.code === ErrorCode.RequestTimeout) return new ServerUnreachableError(url, "timed out");
     if (err.code !== ErrorCode.ConnectionClosed) return new ToolError(operation, err.message);
   }
+  // The SDK validates every answer with zod; a failure means the body was JSON but not a
+  // JSON-RPC/MCP message (its raw issue list is pages long, so it is not repeated).
+  if ((err as Error)?.name === "ZodError") {
+    return new ProtocolError(
+      url,
+      undefined,
+      `the answer to ${operation} is not an MCP (JSON-RPC) message; is this a Cartographer MCP endpoint?`,
+    );
+  }
   const message = (err as Error)?.message ?? String(err);
   const status = /HTTP (\d{3})/.exec(message)?.[1];
-  return new ProtocolError(url, status ? Number(status) : undefined, message);
+  return new ProtocolError(url, status ? Number(status) : undefined, clip(message));
+}
+
+/** An error page can be long HTML; one line of it is enough to say what came back. */
+function clip(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
 export async function openMcpSession(

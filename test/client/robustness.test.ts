@@ -1,8 +1,12 @@
 import { promises as fs } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { connect, disconnect, reconnect } from "../../src/client/commands.js";
+import { ProtocolError } from "../../src/client/errors.js";
+import { openMcpSession } from "../../src/client/mcp-session.js";
 import {
   type FakeServer,
   PROVIDER_FILES,
@@ -81,5 +85,46 @@ describe("files the user protected", () => {
     const target = JSON.parse(await sb.read("dotfiles/claude.json"));
     expect(target.a).toBe(1);
     expect(target.mcpServers.cartographer.url).toBe(`${server.url}/mcp/routed`);
+  });
+});
+
+/** A server answering every request with one fixed status, content type and body. */
+async function fixedAnswer(status: number, type: string, body: string) {
+  const srv = http.createServer((_req, res) => {
+    res.writeHead(status, { "content-type": type }).end(body);
+  });
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const { port } = srv.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp/routed`,
+    close: () => new Promise<void>((r) => srv.close(() => r())),
+  };
+}
+
+describe("what a non-MCP endpoint answered is reported in a line", () => {
+  it("JSON that is not JSON-RPC is a protocol error naming it, not a dump of its validation", async () => {
+    const fake = await fixedAnswer(200, "application/json", '{"hello":"world"}');
+    try {
+      const err = await openMcpSession(fake.url, {}, undefined, 3000).catch((e) => e);
+      expect(err).toBeInstanceOf(ProtocolError);
+      expect(err.message).toMatch(/answer to initialize is not an MCP \(JSON-RPC\) message/);
+      expect(err.message.length).toBeLessThan(300);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("a long HTML error page is clipped to one line with its status", async () => {
+    const page = `<html><body>${"<p>Internal Server Error</p>\n".repeat(200)}</body></html>`;
+    const fake = await fixedAnswer(500, "text/html", page);
+    try {
+      const err = await openMcpSession(fake.url, {}, undefined, 3000).catch((e) => e);
+      expect(err).toBeInstanceOf(ProtocolError);
+      expect((err as ProtocolError).status).toBe(500);
+      expect(err.message).not.toContain("\n");
+      expect(err.message.length).toBeLessThan(400);
+    } finally {
+      await fake.close();
+    }
   });
 });
