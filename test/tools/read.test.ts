@@ -7,6 +7,7 @@ const concept = (type: string, title: string, body: string, extra = "") =>
   `---\ntype: ${type}\ntitle: ${title}\n${extra}---\n${body}\n`;
 
 const PUB_ONLY: Visibility = { all: false, rules: [{ maps: ["pub"], journals: [], types: [] }] };
+const MANY_HEADINGS = Array.from({ length: 55 }, (_, i) => `## H${i + 1}\n\ntext`).join("\n\n");
 const bigBody = `# Big\n\n## Part one\n\n${"lorem ipsum ".repeat(6000)}\n\n## Part two\n\ntail\n`;
 
 let kb: TempKb;
@@ -24,13 +25,13 @@ beforeAll(async () => {
         "note",
         "Alpha",
         "# Alpha\n\nzebra once.\n\n## Details\n\nalpha details",
-        "status: active\n",
+        "status: active\ntimestamp: 2024-05-01T10:00:00Z\n",
       ),
       "data/pub/beta.md": concept(
         "service",
         "Beta",
         "beta body links [[pub/alpha]]",
-        "status: draft\n",
+        "status: draft\ntimestamp: 2024-06-01\n",
       ),
       "data/pub/big.md": concept("note", "Big", bigBody),
       "data/secret/plan.md": concept("note", "Plan", "zebra zebra zebra zebra zebra zebra zebra"),
@@ -60,6 +61,24 @@ describe("concept_read", () => {
       "not_found",
     );
     expect(e.message).toContain("Alpha | Details");
+  });
+
+  it("a missing section lists at most 50 headings and counts the rest", async () => {
+    const toc = await makeTempKb({
+      files: { "data/toc.md": concept("note", "Toc", MANY_HEADINGS) },
+    });
+    try {
+      const read = tool(readTools, "concept_read");
+      const e = await expectKbError(
+        () => callTool(toc.runtime, read, { id: "toc", section: "Nope" }),
+        "not_found",
+      );
+      expect(e.message).toContain("headings: H1 | H2");
+      expect(e.message).toContain("| H50 (+5 more)");
+      expect(e.message).not.toContain("H51");
+    } finally {
+      await toc.cleanup();
+    }
   });
 
   it("outline returns headings without the body", async () => {
@@ -96,6 +115,16 @@ describe("concept_list", () => {
     expect(byType.items.map((i: { id: string }) => i.id)).toEqual(["pub/beta"]);
     const byWhere = await call("concept_list", { where: ["status=active"] });
     expect(byWhere.items.map((i: { id: string }) => i.id)).toEqual(["pub/alpha"]);
+  });
+
+  it("since/until bound the frontmatter timestamp, inclusive; a date-only until covers its day", async () => {
+    const ids = async (args: Record<string, unknown>) =>
+      (await call("concept_list", args)).items.map((i: { id: string }) => i.id);
+    expect(await ids({ since: "2024-05-01T10:00:00Z" })).toEqual(["pub/alpha", "pub/beta"]);
+    expect(await ids({ since: "2024-05-02" })).toEqual(["pub/beta"]);
+    expect(await ids({ until: "2024-05-01" })).toEqual(["pub/alpha"]);
+    expect(await ids({ since: "2024-05-01", until: "2024-05-31" })).toEqual(["pub/alpha"]);
+    await expectKbError(() => call("concept_list", { since: "last week" }), "invalid_argument");
   });
 
   it("a map disjoint from the prefix lists nothing", async () => {

@@ -91,7 +91,7 @@ const conceptRead: ToolSpec = {
 const conceptList: ToolSpec = {
   name: "concept_list",
   description:
-    "List concepts {items, total, truncated}, filtered by prefix, map, type, where (key=value, key!=value) and timestamp bounds since/until. limit defaults to 500.",
+    "List concepts {items, total, truncated}, filtered by prefix, map, type, where (key=value, key!=value) and since/until on the frontmatter timestamp. limit defaults to 500.",
   inputSchema: {
     type: "object",
     properties: {
