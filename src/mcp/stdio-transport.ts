@@ -2,7 +2,8 @@
  * Newline-delimited JSON-RPC over injected streams. The SDK's StdioServerTransport reports a
  * malformed line only to `onerror` and sends nothing back, leaving the client waiting; this
  * transport answers it with a JSON-RPC error (-32700 parse error, -32600 invalid request, id
- * taken from the line when it has one) and keeps serving. Framing follows the SDK's
+ * taken from the line when it has one) and keeps serving. At EOF it answers every request
+ * already read before it closes (closing at once would drop them). Framing follows the SDK's
  * ReadBuffer/serializeMessage exactly; stdout carries protocol messages only.
  */
 import type { Readable, Writable } from "node:stream";
@@ -19,6 +20,10 @@ export class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   #buffer: Buffer = Buffer.alloc(0);
   #closed = false;
+  /** Requests passed on and not yet answered, by JSON id (an id may repeat: counted). */
+  readonly #pending = new Map<string, number>();
+  /** Set once the input ended (or a drain began): close as soon as #pending is empty. */
+  #draining = false;
 
   constructor(
     private readonly input: Readable,
@@ -44,7 +49,7 @@ export class LineTransport implements Transport {
   };
 
   readonly #onEnd = (): void => {
-    void this.close();
+    void this.drain();
   };
 
   readonly #onError = (error: Error): void => {
@@ -57,6 +62,16 @@ export class LineTransport implements Transport {
     this.input.on("error", this.#onError);
   }
 
+  /**
+   * Stops reading and closes once every request already read has been answered: EOF on stdin
+   * and a shutdown signal must not drop the answers (or the writes) of calls under way.
+   */
+  async drain(): Promise<void> {
+    this.#draining = true;
+    this.input.off("data", this.#onData);
+    if (this.#pending.size === 0) await this.close();
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -67,11 +82,13 @@ export class LineTransport implements Transport {
     this.onclose?.();
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
+  async send(message: JSONRPCMessage): Promise<void> {
+    await new Promise<void>((resolve) => {
       if (this.output.write(serializeMessage(message))) resolve();
       else this.output.once("drain", resolve);
     });
+    if (("result" in message || "error" in message) && "id" in message)
+      this.#settle(JSON.stringify(message.id));
   }
 
   #handleLine(line: string): void {
@@ -87,7 +104,23 @@ export class LineTransport implements Transport {
       this.#reply(idOf(raw), -32600, "Invalid Request: not a JSON-RPC 2.0 message");
       return;
     }
-    this.onmessage?.(parsed.data);
+    const message = parsed.data;
+    if ("method" in message && "id" in message) {
+      const key = JSON.stringify(message.id);
+      this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
+    } else if ("method" in message && message.method === "notifications/cancelled") {
+      // The SDK sends no answer to a cancelled request: stop waiting for one.
+      this.#settle(JSON.stringify(message.params?.requestId));
+    }
+    this.onmessage?.(message);
+  }
+
+  /** One answer for the request `key` was sent (or will never be); closes a finished drain. */
+  #settle(key: string): void {
+    const left = (this.#pending.get(key) ?? 0) - 1;
+    if (left > 0) this.#pending.set(key, left);
+    else this.#pending.delete(key);
+    if (this.#draining && this.#pending.size === 0) void this.close();
   }
 
   #reply(id: string | number | null, code: number, message: string): void {

@@ -22,8 +22,9 @@ export interface StdioOptions {
 }
 
 export interface StdioSession {
-  /** Resolves when the input ends or close() is called. */
+  /** Resolves when the input ends or close() is called, once pending requests are answered. */
   readonly closed: Promise<void>;
+  /** Stops reading, answers the requests already read, then closes. */
   close(): Promise<void>;
 }
 
@@ -49,5 +50,6 @@ export async function serveStdio(surface: ToolSurface, opts: StdioOptions): Prom
   server.onclose = () => resolveClosed();
   server.onerror = (error) => opts.logger.warn(`stdio: ${error.message}`);
   await server.connect(transport);
-  return { closed, close: () => server.close() };
+  // Graceful: requests already read are answered (and their writes committed) first.
+  return { closed, close: () => transport.drain() };
 }

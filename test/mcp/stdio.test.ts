@@ -4,6 +4,7 @@ import { memoryLogger } from "../../src/logger.js";
 import { KbSurface } from "../../src/mcp/kb-surface.js";
 import { RoutedSurface } from "../../src/mcp/routed-surface.js";
 import { serveStdio, stdioSurface } from "../../src/mcp/stdio.js";
+import type { ToolSpec } from "../../src/tools/spec.js";
 import { must, probeTools, type TempMounts, tempMounts } from "./helpers.js";
 
 let kbs: TempMounts;
@@ -80,6 +81,74 @@ describe("serveStdio", () => {
     expect(s.raw.every((l) => l.startsWith('{"'))).toBe(true);
     s.stdin.end();
     await s.served.closed;
+  });
+
+  it("EOF on stdin: calls already read are answered before the session closes", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = "";
+    stdout.on("data", (c: Buffer) => {
+      out += c.toString("utf8");
+    });
+    const logger = memoryLogger();
+    const slow: ToolSpec = {
+      name: "slow_read",
+      description: "Waits, then answers.",
+      inputSchema: { type: "object", properties: {} },
+      readOnly: true,
+      advanced: false,
+      resource: "whole",
+      auditFields: [],
+      handler: async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        return { done: true };
+      },
+    };
+    const surface = new KbSurface({ runtime: must(kbs.byName.one).runtime, specs: [slow], logger });
+    const served = await serveStdio(surface, { stdin, stdout, logger, version: "test" });
+    stdin.write(`${JSON.stringify(init)}\n`);
+    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    stdin.end(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "slow_read", arguments: {} } })}\n`,
+    );
+    await served.closed;
+    const lines = out
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id)).toEqual([1, 2]);
+    expect(lines[1]).toMatchObject({ result: { content: [{ text: '{"done":true}' }] } });
+  });
+
+  it("EOF after a cancelled request: the session closes without waiting for its answer", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const logger = memoryLogger();
+    const hang: ToolSpec = {
+      name: "hang_read",
+      description: "Never answers.",
+      inputSchema: { type: "object", properties: {} },
+      readOnly: true,
+      advanced: false,
+      resource: "whole",
+      auditFields: [],
+      handler: () => new Promise(() => {}),
+    };
+    const surface = new KbSurface({ runtime: must(kbs.byName.one).runtime, specs: [hang], logger });
+    const served = await serveStdio(surface, { stdin, stdout, logger, version: "test" });
+    stdin.write(`${JSON.stringify(init)}\n`);
+    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "hang_read", arguments: {} } })}\n`,
+    );
+    stdin.end(
+      `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } })}\n`,
+    );
+    const outcome = await Promise.race([
+      served.closed.then(() => "closed"),
+      new Promise((r) => setTimeout(() => r("still open"), 2000)),
+    ]);
+    expect(outcome).toBe("closed");
   });
 
   it("one KB → its surface; several → a routed surface over all", () => {
