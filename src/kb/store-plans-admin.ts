@@ -7,7 +7,7 @@ import { normalizeNewlines, serializeDocument, splitDocument } from "./frontmatt
 import { readTextOrNull } from "./fsutil.js";
 import { contentHash } from "./hash.js";
 import { RESERVED_BASENAMES } from "./ids.js";
-import { EMPTY_LOG, insertLogEntry } from "./log.js";
+import { EMPTY_LOG, insertLogEntry, rfc3339 } from "./log.js";
 import { normalizeRelPath } from "./paths.js";
 import { checkIfMatch, type PlanContext } from "./plan-context.js";
 import type { Frontmatter } from "./types.js";
@@ -163,7 +163,7 @@ export async function planLogAppend(
     changes: [{ path, content: text }],
     target: input.scope ?? "log",
     touchedIds: [],
-    result: { path, at: input.at.toISOString() },
+    result: { path, at: rfc3339(input.at) }, // the entry's own heading
   };
 }
 
