@@ -2,7 +2,7 @@
  * Invariants found missing in review: symlinks never lead a concept read or write outside the
  * KB; moves keep asset links working and leave unrelated files alone; patch keys are checked.
  */
-import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -196,5 +196,50 @@ describe("a failed commit", () => {
     );
     expect(commitCount(kb.root)).toBe(before + 1);
     expect(gitIn(kb.root, ["status", "--porcelain"]).trim()).toBe("");
+  });
+});
+
+describe("concept_new", () => {
+  it("a variable value reads back unchanged in the frontmatter (# and newlines quoted, numbers typed)", async () => {
+    await mkdir(join(kb.root, "templates"));
+    await writeFile(
+      join(kb.root, "templates/svc.md"),
+      "---\ntype: service\ntitle: {{ title }}\nsummary: Service {{title}}\nport: {{port}}\n---\n# {{title}}\n",
+    );
+    for (const title of ["A: b #c", "line\ny: injected", "[not a list]", "plain"]) {
+      const id = `infra/s${title.length}`;
+      await run(
+        kb.store,
+        await kb.store.planConceptNew({
+          id,
+          template: "svc",
+          variables: { title, port: "8080" },
+        }),
+        "concept_new",
+      );
+      const doc = await kb.store.readConcept(id);
+      expect(doc.frontmatter).toEqual({
+        type: "service",
+        title,
+        summary: `Service ${title}`,
+        port: 8080,
+      });
+      expect(doc.body).toBe(`# ${title}\n`);
+    }
+  });
+});
+
+describe("log_append", () => {
+  it("reports the time exactly as the entry's ## heading spells it", async () => {
+    const plan = await kb.store.planLogAppend({
+      scope: "infra",
+      entry: "x",
+      at: new Date("2024-05-01T10:00:00.123Z"),
+    });
+    await run(kb.store, plan, "log_append");
+    expect(plan.result.at).toBe("2024-05-01T10:00:00Z");
+    expect(await kb.store.readText("data/infra/log.md")).toBe(
+      "# Log\n\n## 2024-05-01T10:00:00Z\n\nx\n",
+    );
   });
 });
