@@ -60,6 +60,6 @@ export interface HttpServerHandle {
   /** `http://<host>:<port>` as bound. */
   readonly url: string;
   readonly port: number;
-  /** Stops accepting, waits for in-flight requests, then closes the mounts' indexes. */
+  /** Stops accepting, cuts uploads still in progress, waits for in-flight calls, then closes the mounts' indexes. */
   close(): Promise<void>;
 }

@@ -80,6 +80,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
 
   let inFlight = 0;
   let closing = false;
+  /** Requests still receiving their body: no call has started, so close() may cut them. */
+  const receiving = new Set<IncomingMessage>();
   let drained: (() => void) | null = null;
 
   const baseUrl = (req: IncomingMessage) =>
@@ -163,7 +165,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
           cors,
         );
       }
-      const body = await readBody(req, maxBody);
+      receiving.add(req);
+      const body = await readBody(req, maxBody).finally(() => receiving.delete(req));
       if (!body.ok) {
         if (body.reason === "aborted") return;
         return sendRpcError(res, 413, RpcCode.serverError, `request body over ${maxBody} bytes`, {
@@ -253,6 +256,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       closing = true;
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // A client stalled mid-body would otherwise hold shutdown forever; its call never began.
+      for (const req of receiving) req.socket.destroy();
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
       server.closeAllConnections();
       await stopped;

@@ -91,3 +91,36 @@ describe("graceful close with a write in flight", () => {
     }
   });
 });
+
+describe("graceful close with a stalled upload", () => {
+  it("a client that never finishes its body does not hold shutdown", async () => {
+    const mounts = await tempMounts(["s"]);
+    const s = await startHttpServer({
+      mounts: mounts.mounts,
+      port: 0,
+      logger: memoryLogger(),
+      version: "1",
+    });
+    try {
+      const req = request({
+        host: "127.0.0.1",
+        port: s.port,
+        method: "POST",
+        path: "/mcp",
+        headers: { ...MCP_HEADERS, "Content-Length": "100" },
+      });
+      req.on("error", () => {});
+      req.write("{");
+      await new Promise((r) => setTimeout(r, 100));
+      const outcome = await Promise.race([
+        s.close().then(() => "closed"),
+        new Promise((r) => setTimeout(() => r("still waiting"), 2000)),
+      ]);
+      expect(outcome).toBe("closed");
+      req.destroy();
+    } finally {
+      await s.close();
+      await mounts.cleanup();
+    }
+  });
+});
