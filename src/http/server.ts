@@ -180,6 +180,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       } catch {
         return sendRpcError(res, 400, RpcCode.parseError, "Parse error: Invalid JSON", cors);
       }
+      // JSON-RPC 2.0 §6: an empty batch is one Invalid Request (the SDK would answer 202).
+      if (Array.isArray(parsed) && parsed.length === 0)
+        return sendRpcError(res, 400, RpcCode.invalidRequest, "Invalid Request: empty batch", cors);
       const target = route.target;
       const surface: ToolSurface =
         target.kind === "kb" ? (surfaces.get(target.kb) as KbSurface) : routed.get(target.kbs);

@@ -117,6 +117,9 @@ describe("HTTP routes", () => {
     const bad = await raw(server.port, { path: "/mcp/a", headers: MCP_HEADERS, body: "{nope" });
     expect(bad.status).toBe(400);
     expect(bad.json()).toMatchObject({ error: { code: -32700 } });
+    const empty = await raw(server.port, { path: "/mcp/a", headers: MCP_HEADERS, body: "[]" });
+    expect(empty.status).toBe(400);
+    expect(empty.json()).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
   it("DNS rebinding: a non-loopback Host or Origin is 403; loopback names pass", async () => {
