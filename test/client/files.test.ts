@@ -29,7 +29,7 @@ not a header
 `;
 
 describe("TOML edits are textual and surgical", () => {
-  it("replaces our table in place, drops its sub-tables, keeps every other byte", () => {
+  it("replaces our keys in place, keeps the user's sub-tables (tool approvals) and every other byte", () => {
     const out = codex.applyEntries(
       ORIGINAL,
       "config.toml",
@@ -44,6 +44,9 @@ model = "o3"
 url = "http://new/mcp/routed"
 bearer_token_env_var = "TOK"
 
+[mcp_servers.cartographer.tools.search]
+approval = "auto"
+
 # belongs to the next table
 [mcp_servers.other]
 command = "x"
@@ -54,6 +57,50 @@ not a header
 `);
     const parsed = parseToml(out) as { mcp_servers: Record<string, Record<string, unknown>> };
     expect(parsed.mcp_servers.other?.text).toContain("not a header");
+  });
+
+  it("keeps the user's own keys of a remote entry; replaces a local (command) entry whole", () => {
+    const remote = `[mcp_servers.cartographer]
+url = "http://old/mcp/routed"
+tool_timeout_sec = 90
+enabled_tools = [
+  "search",
+]
+`;
+    const out = codex.applyEntries(
+      remote,
+      "config.toml",
+      ["cartographer"],
+      [{ name: "cartographer", url: "http://new/mcp/routed" }],
+      { tokenEnv: "TOK" },
+    );
+    expect(parseToml(out)).toEqual({
+      mcp_servers: {
+        cartographer: {
+          url: "http://new/mcp/routed",
+          bearer_token_env_var: "TOK",
+          tool_timeout_sec: 90,
+          enabled_tools: ["search"],
+        },
+      },
+    });
+    const local = `[mcp_servers.cartographer]
+command = "cartographer"
+args = ["serve", "--stdio"]
+
+[mcp_servers.cartographer.env]
+CARTOGRAPHER_DATA = "/data"
+`;
+    const replaced = codex.applyEntries(
+      local,
+      "config.toml",
+      ["cartographer"],
+      [{ name: "cartographer", url: "http://new/mcp/routed" }],
+      {},
+    );
+    expect(parseToml(replaced)).toEqual({
+      mcp_servers: { cartographer: { url: "http://new/mcp/routed" } },
+    });
   });
 
   it("append then remove restores the original bytes", () => {

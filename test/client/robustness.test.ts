@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { connect, disconnect, reconnect } from "../../src/client/commands.js";
+import { connect, disconnect, reconnect, sync } from "../../src/client/commands.js";
 import { ProtocolError } from "../../src/client/errors.js";
 import { openMcpSession } from "../../src/client/mcp-session.js";
 import {
@@ -126,5 +126,47 @@ describe("what a non-MCP endpoint answered is reported in a line", () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe("settings the user added to our own entry survive a sync", () => {
+  it("Kiro autoApprove, a timeout and an extra header stay; url and Authorization are ours", async () => {
+    sb.io.env.CARTO_TOKEN = "t";
+    expect(
+      await connect(sb.io, { providers: ["kiro"], serverUrl: server.url, tokenEnv: "CARTO_TOKEN" }),
+    ).toBe(0);
+    const file = JSON.parse(await sb.read(PROVIDER_FILES.kiro));
+    const entry = file.mcpServers.cartographer;
+    Object.assign(entry, { autoApprove: ["search"], timeout: 60000 });
+    entry.headers["X-Team"] = "infra";
+    entry.url = "http://127.0.0.1:1/stale";
+    await sb.write(PROVIDER_FILES.kiro, JSON.stringify(file, null, 2));
+    expect(await sync(sb.io)).toBe(0);
+    const after = JSON.parse(await sb.read(PROVIDER_FILES.kiro)).mcpServers.cartographer;
+    expect(after).toEqual({
+      url: `${server.url}/mcp/routed`,
+      autoApprove: ["search"],
+      timeout: 60000,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} Kiro expands
+      headers: { Authorization: "Bearer ${CARTO_TOKEN}", "X-Team": "infra" },
+    });
+    const bytes = await sb.read(PROVIDER_FILES.kiro);
+    expect(await sync(sb.io)).toBe(0);
+    expect(await sb.read(PROVIDER_FILES.kiro)).toBe(bytes);
+  });
+
+  it("a local (command) entry under our name is replaced whole, with a warning naming it", async () => {
+    await sb.write(
+      PROVIDER_FILES.claude,
+      JSON.stringify({
+        mcpServers: { cartographer: { command: "cartographer", args: ["serve"] } },
+      }),
+    );
+    expect(await connect(sb.io, { providers: ["claude"], serverUrl: server.url })).toBe(0);
+    expect(JSON.parse(await sb.read(PROVIDER_FILES.claude)).mcpServers.cartographer).toEqual({
+      type: "http",
+      url: `${server.url}/mcp/routed`,
+    });
+    expect(sb.io.err()).toMatch(/replaced entry "cartographer" .*no URL \(a local command\)/);
   });
 });

@@ -8,6 +8,14 @@ import { isOwnedEntry } from "../topology.js";
 import { type CommandIo, tilde } from "./io.js";
 import type { ProviderPlan } from "./plan.js";
 
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 /** The MCP targets that describe a plan's KBs (one URL on a routed server, one per KB else). */
 export function digestTargets(plan: ProviderPlan, routed: boolean): DigestTarget[] {
   if (routed) {
@@ -95,9 +103,21 @@ async function applyPlanSteps(
   const warnings: string[] = [];
   const { adapter, files } = plan;
   const text = await readTextOrNull(files.config);
-  const owned = [...adapter.listEntries(text, files.config)]
+  const present = adapter.listEntries(text, files.config);
+  const owned = [...present]
     .filter(([name, url]) => isOwnedEntry(config.server_name, name, url))
     .map(([name]) => name);
+  for (const entry of plan.entries) {
+    // The name is ours, but an entry someone wrote for another server (or a local command)
+    // deserves a word before it is pointed here.
+    if (!present.has(entry.name)) continue;
+    const old = present.get(entry.name);
+    if (old === undefined || originOf(old) !== originOf(entry.url)) {
+      warnings.push(
+        `${dryRun ? "would replace" : "replaced"} entry "${entry.name}" in ${tilde(io, files.config)}, which pointed at ${old ?? "no URL (a local command)"}`,
+      );
+    }
+  }
   const next = adapter.applyEntries(text, files.config, owned, plan.entries, plan.auth);
   const mode = adapter.fileMode(plan.auth);
   const names = plan.entries.map((e) => `${e.name} → ${e.url}`).join(", ");

@@ -13,6 +13,8 @@ import type { AuthRef, ProviderAdapter } from "./types.js";
  * the Codex MCP docs. Edits are textual so the rest of the file survives byte for byte.
  */
 const TABLE = "mcp_servers";
+/** The keys of an entry this client writes; every other key of a remote entry is the user's. */
+const OWNED_KEYS = ["url", "bearer_token_env_var"];
 
 function servers(text: string | null, file: string): Record<string, Record<string, unknown>> {
   if (text === null || text.trim() === "") return {};
@@ -66,11 +68,22 @@ export const codex: ProviderAdapter = {
     return out;
   },
   applyEntries(text, file, remove, add, auth) {
-    servers(text, file); // refuse to edit a file that does not parse
+    const before = servers(text, file); // refuse to edit a file that does not parse
     let out = text ?? "";
     const adding = new Set(add.map((e) => e.name));
     for (const name of remove) if (!adding.has(name)) out = removeTomlTables(out, TABLE, name);
-    for (const entry of add) out = upsertTomlTable(out, TABLE, entry.name, render(entry, auth));
+    for (const entry of add) {
+      // A remote entry of that name keeps the user's own settings (timeouts, tool approvals);
+      // a local (command) one is replaced whole, since url + command is no valid entry.
+      const remote = typeof before[entry.name]?.url === "string";
+      out = upsertTomlTable(
+        out,
+        TABLE,
+        entry.name,
+        render(entry, auth),
+        remote ? { ownedKeys: OWNED_KEYS } : undefined,
+      );
+    }
     // Parse back: an entry defined some other way (inline table, dotted keys) would make the
     // textual edit wrong, and that must fail loudly rather than write a broken file.
     let written: Record<string, Record<string, unknown>>;

@@ -28,6 +28,39 @@ export interface JsonProviderSpec {
   fileMode?(auth: AuthRef): number | undefined;
 }
 
+/** Keys this client writes in an entry; any other key of a remote entry is the user's. */
+const OWNED_KEYS = ["type", "enabled", "url", "serverUrl"];
+
+/**
+ * The entry to write in place of `existing`. A remote entry (one with our URL field) keeps the
+ * user's own keys — Kiro's `autoApprove`/`disabledTools`, a timeout, an extra header — and
+ * takes ours (the Authorization header is ours whenever we write one). Anything else (a local `command` entry) is
+ * replaced whole, since a URL next to a command is no valid entry.
+ */
+function keepUserKeys(
+  existing: unknown,
+  rendered: Record<string, unknown>,
+  spec: JsonProviderSpec,
+): Record<string, unknown> {
+  if (existing === null || typeof existing !== "object" || Array.isArray(existing)) return rendered;
+  const old = existing as Record<string, unknown>;
+  if (typeof old[spec.urlField] !== "string") return rendered;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(old)) {
+    if (!OWNED_KEYS.includes(key) && key !== "headers") out[key] = value;
+  }
+  const oldHeaders = old.headers;
+  const headers: Record<string, unknown> =
+    oldHeaders !== null && typeof oldHeaders === "object" && !Array.isArray(oldHeaders)
+      ? { ...(oldHeaders as Record<string, unknown>) }
+      : {};
+  // When we write no Authorization (no token_env; Antigravity without --write-token) a header
+  // the user wrote by hand is theirs and stays.
+  Object.assign(headers, rendered.headers as Record<string, unknown> | undefined);
+  const { headers: _ours, ...rest } = rendered;
+  return { ...rest, ...out, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+}
+
 export function jsonProvider(spec: JsonProviderSpec): ProviderAdapter {
   const container = (text: string | null, file: string): Record<string, unknown> => {
     const root = parseJsonObject(text, file);
@@ -63,7 +96,10 @@ export function jsonProvider(spec: JsonProviderSpec): ProviderAdapter {
       const root = parseJsonObject(text, file);
       const current = container(text, file);
       const rendered = new Map(
-        add.map((e): [string, unknown] => [e.name, spec.render(e.url, auth)]),
+        add.map((e): [string, unknown] => [
+          e.name,
+          keepUserKeys(current[e.name], spec.render(e.url, auth), spec),
+        ]),
       );
       const next = mergeEntries(current, new Set(remove), rendered);
       // Replace the container in place so the root's key order is untouched.

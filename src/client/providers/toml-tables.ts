@@ -96,14 +96,29 @@ export function removeTomlTables(text: string, table: string, name: string): str
   return lines.join("\n");
 }
 
+/** The bare key a `key = value` line assigns, unquoted; undefined for any other line. */
+function assignedKey(line: string): string | undefined {
+  const m = /^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=/.exec(line);
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+}
+
 /**
  * Writes `body` (a full `[table.name]` section, without a trailing newline) in place of the
- * existing one, or appends it after a blank line. Sub-tables of the old entry
- * (`[table.name.x]`) are ours too and are dropped.
+ * existing one, or appends it after a blank line. With `keepOthers`, the old section's lines
+ * that assign a key `body` does not own (the user's `enabled_tools`, `tool_timeout_sec` …)
+ * and its sub-tables (`[table.name.tools.x]` approvals) are kept; without it the whole old
+ * entry, sub-tables included, is replaced.
  */
-export function upsertTomlTable(text: string, table: string, name: string, body: string): string {
+export function upsertTomlTable(
+  text: string,
+  table: string,
+  name: string,
+  body: string,
+  keepOthers?: { ownedKeys: string[] },
+): string {
   let lines = toLines(text);
   for (;;) {
+    if (keepOthers) break;
     const sub = sections(lines).find((x) => ownedBy(x, table, name) && x.path.length > 2);
     if (!sub) break;
     let from = sub.start;
@@ -112,9 +127,16 @@ export function upsertTomlTable(text: string, table: string, name: string, body:
   }
   const main = sections(lines).find((x) => ownedBy(x, table, name) && x.path.length === 2);
   if (main) {
-    return [...lines.slice(0, main.start), ...body.split("\n"), ...lines.slice(main.end)].join(
-      "\n",
-    );
+    const owned = new Set(keepOthers?.ownedKeys ?? []);
+    const kept = keepOthers
+      ? lines.slice(main.start + 1, main.end).filter((l) => !owned.has(assignedKey(l) ?? ""))
+      : [];
+    return [
+      ...lines.slice(0, main.start),
+      ...body.split("\n"),
+      ...kept,
+      ...lines.slice(main.end),
+    ].join("\n");
   }
   const rest = lines.join("\n");
   if (rest === "") return `${body}\n`;
