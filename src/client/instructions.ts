@@ -41,6 +41,14 @@ function endMarker(serverName: string, provider: ProviderId): string {
   return `<!-- END cartographer:${serverName} (${provider}) -->`;
 }
 
+/**
+ * Text from the server goes inside the block verbatim, except a marker of ours: an END marker
+ * in a KB's instructions.md would cut the block short and strand its tail on the next run.
+ */
+function defuseMarkers(text: string): string {
+  return text.replace(/<!--(\s*)(BEGIN|END) cartographer:/g, "&lt;!--$1$2 cartographer:");
+}
+
 export function renderBlock(input: BlockInput): string {
   const { serverName, provider } = input;
   const out: string[] = [
@@ -82,7 +90,12 @@ export function renderBlock(input: BlockInput): string {
       out.push(`Journals: ${kb.journals.map((m) => `\`${m}\``).join(", ")}.`);
     }
     if (kb.instructions && kb.instructions.trim() !== "") {
-      out.push("", "Instructions from the KB's instructions.md:", "", kb.instructions.trim());
+      out.push(
+        "",
+        "Instructions from the KB's instructions.md:",
+        "",
+        defuseMarkers(kb.instructions.trim()),
+      );
     }
   }
   out.push(endMarker(serverName, provider));
