@@ -89,7 +89,9 @@ export function classifyFetchFailure(url: string, err: unknown): ClientError {
   const code = e?.cause?.code;
   if (code && UNREACHABLE_CODES.has(code)) return new ServerUnreachableError(url, code);
   if (e?.name === "TypeError" && /fetch failed/i.test(e.message ?? "")) {
-    return new ServerUnreachableError(url, e.cause?.message ?? "fetch failed");
+    // A TLS failure (https against a plain-HTTP port) carries a multi-line OpenSSL message.
+    const cause = (e.cause?.message ?? "fetch failed").replace(/\s+/g, " ").trim();
+    return new ServerUnreachableError(url, cause.length > 160 ? `${cause.slice(0, 160)}…` : cause);
   }
   return new ProtocolError(url, undefined, e?.message ?? String(err));
 }

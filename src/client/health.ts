@@ -1,4 +1,4 @@
-import { classifyFetchFailure, ProtocolError } from "./errors.js";
+import { ConfigError, classifyFetchFailure, ProtocolError } from "./errors.js";
 
 export type FetchFn = typeof fetch;
 
@@ -17,12 +17,19 @@ export interface ServerHealth {
  * `…/mcp/routed?kbs=…`); everything from `/mcp` on, the query and a trailing slash go.
  */
 export function baseUrlOf(serverUrl: string): string {
+  // A bad URL is the user's input, not something a server answered: a ConfigError.
+  const invalid = () =>
+    new ConfigError(
+      `server_url "${serverUrl}" is not an http(s) URL; write it in full, e.g. http://127.0.0.1:39273`,
+    );
   let url: URL;
   try {
     url = new URL(serverUrl);
   } catch {
-    throw new ProtocolError(serverUrl, undefined, "server_url is not a valid URL");
+    throw invalid();
   }
+  // "localhost:39273" parses, with "localhost:" as its scheme.
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid();
   const at = url.pathname.search(/\/mcp(\/|$)/);
   const pathname = at >= 0 ? url.pathname.slice(0, at) : url.pathname;
   return `${url.origin}${pathname.replace(/\/+$/, "")}`;

@@ -170,3 +170,27 @@ describe("settings the user added to our own entry survive a sync", () => {
     expect(sb.io.err()).toMatch(/replaced entry "cartographer" .*no URL \(a local command\)/);
   });
 });
+
+describe("what the user typed is checked as input", () => {
+  it("a token pasted as --token-env (our cart_ format) is refused and saved nowhere", async () => {
+    const token = "cart_LEz8VqcIu33WrVw5_I12fxS7yJ96Qeyflx2zpg1n6ro";
+    const code = await connect(sb.io, {
+      providers: ["claude"],
+      serverUrl: server.url,
+      tokenEnv: token,
+    });
+    expect(code).toBe(2);
+    expect(sb.io.err()).toMatch(/NAME of an environment variable/);
+    expect(sb.io.err() + sb.io.out()).not.toContain(token);
+    expect(await sb.exists(".cartographer.yaml")).toBe(false);
+  });
+
+  it("a server URL without a scheme is a local input error saying how to write it", async () => {
+    for (const serverUrl of ["127.0.0.1:39273", "localhost:39273"]) {
+      sb.io.reset();
+      expect(await connect(sb.io, { providers: ["claude"], serverUrl })).toBe(2);
+      expect(sb.io.err()).toMatch(/is not an http\(s\) URL; write it in full, e\.g\. http:\/\//);
+      expect(sb.io.err()).not.toMatch(/protocol error|unreachable/);
+    }
+  });
+});

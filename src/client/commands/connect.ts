@@ -38,7 +38,12 @@ export interface ConnectOptions extends CommonOptions {
   writeToken?: boolean;
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * A portable environment variable name (POSIX: upper case, digits, underscore). Upper case
+ * only on purpose: a pasted token (`cart_…`, mixed case) must never pass for a name, since
+ * the name is saved in the yaml and printed in messages.
+ */
+const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
 
 function hasProjectScope(id: ProviderId): boolean {
   try {
@@ -172,7 +177,7 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
     if (opts.tokenEnv !== undefined) {
       if (!ENV_NAME.test(opts.tokenEnv)) {
         throw new ConfigError(
-          "--token-env takes the NAME of an environment variable (e.g. CARTOGRAPHER_TOKEN), not a token",
+          "--token-env takes the NAME of an environment variable in upper case (e.g. CARTOGRAPHER_TOKEN), not a token; nothing was saved",
         );
       }
       config.token_env = opts.tokenEnv;
