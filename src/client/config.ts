@@ -16,6 +16,8 @@ export interface ProviderBinding {
   scope?: Scope;
   /** Antigravity only: the user asked for the literal token to be written (file is 0600). */
   write_token?: boolean;
+  /** scope project: the project directory connect ran in (sync/status may run elsewhere). */
+  project_dir?: string;
 }
 
 /** The client's view of `.cartographer.yaml`. `token_env` is a variable NAME, never a token. */
@@ -87,6 +89,8 @@ export function parseClientConfig(raw: unknown, file: string): ClientConfig {
     if (kbs) binding.kbs = kbs;
     if (scope) binding.scope = scope;
     if (item.write_token === true) binding.write_token = true;
+    const projectDir = optionalString(item.project_dir, `providers[${i}].project_dir`, file);
+    if (projectDir && scope === "project") binding.project_dir = projectDir;
     return binding;
   });
   const config: ClientConfig = {
@@ -158,8 +162,10 @@ export async function saveConfig(loaded: LoadedConfig, config: ClientConfig): Pr
     delete item.kbs;
     delete item.scope;
     delete item.write_token;
+    delete item.project_dir;
     if (p.kbs && p.kbs.length > 0) item.kbs = p.kbs;
     if (p.scope) item.scope = p.scope;
+    if (p.project_dir) item.project_dir = p.project_dir;
     if (p.write_token) item.write_token = true;
     return item;
   });

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { connect, disconnect, reconnect, sync } from "../../src/client/commands.js";
+import { connect, disconnect, reconnect, status, sync } from "../../src/client/commands.js";
 import { ProtocolError } from "../../src/client/errors.js";
 import { openMcpSession } from "../../src/client/mcp-session.js";
 import {
@@ -192,5 +192,24 @@ describe("what the user typed is checked as input", () => {
       expect(sb.io.err()).toMatch(/is not an http\(s\) URL; write it in full, e\.g\. http:\/\//);
       expect(sb.io.err()).not.toMatch(/protocol error|unreachable/);
     }
+  });
+});
+
+describe("a project-scope binding belongs to its project", () => {
+  it("sync, status and disconnect run from another directory act on the project, not the cwd", async () => {
+    expect(
+      await connect(sb.io, { providers: ["claude"], scope: "project", serverUrl: server.url }),
+    ).toBe(0);
+    const project = sb.io.cwd;
+    const elsewhere = path.join(sb.home, "elsewhere");
+    await fs.mkdir(elsewhere);
+    sb.io.cwd = elsewhere;
+    expect(await sync(sb.io)).toBe(0);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
+    expect(await status(sb.io)).toBe(0);
+    expect(await disconnect(sb.io, {})).toBe(0);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
+    const left = JSON.parse(await fs.readFile(path.join(project, ".mcp.json"), "utf8"));
+    expect(left.mcpServers).toEqual({});
   });
 });

@@ -167,9 +167,10 @@ export async function removeProvider(
   scope: Scope,
   serverName: string,
   io: CommandIo,
+  projectDir?: string,
 ): Promise<boolean> {
   const adapter = PROVIDERS[id];
-  const files = adapter.paths(scope, io.home, io.cwd);
+  const files = adapter.paths(scope, io.home, projectDir ?? io.cwd);
   let changed = false;
   const text = await readTextOrNull(files.config);
   if (text !== null) {

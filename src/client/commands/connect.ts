@@ -190,6 +190,9 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
         else delete next.kbs;
       }
       if (opts.scope) next.scope = opts.scope;
+      // A project binding remembers its directory; a user binding has none.
+      if (opts.scope === "project") next.project_dir = io.cwd;
+      else if (opts.scope === "user") delete next.project_dir;
       if (opts.writeToken && !PROVIDERS[b.name].referencesEnv) next.write_token = true;
       return next;
     });

@@ -42,9 +42,15 @@ export async function disconnect(io: CommandIo, opts: DisconnectOptions = {}): P
     // A provider whose file cannot be edited stays connected (and in the yaml); the others go.
     const done: ProviderId[] = [];
     for (const id of ids) {
-      const scope = config.providers.find((p) => p.name === id)?.scope ?? "user";
+      const saved = config.providers.find((p) => p.name === id);
       try {
-        const changed = await removeProvider(id, scope, config.server_name, io);
+        const changed = await removeProvider(
+          id,
+          saved?.scope ?? "user",
+          config.server_name,
+          io,
+          saved?.project_dir,
+        );
         io.stdout.write(`${id}: ${changed ? "removed" : "nothing to remove"}\n`);
         done.push(id);
       } catch (err) {

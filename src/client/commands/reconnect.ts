@@ -30,7 +30,7 @@ export async function reconnect(io: CommandIo, opts: CommonOptions = {}): Promis
     const removed: ProviderBinding[] = [];
     for (const p of config.providers) {
       try {
-        await removeProvider(p.name, p.scope ?? "user", config.server_name, io);
+        await removeProvider(p.name, p.scope ?? "user", config.server_name, io, p.project_dir);
         removed.push(p);
       } catch (err) {
         loggerFor(io).error(`${p.name}: ${(err as Error)?.message ?? String(err)}; left as it is`);
