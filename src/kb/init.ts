@@ -4,10 +4,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { KbError } from "./errors.js";
 import { serializeDocument } from "./frontmatter.js";
-import { commitPaths, FALLBACK_IDENTITY, git } from "./git.js";
+import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git } from "./git.js";
 import { ensureLocalState } from "./local-state.js";
 import { EMPTY_LOG } from "./log.js";
 import type { GitIdentity } from "./types.js";
@@ -55,7 +56,9 @@ export async function initKb(root: string, opts: InitKbOptions = {}): Promise<vo
     );
   }
   const title = opts.title?.trim() || basename(target);
-  const identity = opts.identity ?? opts.gitAuthor ?? FALLBACK_IDENTITY;
+  // Same order as every later commit: given identity → git's own (global) → cartographer.
+  const identity =
+    opts.identity ?? opts.gitAuthor ?? (await configuredIdentity(tmpdir())) ?? FALLBACK_IDENTITY;
   // The first folder this call creates (if any): removed again on failure, so a KB created
   // under a new data directory leaves no empty data directory behind.
   const createdParent = await mkdir(dirname(target), { recursive: true });

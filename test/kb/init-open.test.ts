@@ -100,3 +100,28 @@ describe("AsyncLock", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
   });
 });
+
+describe("initKb identity", () => {
+  it("commits as git's own configured user when no identity is given", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "carto-init-id-"));
+    const saved = { HOME: process.env.HOME, XDG: process.env.XDG_CONFIG_HOME };
+    try {
+      const home = join(dir, "home");
+      await mkdir(home);
+      await writeFile(
+        join(home, ".gitconfig"),
+        "[user]\n\tname = Ada Example\n\temail = ada@example.com\n",
+      );
+      process.env.HOME = home; // git reads the global config from $HOME
+      delete process.env.XDG_CONFIG_HOME;
+      await initKb(join(dir, "kb"), { title: "T" });
+      expect(gitIn(join(dir, "kb"), ["log", "-1", "--format=%an <%ae>"]).trim()).toBe(
+        "Ada Example <ada@example.com>",
+      );
+    } finally {
+      process.env.HOME = saved.HOME;
+      if (saved.XDG !== undefined) process.env.XDG_CONFIG_HOME = saved.XDG;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
