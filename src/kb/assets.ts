@@ -120,7 +120,7 @@ async function planAreaWrite(
   checkIfMatch(
     `${area.what} "${rel}"`,
     existing ? bytesHash(existing) : null,
-    existing ? input.ifMatch : undefined,
+    input.ifMatch, // given for a missing target: it was deleted since it was read
   );
   return {
     changes: [{ path: rel, content: input.bytes }],

@@ -47,7 +47,7 @@ export async function planConceptWrite(
   checkIfMatch(
     `concept "${input.id}"`,
     existing ? contentHash(existing.text) : null,
-    existing ? input.ifMatch : undefined,
+    input.ifMatch, // given for a missing target: it was deleted since it was read
   );
   const path = existing?.path ?? candidatePaths(input.id)[0];
   const text = serializeDocument(fm, input.body, existing?.text);
