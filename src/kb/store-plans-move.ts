@@ -109,6 +109,7 @@ export async function planConceptMove(
   const moved = new Map(fileMoves.map((f) => [f.from, f.to]));
   const changes: FileChange[] = [];
   const touched = new Set<string>([...idMoves.keys(), ...idMoves.values()]);
+  let rewrittenFiles = 0; // files whose links changed (the moved files themselves only if so)
   for (const f of fileMoves) {
     if (f.from.endsWith(".md")) continue; // Markdown handled below (links may change).
     changes.push(
@@ -127,6 +128,7 @@ export async function planConceptMove(
     const rewritten = input.rewriteLinks ? rewriteLinks(text, path, idMoves, to, moved) : text;
     // rewriteLinks normalizes newlines: a file whose links did not change keeps its bytes.
     const next = rewritten === text.replace(/\r\n?/g, "\n") ? text : rewritten;
+    if (next !== text) rewrittenFiles++;
     if (to !== undefined) {
       changes.push({ path, content: null }, { path: to, content: next });
     } else if (next !== text) {
@@ -141,7 +143,7 @@ export async function planConceptMove(
     touchedIds: [...touched].sort(),
     result: {
       moved: [...idMoves].map(([from, to]) => ({ from, to })),
-      rewritten: changes.filter((c) => c.content !== null).length,
+      rewritten: rewrittenFiles,
     },
   };
 }
