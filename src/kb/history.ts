@@ -58,7 +58,18 @@ export function foldHistory(
     records.set(id, rec);
   };
   for (const c of [...commits].reverse()) {
+    // A map's own index.md changes with its descriptor (map_create/map_delete): not a concept,
+    // even when the map no longer exists to say so.
+    const mapIndexes = new Set(
+      c.files
+        .flatMap((f) => f.paths)
+        .flatMap((p) => {
+          const dir = /^data\/([^/]+)\/(?:_map|_archive)\.md$/.exec(p)?.[1];
+          return dir ? [`data/${dir}/index.md`] : [];
+        }),
+    );
     for (const f of c.files) {
+      if (f.paths.some((p) => mapIndexes.has(p))) continue;
       if (f.status === "R" || f.status === "C") {
         const oldId = idOf(f.paths[0] ?? "");
         const newId = idOf(f.paths[1] ?? "");
