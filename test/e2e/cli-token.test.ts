@@ -60,3 +60,21 @@ describe("serve refuses an unsafe bind", () => {
     expect(res.stderr).toMatch(/no tokens are configured/);
   });
 });
+
+describe("serve on a port that is taken", () => {
+  it("exits 1 naming the address and how to choose another", async () => {
+    const { createServer } = await import("node:net");
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const dir = sandbox();
+      const res = await runBin(["serve", "--http", `127.0.0.1:${port}`], { cwd: dir });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`127.0.0.1:${port} is already in use`);
+      expect(res.stderr).toMatch(/--http HOST:PORT/);
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -193,6 +193,19 @@ async function runHttp(
     audit,
     logger,
     version: VERSION,
+  }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "EADDRINUSE" || err.code === "EACCES") {
+      const where = `${config.http.host}:${config.http.port}`;
+      const why =
+        err.code === "EADDRINUSE"
+          ? "is already in use (another server?)"
+          : "may not be bound by this user";
+      throw new CliExit(
+        1,
+        `${where} ${why}: choose another address with --http HOST:PORT or CARTOGRAPHER_HTTP`,
+      );
+    }
+    throw err;
   });
   // Handlers go in before the endpoints are printed: whoever reads that line may signal at once.
   const stopped = new Promise<void>((resolve) => {
