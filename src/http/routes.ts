@@ -5,6 +5,7 @@
  *   /mcp            one KB → it; 2+ → ?kb= required (400 naming them); unknown → 404
  *   /mcp/<name>     that KB; a conflicting ?kb= → 400; unknown → 404
  *   /mcp/routed     ?kbs=a,b binds (narrowing only); absent = all; unknown → 400; ?kb= → 400
+ *   any             ?kb= or ?kbs= repeated → 400 (never first-value-wins)
  */
 export const MCP_PATH = "/mcp";
 export const ROUTED_PATH = "/mcp/routed";
@@ -33,6 +34,17 @@ export function resolveMcpRoute(
   mounted: readonly string[],
 ): RouteResult {
   const p = trimSlash(pathname);
+  // One channel, one value: `?kb=a&kb=b` must not silently mean `a` (URLSearchParams.get).
+  for (const param of ["kb", "kbs"]) {
+    const count = query.getAll(param).length;
+    if (count > 1) {
+      return {
+        ok: false,
+        status: 400,
+        message: `?${param}= given ${count} times: give it once${param === "kbs" ? ", as a comma list (?kbs=a,b)" : ""}`,
+      };
+    }
+  }
   const kbParam = query.get("kb");
   const list = mounted.join(", ") || "(none)";
   if (p === ROUTED_PATH) {

@@ -81,6 +81,24 @@ describe("HTTP routes", () => {
     );
   });
 
+  it("a repeated ?kb= or ?kbs= is 400 naming the parameter, never first-value-wins", async () => {
+    for (const path of [
+      "/mcp?kb=a&kb=b",
+      "/mcp?kb=a&kb=a",
+      "/mcp/a?kb=a&kb=b",
+      "/mcp/routed?kbs=a&kbs=b",
+    ]) {
+      const r = await postInit(server.port, path);
+      expect(r.status, path).toBe(400);
+      const param = path.includes("kbs=") ? "kbs" : "kb";
+      expect(r.json(), path).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: expect.stringContaining(`?${param}= given 2 times`) },
+      });
+    }
+  });
+
   it("405 for GET on MCP paths and other methods; 404 for unknown paths", async () => {
     const get = await raw(server.port, {
       method: "GET",
