@@ -157,6 +157,37 @@ describe("doctor (offline)", () => {
     expect(states).toEqual({ claude: "in-sync", opencode: "partial", kiro: "missing" });
   });
 
+  it("without a yaml names the missing file and says to run connect; --json prints an object in every outcome", async () => {
+    expect(await doctor(sb.io)).toBe(2);
+    expect(sb.io.err()).toMatch(/\.cartographer\.yaml does not exist; run cartographer connect/);
+    expect(sb.io.err()).not.toMatch(/saved server facts/);
+    sb.io.reset();
+    expect(await doctor(sb.io, { json: true })).toBe(2);
+    expect(JSON.parse(sb.io.out())).toMatchObject({
+      state: "error",
+      error: { kind: "config", message: expect.stringMatching(/does not exist/) },
+    });
+    // A yaml that exists but was never connected: a different message, still JSON.
+    await sb.write(".cartographer.yaml", "server_url: http://127.0.0.1:1\n");
+    sb.io.reset();
+    expect(await doctor(sb.io, { json: true })).toBe(2);
+    expect(JSON.parse(sb.io.out()).error.message).toMatch(/no saved server facts/);
+    // An unparsable yaml: still one JSON object on stdout.
+    await sb.write(".cartographer.yaml", "providers: [\n");
+    sb.io.reset();
+    expect(await doctor(sb.io, { json: true })).toBe(2);
+    expect(JSON.parse(sb.io.out()).state).toBe("error");
+    // Success carries a state too, like status --json.
+    await sb.write(".cartographer.yaml", "");
+    await connect(sb.io, { providers: ["claude"], serverUrl: server.url });
+    sb.io.reset();
+    expect(await doctor(sb.io, { json: true })).toBe(0);
+    expect(JSON.parse(sb.io.out())).toMatchObject({
+      state: "in-sync",
+      providers: [{ state: "in-sync" }],
+    });
+  });
+
   it("counts a missing instructions block as partial", async () => {
     await connect(sb.io, { providers: ["codex"], serverUrl: server.url });
     await sb.write(INSTRUCTION_FILES.codex, "# mine\n");

@@ -1,4 +1,5 @@
 import { loadConfig } from "../config.js";
+import { ClientError } from "../errors.js";
 import { baseUrlOf } from "../health.js";
 import { describeCheck } from "./check.js";
 import {
@@ -6,10 +7,8 @@ import {
   type CommonOptions,
   configPath,
   EXIT_DRIFT,
-  EXIT_ERROR,
   EXIT_OK,
-  loggerFor,
-  reportError,
+  reportFailure,
 } from "./io.js";
 import { checkAll } from "./status.js";
 
@@ -26,11 +25,17 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
   try {
     const loaded = await loadConfig(configPath(io, opts));
     const { config } = loaded;
-    if (!loaded.exists || config.server_mount_mode === undefined) {
-      loggerFor(io).error(
-        `${loaded.file} has no saved server facts; run cartographer connect first`,
+    if (!loaded.exists) {
+      throw new ClientError(
+        "config",
+        `${loaded.file} does not exist; run cartographer connect first`,
       );
-      return EXIT_ERROR;
+    }
+    if (config.server_mount_mode === undefined) {
+      throw new ClientError(
+        "config",
+        `${loaded.file} has no saved server facts (connect never reached the server); run cartographer connect`,
+      );
     }
     const routed = config.server_mount_mode === "routed" && config.server_routed_path !== undefined;
     const checks = await checkAll(
@@ -42,10 +47,14 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
       },
       io,
     );
-    if (opts.json) io.stdout.write(`${JSON.stringify({ providers: checks })}\n`);
-    else for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
-    return checks.every((c) => c.state === "in-sync") ? EXIT_OK : EXIT_DRIFT;
+    const inSync = checks.every((c) => c.state === "in-sync");
+    if (opts.json) {
+      io.stdout.write(
+        `${JSON.stringify({ state: inSync ? "in-sync" : "drift", providers: checks })}\n`,
+      );
+    } else for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
+    return inSync ? EXIT_OK : EXIT_DRIFT;
   } catch (err) {
-    return reportError(io, err);
+    return reportFailure(io, err, opts.json);
   }
 }

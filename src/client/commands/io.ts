@@ -47,6 +47,20 @@ export function reportError(io: CommandIo, err: unknown): number {
   return EXIT_ERROR;
 }
 
+/**
+ * Reports a failure: with `json`, one `{state: "error", error: {kind, message}}` object on
+ * stdout (so a script always gets JSON); otherwise a line on stderr. Returns the error exit code.
+ */
+export function reportFailure(io: CommandIo, err: unknown, json: boolean | undefined): number {
+  if (!json) return reportError(io, err);
+  const error =
+    err instanceof ClientError
+      ? { kind: err.kind, message: err.message }
+      : { kind: "internal", message: (err as Error)?.message ?? String(err) };
+  io.stdout.write(`${JSON.stringify({ state: "error", error })}\n`);
+  return EXIT_ERROR;
+}
+
 /** Shortens a path under $HOME to ~/… for messages. */
 export function tilde(io: CommandIo, file: string): string {
   return file.startsWith(io.home + path.sep) ? `~${file.slice(io.home.length)}` : file;

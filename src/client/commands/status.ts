@@ -7,9 +7,8 @@ import {
   type CommonOptions,
   configPath,
   EXIT_DRIFT,
-  EXIT_ERROR,
   EXIT_OK,
-  reportError,
+  reportFailure,
 } from "./io.js";
 import { planProvider, type Topology } from "./plan.js";
 
@@ -59,21 +58,13 @@ export async function checkAll(
 
 /** `cartographer status [--json]`: 0 in sync, 1 drift, 2 error / unreachable / no yaml. */
 export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<number> {
-  const fail = (err: unknown): number => {
-    if (opts.json) {
-      const e =
-        err instanceof ClientError
-          ? { kind: err.kind, message: err.message }
-          : { kind: "internal", message: String(err) };
-      io.stdout.write(`${JSON.stringify({ state: "error", error: e })}\n`);
-      return EXIT_ERROR;
-    }
-    return reportError(io, err);
-  };
+  const fail = (err: unknown): number => reportFailure(io, err, opts.json);
   try {
     const loaded = await loadConfig(configPath(io, opts));
     if (!loaded.exists) {
-      return fail(new ClientError("config", `no ${loaded.file}; run cartographer connect first`));
+      return fail(
+        new ClientError("config", `${loaded.file} does not exist; run cartographer connect first`),
+      );
     }
     const { config } = loaded;
     const base = baseUrlOf(config.server_url);
