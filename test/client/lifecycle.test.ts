@@ -198,6 +198,16 @@ describe("doctor (offline)", () => {
 });
 
 describe("disconnect", () => {
+  it("with no yaml (or no connected provider) says there is nothing to disconnect, exit 0, writes nothing", async () => {
+    expect(await disconnect(sb.io)).toBe(0);
+    expect(sb.io.out()).toMatch(/nothing to disconnect: .*\.cartographer\.yaml does not exist/);
+    expect(await sb.exists(".cartographer.yaml")).toBe(false);
+    await sb.write(".cartographer.yaml", "server_url: http://127.0.0.1:1\nproviders: []\n");
+    sb.io.reset();
+    expect(await disconnect(sb.io)).toBe(0);
+    expect(sb.io.out()).toMatch(/nothing to disconnect: no provider is connected/);
+  });
+
   it("removes entries and blocks of every provider, forgets them in the yaml, and is idempotent", async () => {
     await connect(sb.io, { providers: ["all"], serverUrl: server.url });
     expect(await disconnect(sb.io, { providers: ["all"] })).toBe(0);

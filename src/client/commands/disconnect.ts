@@ -28,8 +28,16 @@ export async function disconnect(io: CommandIo, opts: DisconnectOptions = {}): P
     const names = opts.providers ?? [];
     let ids: ProviderId[];
     if (names.includes("all")) ids = [...PROVIDER_IDS];
-    else if (names.length === 0) ids = config.providers.map((p) => p.name);
-    else {
+    else if (names.length === 0) {
+      ids = config.providers.map((p) => p.name);
+      if (ids.length === 0) {
+        // Idempotent, but never silent: say why nothing happened.
+        io.stdout.write(
+          `nothing to disconnect: ${loaded.exists ? `no provider is connected in ${loaded.file}` : `${loaded.file} does not exist`}\n`,
+        );
+        return EXIT_OK;
+      }
+    } else {
       for (const n of names) {
         if (!isProviderId(n)) {
           throw new ConfigError(
