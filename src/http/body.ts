@@ -1,5 +1,11 @@
-/** Reading a request body under a byte cap. */
+/**
+ * The request body of an MCP POST: read under a byte cap, then classified as JSON-RPC here,
+ * once, before the SDK transport sees it (the SDK would call well-formed JSON that is not a
+ * message a -32700 parse error; JSON-RPC 2.0 §5.1 reserves -32700 for invalid JSON).
+ */
 import type { IncomingMessage } from "node:http";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { RpcCode } from "./replies.js";
 
 export type BodyRead = { ok: true; bytes: Buffer } | { ok: false; reason: "too_large" | "aborted" };
 
@@ -37,4 +43,38 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
     req.on("aborted", () => settle({ ok: false, reason: "aborted" }));
     req.on("error", () => settle({ ok: false, reason: "aborted" }));
   });
+}
+
+export type RpcBody =
+  | { ok: true; parsed: unknown }
+  | { ok: false; code: typeof RpcCode.parseError | typeof RpcCode.invalidRequest; message: string };
+
+const SHAPE =
+  'expected an object with "jsonrpc": "2.0" and a "method" (or a response), or a non-empty array of them';
+
+/**
+ * JSON-RPC classification of a body: not JSON → -32700 Parse error; JSON that is not a message,
+ * an empty batch, or a batch with a non-message → -32600 Invalid Request. Uses the SDK's own
+ * message schema, so whatever passes here the transport accepts.
+ */
+export function parseRpcBody(bytes: Buffer): RpcBody {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return { ok: false, code: RpcCode.parseError, message: "Parse error: Invalid JSON" };
+  }
+  if (Array.isArray(parsed)) {
+    // JSON-RPC 2.0 §6: an empty batch is one Invalid Request (the SDK would answer 202).
+    if (parsed.length === 0) return invalid("empty batch");
+    const bad = parsed.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success);
+    if (bad !== -1) return invalid(`batch element ${bad} is not a JSON-RPC 2.0 message; ${SHAPE}`);
+  } else if (!JSONRPCMessageSchema.safeParse(parsed).success) {
+    return invalid(`not a JSON-RPC 2.0 message; ${SHAPE}`);
+  }
+  return { ok: true, parsed };
+}
+
+function invalid(why: string): RpcBody {
+  return { ok: false, code: RpcCode.invalidRequest, message: `Invalid Request: ${why}` };
 }

@@ -2,7 +2,7 @@
  * The HTTP server (DESIGN §6): node:http, a handful of explicit routes, Streamable HTTP in
  * stateless JSON mode on the MCP paths. Order of checks for every request:
  *   DNS-rebinding guard (403) → CORS preflight → route → method (405) → bearer (401) →
- *   KB selection (400/404) → Content-Type (415) → body cap (413) → JSON (400) → MCP.
+ *   KB selection (400/404) → Content-Type (415) → body cap (413) → JSON-RPC shape (400) → MCP.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,7 +15,7 @@ import { RoutedSurfaceCache } from "../mcp/routed-cache.js";
 import { serverName } from "../mcp/server.js";
 import type { ToolSurface } from "../mcp/surface.js";
 import { toolsFor } from "../tools/registry.js";
-import { readBody } from "./body.js";
+import { parseRpcBody, readBody } from "./body.js";
 import { isJsonContentType } from "./content-type.js";
 import { serveMcpRequest } from "./mcp-endpoint.js";
 import { healthBody, WELL_KNOWN_PATH, wellKnownBody, wellKnownResourcePath } from "./meta.js";
@@ -174,20 +174,13 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
           Connection: "close",
         });
       }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body.bytes.toString("utf8"));
-      } catch {
-        return sendRpcError(res, 400, RpcCode.parseError, "Parse error: Invalid JSON", cors);
-      }
-      // JSON-RPC 2.0 §6: an empty batch is one Invalid Request (the SDK would answer 202).
-      if (Array.isArray(parsed) && parsed.length === 0)
-        return sendRpcError(res, 400, RpcCode.invalidRequest, "Invalid Request: empty batch", cors);
+      const rpc = parseRpcBody(body.bytes);
+      if (!rpc.ok) return sendRpcError(res, 400, rpc.code, rpc.message, cors);
       const target = route.target;
       const surface: ToolSurface =
         target.kind === "kb" ? (surfaces.get(target.kb) as KbSurface) : routed.get(target.kbs);
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
-      return serveMcpRequest(req, res, parsed, {
+      return serveMcpRequest(req, res, rpc.parsed, {
         surface,
         serverName: serverName(target.kind === "kb" ? target.kb : null, names.length),
         version: opts.version,

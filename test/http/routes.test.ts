@@ -140,6 +140,33 @@ describe("HTTP routes", () => {
     expect(empty.json()).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
+  it("well-formed JSON that is not a JSON-RPC message is 400 Invalid Request (-32600), not a parse error", async () => {
+    const bodies = [
+      '{"foo":1}',
+      "[1,2]",
+      '"x"',
+      "42",
+      "null",
+      '{"jsonrpc":"2.0","id":1,"method":7}',
+      `[${INITIALIZE},{"foo":1}]`,
+    ];
+    for (const body of bodies) {
+      const r = await raw(server.port, { path: "/mcp/a", headers: MCP_HEADERS, body });
+      expect(r.status, body).toBe(400);
+      expect(r.json(), body).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
+      });
+    }
+    const ok = await raw(server.port, {
+      path: "/mcp/a",
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    expect(ok.status).toBe(202);
+  });
+
   it("DNS rebinding: a non-loopback Host or Origin is 403; loopback names pass", async () => {
     expect((await postInit(server.port, "/mcp/a", { Host: "evil.example" })).status).toBe(403);
     expect((await postInit(server.port, "/mcp/a", { Origin: "http://evil.example" })).status).toBe(
