@@ -85,15 +85,19 @@ export function corsHeaders(
   };
 }
 
-/** Headers of a successful preflight; null when the origin is not configured for CORS. */
+/**
+ * Headers of a successful preflight for a path serving `methods` (OPTIONS is added); null when
+ * the origin is not configured for CORS.
+ */
 export function preflightHeaders(
   policy: OriginPolicy,
   origin: string | undefined,
+  methods: readonly string[],
 ): Record<string, string> | null {
   if (origin === undefined || !policy.corsOrigins.includes(origin)) return null;
   return {
     ...corsHeaders(policy, origin),
-    "Access-Control-Allow-Methods": "POST, GET, OPTIONS",
+    "Access-Control-Allow-Methods": [...methods, "OPTIONS"].join(", "),
     "Access-Control-Allow-Headers": ALLOWED_REQUEST_HEADERS,
     "Access-Control-Max-Age": "600",
   };

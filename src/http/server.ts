@@ -94,6 +94,13 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     return bearer === null ? null : tokens.authenticate(bearer);
   };
 
+  /** The methods `pathname` serves (what a preflight or an Allow header lists); [] = no route. */
+  const servedMethods = (pathname: string): readonly string[] => {
+    if (isMcpPath(pathname)) return ["POST"];
+    const metadata = authOn && wellKnownResourcePath(pathname) !== null;
+    return pathname === "/health" || pathname === "/ready" || metadata ? ["GET", "HEAD"] : [];
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const origin = header(req, "origin");
     const violation = rebindingViolation(originPolicy, header(req, "host"), origin);
@@ -109,14 +116,17 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     const method = req.method ?? "GET";
 
     if (method === "OPTIONS") {
-      const pre = preflightHeaders(originPolicy, origin);
+      const methods = servedMethods(url.pathname);
+      if (methods.length === 0)
+        return sendRpcError(res, 404, RpcCode.serverError, `no route ${url.pathname}`, cors);
+      const pre = preflightHeaders(originPolicy, origin, methods);
       if (pre === null)
         return sendRpcError(
           res,
           405,
           RpcCode.serverError,
           "method OPTIONS not allowed (CORS is not enabled for this origin)",
-          { Allow: "POST" },
+          { Allow: methods.join(", ") },
         );
       res.writeHead(204, pre);
       res.end();

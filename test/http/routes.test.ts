@@ -200,6 +200,21 @@ describe("HTTP routes", () => {
     expect(pre.status).toBe(204);
     expect(pre.headers["access-control-allow-origin"]).toBe("https://app.example");
     expect(pre.headers["access-control-allow-headers"]).toMatch(/Authorization/);
+    expect(pre.headers["access-control-allow-methods"]).toBe("POST, OPTIONS");
+    const healthPre = await raw(server.port, {
+      method: "OPTIONS",
+      path: "/health",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(healthPre.status).toBe(204);
+    expect(healthPre.headers["access-control-allow-methods"]).toBe("GET, HEAD, OPTIONS");
+    const nowherePre = await raw(server.port, {
+      method: "OPTIONS",
+      path: "/nope",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(nowherePre.status).toBe(404);
+    expect(nowherePre.headers["access-control-allow-methods"]).toBeUndefined();
     const post = await postInit(server.port, "/mcp/a", { Origin: "https://app.example" });
     expect(post.status).toBe(200);
     expect(post.headers["access-control-allow-origin"]).toBe("https://app.example");
