@@ -167,6 +167,28 @@ describe("HTTP routes", () => {
     expect(ok.status).toBe(202);
   });
 
+  it("an Accept without both application/json and text/event-stream is 406 with a JSON-RPC error naming both", async () => {
+    for (const accept of ["application/json", "text/event-stream", "*/*", undefined]) {
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        Origin: "https://app.example",
+      };
+      if (accept !== undefined) headers.Accept = accept;
+      const r = await raw(server.port, { path: "/mcp/a", headers, body: INITIALIZE });
+      expect(r.status, accept).toBe(406);
+      expect(r.headers["content-type"], accept).toMatch(/^application\/json/);
+      expect(r.headers["access-control-allow-origin"], accept).toBe("https://app.example");
+      expect(r.json(), accept).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32000,
+          message: expect.stringMatching(/application\/json and text\/event-stream/),
+        },
+      });
+    }
+  });
+
   it("DNS rebinding: a non-loopback Host or Origin is 403; loopback names pass", async () => {
     expect((await postInit(server.port, "/mcp/a", { Host: "evil.example" })).status).toBe(403);
     expect((await postInit(server.port, "/mcp/a", { Origin: "http://evil.example" })).status).toBe(
