@@ -213,3 +213,65 @@ describe("a project-scope binding belongs to its project", () => {
     expect(left.mcpServers).toEqual({});
   });
 });
+
+describe("switching a binding's scope moves it", () => {
+  it("project → user → project: connect removes what it owned at the old place before writing the new", async () => {
+    const project = sb.io.cwd;
+    const inProject = (f: string) => fs.readFile(path.join(project, f), "utf8");
+    await sb.write("project/CLAUDE.md", "# project notes\n");
+    await sb.write(
+      "project/.mcp.json",
+      '{"mcpServers":{"other":{"type":"http","url":"http://x/"}}}\n',
+    );
+    const codexProject = ".codex/config.toml";
+    expect(
+      await connect(sb.io, {
+        providers: ["claude", "codex"],
+        scope: "project",
+        serverUrl: server.url,
+      }),
+    ).toBe(0);
+    expect(JSON.parse(await inProject(".mcp.json")).mcpServers.cartographer).toBeDefined();
+
+    // To user scope, run from elsewhere: the project's files lose exactly our entries and block.
+    sb.io.cwd = sb.home;
+    expect(await connect(sb.io, { providers: ["claude", "codex"], scope: "user" })).toBe(0);
+    expect(JSON.parse(await inProject(".mcp.json")).mcpServers).toEqual({
+      other: { type: "http", url: "http://x/" },
+    });
+    expect(await inProject("CLAUDE.md")).toBe("# project notes\n");
+    expect(await inProject(codexProject)).not.toContain("cartographer");
+    expect(JSON.parse(await sb.read(PROVIDER_FILES.claude)).mcpServers.cartographer).toBeDefined();
+    expect(await sb.read(PROVIDER_FILES.codex)).toContain("[mcp_servers.cartographer]");
+    expect(await status(sb.io)).toBe(0);
+
+    // And back to project scope: the user files lose ours.
+    sb.io.cwd = project;
+    expect(await connect(sb.io, { providers: ["claude", "codex"], scope: "project" })).toBe(0);
+    expect(JSON.parse(await sb.read(PROVIDER_FILES.claude)).mcpServers).toEqual({});
+    expect(await sb.read(PROVIDER_FILES.codex)).not.toContain("cartographer");
+    expect(await sb.exists(".claude/CLAUDE.md")).toBe(false);
+    expect(JSON.parse(await inProject(".mcp.json")).mcpServers.cartographer).toBeDefined();
+
+    // Another project directory is another place too.
+    const other = path.join(sb.home, "other");
+    await fs.mkdir(other);
+    sb.io.cwd = other;
+    expect(await connect(sb.io, { providers: ["claude"], scope: "project" })).toBe(0);
+    expect(JSON.parse(await inProject(".mcp.json")).mcpServers.cartographer).toBeUndefined();
+    expect(await status(sb.io)).toBe(0);
+  });
+
+  it("an old place that cannot be edited fails that provider and keeps its old binding", async () => {
+    expect(
+      await connect(sb.io, { providers: ["codex"], scope: "project", serverUrl: server.url }),
+    ).toBe(0);
+    await fs.writeFile(path.join(sb.io.cwd, ".codex/config.toml"), BROKEN_TOML);
+    sb.io.reset();
+    expect(await connect(sb.io, { providers: ["codex"], scope: "user" })).toBe(2);
+    expect(sb.io.err()).toMatch(/codex: .*not valid TOML/);
+    expect(await sb.exists(PROVIDER_FILES.codex)).toBe(false);
+    const yaml = parseYaml(await sb.read(".cartographer.yaml"));
+    expect(yaml.providers[0]).toMatchObject({ name: "codex", scope: "project" });
+  });
+});

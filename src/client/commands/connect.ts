@@ -12,7 +12,7 @@ import {
 import { ConfigError } from "../errors.js";
 import { baseUrlOf, fetchHealth, type ServerHealth } from "../health.js";
 import { FLAT_NAMESPACE, PROVIDERS } from "../providers/index.js";
-import { applyPlan, bearerHeaders, DigestCache, ProviderFailure } from "./apply.js";
+import { applyPlan, bearerHeaders, DigestCache, ProviderFailure, removeProvider } from "./apply.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -21,6 +21,7 @@ import {
   EXIT_OK,
   loggerFor,
   reportError,
+  tilde,
 } from "./io.js";
 import { planProvider } from "./plan.js";
 
@@ -89,8 +90,39 @@ export function selectProviders(
 }
 
 /**
+ * When a binding moves (another scope, or another project directory), removes what connect
+ * owned at the old place first, so the old scope keeps no orphan entry or block. A file
+ * that cannot be edited fails the provider: its old binding stays recorded, which is true.
+ */
+async function leaveOldPlace(
+  io: CommandIo,
+  config: ClientConfig,
+  previous: ProviderBinding,
+  next: ProviderBinding,
+  dryRun: boolean,
+): Promise<void> {
+  const adapter = PROVIDERS[next.name];
+  const oldScope = previous.scope ?? "user";
+  const oldFiles = adapter.paths(oldScope, io.home, previous.project_dir ?? io.cwd);
+  const newFiles = adapter.paths(next.scope ?? "user", io.home, next.project_dir ?? io.cwd);
+  if (oldFiles.config === newFiles.config) return;
+  if (dryRun) {
+    io.stdout.write(
+      `${next.name}: would remove its entries from ${tilde(io, oldFiles.config)} (${oldScope} scope)\n`,
+    );
+    return;
+  }
+  if (await removeProvider(next.name, oldScope, config.server_name, io, previous.project_dir)) {
+    io.stdout.write(
+      `${next.name}: removed its entries from ${tilde(io, oldFiles.config)} (${oldScope} scope)\n`,
+    );
+  }
+}
+
+/**
  * The shared write path of connect, sync and reconnect: applies every binding against the
- * live `/health`, then records what the server told us in the yaml.
+ * live `/health`, then records what the server told us in the yaml. `previous` holds the saved
+ * bindings connect is moving to another scope or project (see leaveOldPlace).
  */
 export async function applyBindings(
   io: CommandIo,
@@ -99,6 +131,7 @@ export async function applyBindings(
   bindings: ProviderBinding[],
   health: ServerHealth,
   dryRun: boolean,
+  previous: ReadonlyMap<ProviderId, ProviderBinding> = new Map(),
 ): Promise<number> {
   const log = loggerFor(io);
   const base = baseUrlOf(config.server_url);
@@ -127,6 +160,8 @@ export async function applyBindings(
   const failed: ProviderId[] = [];
   for (const binding of bindings) {
     try {
+      const old = previous.get(binding.name);
+      if (old) await leaveOldPlace(io, config, old, binding, dryRun);
       const plan = planProvider(config, binding, topology, io, !dryRun);
       const warnings = await applyPlan(plan, config, routed, digests, io, dryRun);
       for (const w of warnings) log.warn(`${binding.name}: ${w}`);
@@ -196,8 +231,19 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
       if (opts.writeToken && !PROVIDERS[b.name].referencesEnv) next.write_token = true;
       return next;
     });
+    // Bindings whose scope or project directory changes: their old place is cleaned first.
+    const moving = new Map<ProviderId, ProviderBinding>();
+    for (const b of bindings) {
+      const saved = config.providers.find((p) => p.name === b.name);
+      if (
+        saved &&
+        ((saved.scope ?? "user") !== (b.scope ?? "user") || saved.project_dir !== b.project_dir)
+      ) {
+        moving.set(b.name, saved);
+      }
+    }
     const health = await fetchHealth(baseUrlOf(config.server_url), io.fetch);
-    return await applyBindings(io, loaded, config, bindings, health, opts.dryRun === true);
+    return await applyBindings(io, loaded, config, bindings, health, opts.dryRun === true, moving);
   } catch (err) {
     return reportError(io, err);
   }
