@@ -275,3 +275,24 @@ describe("switching a binding's scope moves it", () => {
     expect(yaml.providers[0]).toMatchObject({ name: "codex", scope: "project" });
   });
 });
+
+describe("a JSON file that starts with a UTF-8 BOM", () => {
+  it("~/.claude.json with a BOM is read, and written back with the BOM and nothing else changed", async () => {
+    const body =
+      '{\n    "numStartups": 3,\n    "mcpServers": {\n        "other": {\n            "command": "x"\n        }\n    }\n}\n';
+    await sb.write(PROVIDER_FILES.claude, `\uFEFF${body}`);
+    expect(await connect(sb.io, { providers: ["claude"], serverUrl: server.url })).toBe(0);
+    const written = await sb.read(PROVIDER_FILES.claude);
+    expect(written.startsWith("\uFEFF")).toBe(true);
+    const parsed = JSON.parse(written.slice(1));
+    expect(parsed.numStartups).toBe(3);
+    expect(parsed.mcpServers.other).toEqual({ command: "x" });
+    expect(parsed.mcpServers.cartographer.url).toBe(`${server.url}/mcp/routed`);
+    expect(written).toContain('\n    "numStartups": 3,'); // the file's own indentation kept
+    expect(await connect(sb.io, {})).toBe(0);
+    expect(await sb.read(PROVIDER_FILES.claude)).toBe(written); // idempotent, byte for byte
+    expect(await status(sb.io)).toBe(0);
+    expect(await disconnect(sb.io)).toBe(0);
+    expect(await sb.read(PROVIDER_FILES.claude)).toBe(`\uFEFF${body}`);
+  });
+});

@@ -2,25 +2,32 @@ import { ConfigError } from "../errors.js";
 
 /**
  * JSON provider files are edited structurally but re-serialized in the file's own style: the
- * indentation unit of the original (tabs or N spaces) and its trailing newline are kept, and
- * key order is preserved (an entry we replace stays where it was).
+ * indentation unit of the original (tabs or N spaces), its trailing newline and a leading UTF-8
+ * byte order mark (some Windows editors write one) are kept, and key order is preserved (an
+ * entry we replace stays where it was).
  */
 export interface JsonFileStyle {
   indent: string;
   trailingNewline: boolean;
+  bom: boolean;
 }
 
+const BOM = "\uFEFF";
+
 export function detectStyle(text: string | null): JsonFileStyle {
-  if (text === null || text.trim() === "") return { indent: "  ", trailingNewline: true };
+  const bom = text?.startsWith(BOM) ?? false;
+  if (text === null || text.trim() === "") return { indent: "  ", trailingNewline: true, bom };
   const m = /\n([ \t]+)\S/.exec(text);
-  return { indent: m?.[1] ?? "  ", trailingNewline: text.endsWith("\n") };
+  return { indent: m?.[1] ?? "  ", trailingNewline: text.endsWith("\n"), bom };
 }
 
 export function parseJsonObject(text: string | null, file: string): Record<string, unknown> {
-  if (text === null || text.trim() === "") return {};
+  // JSON.parse refuses a BOM; it is not content, so read past it (serializeJson puts it back).
+  const body = text?.startsWith(BOM) ? text.slice(1) : text;
+  if (body === null || body === undefined || body.trim() === "") return {};
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(body);
   } catch (err) {
     throw new ConfigError(
       `${file} is not valid JSON (${(err as Error).message}); fix it by hand, nothing was written`,
@@ -33,7 +40,7 @@ export function parseJsonObject(text: string | null, file: string): Record<strin
 }
 
 export function serializeJson(value: unknown, style: JsonFileStyle): string {
-  const out = JSON.stringify(value, null, style.indent);
+  const out = `${style.bom ? BOM : ""}${JSON.stringify(value, null, style.indent)}`;
   return style.trailingNewline ? `${out}\n` : out;
 }
 
