@@ -6,7 +6,11 @@ import { posix } from "node:path";
 import { hasWholeKb } from "../auth/decide.js";
 import type { AuthRequest, Policy, TargetFacts } from "../auth/types.js";
 import type { KbStore } from "../kb/api.js";
-import { placementOf } from "../kb/ids.js";
+import { filesUnderDir } from "../kb/assets.js";
+import { KbError } from "../kb/errors.js";
+import { parseDocument } from "../kb/frontmatter.js";
+import { candidatePaths, placementOf } from "../kb/ids.js";
+import type { ConceptDoc, MapDescriptor, Placement } from "../kb/types.js";
 import type { ToolSpec, ToolTarget } from "../tools/spec.js";
 
 /**
@@ -28,7 +32,8 @@ export async function buildAuthRequest(
   const maps = targets.length > 0 ? await store.maps() : [];
   const facts: TargetFacts[] = [];
   const curatedIndex = spec.resource === "curated-index";
-  for (const target of targets) facts.push(await factsOf(store, maps, target, curatedIndex));
+  if (spec.resource === "src-dst") facts.push(...(await moveFacts(store, maps, targets)));
+  else for (const target of targets) facts.push(await factsOf(store, maps, target, curatedIndex));
   return {
     kb,
     access: spec.readOnly ? "r" : "rw",
@@ -45,14 +50,22 @@ export function unclassifiedWrite(kb: string): AuthRequest {
 
 async function factsOf(
   store: KbStore,
-  maps: Awaited<ReturnType<KbStore["maps"]>>,
+  maps: readonly MapDescriptor[],
   target: ToolTarget,
   curatedIndex: boolean,
 ): Promise<TargetFacts> {
+  return factsFor(maps, target, curatedIndex, await tryRead(store, target.id));
+}
+
+function factsFor(
+  maps: readonly MapDescriptor[],
+  target: ToolTarget,
+  curatedIndex: boolean,
+  doc: ConceptDoc | null,
+): TargetFacts {
   // A curated-index target names the map itself; its index.md is a member of that map.
   const path = curatedIndex ? `${target.id}/index` : canonicalPath(target.id);
   const placement = placementOf(path, maps);
-  const doc = await tryRead(store, target.id);
   return {
     map: placement.map,
     journal: placement.journal,
@@ -61,6 +74,74 @@ async function factsOf(
     exists: doc !== null,
     write: target.write,
   };
+}
+
+/**
+ * A src-dst tool (concept_move) lists its targets as (source, destination) pairs. A move keeps
+ * the type, so the destination is judged with the source's current type as the proposed type
+ * (a missing source proposes none: hidden from a typed role, like any missing concept). An
+ * expanded source moves its whole folder: every other file under it is a write at both ends,
+ * satellites with their own type, assets and other files with none (as the asset tools judge
+ * them), so a hidden satellite makes the move `not found` and nothing hidden moves.
+ */
+async function moveFacts(
+  store: KbStore,
+  maps: readonly MapDescriptor[],
+  targets: ToolTarget[],
+): Promise<TargetFacts[]> {
+  if (targets.length % 2 !== 0) {
+    throw new KbError("internal", "a src-dst tool must list its targets as (from, to) pairs");
+  }
+  const facts: TargetFacts[] = [];
+  for (let i = 0; i < targets.length; i += 2) {
+    const from = targets[i] as ToolTarget;
+    const to = targets[i + 1] as ToolTarget;
+    const source = await tryRead(store, from.id);
+    facts.push(factsFor(maps, from, false, source));
+    const kept = source ? { ...to, proposedType: source.type } : to;
+    facts.push(factsFor(maps, kept, false, await tryRead(store, to.id)));
+    if (source?.expanded) facts.push(...(await folderFacts(store, maps, source, to.id)));
+  }
+  return facts;
+}
+
+/**
+ * Both ends of every file an expanded concept's folder carries along, enumerated with the very
+ * function the store's move planner uses, so no file moves without having been judged.
+ */
+async function folderFacts(
+  store: KbStore,
+  maps: readonly MapDescriptor[],
+  source: ConceptDoc,
+  toId: string,
+): Promise<TargetFacts[]> {
+  const fromDir = source.path.slice(0, -"/index.md".length);
+  const toDir = candidatePaths(toId)[1].slice(0, -"/index.md".length);
+  const facts: TargetFacts[] = [];
+  for (const file of await filesUnderDir(store.root, fromDir)) {
+    if (file === source.path) continue;
+    const type = file.endsWith(".md") ? await typeOfFile(store, file) : null;
+    const dest = toDir + file.slice(fromDir.length);
+    facts.push(
+      { ...filePlacement(file, maps), type, exists: true, write: true },
+      { ...filePlacement(dest, maps), type: null, proposedType: type, exists: false, write: true },
+    );
+  }
+  return facts;
+}
+
+function filePlacement(path: string, maps: readonly MapDescriptor[]): Placement {
+  return placementOf(canonicalPath(path), maps);
+}
+
+/** `frontmatter.type` of a Markdown file; null (visible to no typed rule) when unreadable. */
+async function typeOfFile(store: KbStore, path: string): Promise<string | null> {
+  try {
+    const type = parseDocument((await store.readText(path)) ?? "").frontmatter.type;
+    return typeof type === "string" ? type : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
