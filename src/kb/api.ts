@@ -55,6 +55,15 @@ export interface ConceptPatchInput {
   ifMatch?: string;
 }
 
+export interface ConceptDeleteInput {
+  id: string;
+  ifMatch?: string;
+  /** Expanded concept: also delete every file under its folder (else satellites → `not_empty`). */
+  recursive?: boolean;
+  /** Only for an id with both files (expanded_ambiguous): delete exactly this one. */
+  variant?: "flat" | "expanded";
+}
+
 export interface ConceptMove {
   from: string;
   to: string;
@@ -128,7 +137,7 @@ export interface KbStore {
   // ---- plans (validate only, no disk writes) ------------------------------------------
   planConceptWrite(input: ConceptWriteInput): Promise<WritePlan>;
   planConceptPatch(input: ConceptPatchInput): Promise<WritePlan>;
-  planConceptDelete(input: { id: string; ifMatch?: string }): Promise<WritePlan>;
+  planConceptDelete(input: ConceptDeleteInput): Promise<WritePlan>;
   planConceptMove(input: { moves: ConceptMove[]; rewriteLinks: boolean }): Promise<WritePlan>;
   planConceptExpand(input: { id: string }): Promise<WritePlan>;
   planConceptNew(input: {

@@ -8,20 +8,13 @@ import { contentHash } from "./hash.js";
 import { candidatePaths, validateId } from "./ids.js";
 import { rewriteLinks } from "./markdown.js";
 import { checkIfMatch, type PlanContext } from "./plan-context.js";
-import { notFound, type Resolved, resolveConcept } from "./store-read.js";
+import { ambiguousError, notFound, type Resolved, resolveConcept } from "./store-read.js";
 import { renderTemplate } from "./templates.js";
 import type { Frontmatter } from "./types.js";
 import { checkFrontmatter, checkKey, checkValue, validateConceptWrite } from "./validate.js";
 
-function refuseAmbiguous(id: string, r: Resolved | null): void {
-  if (r?.ambiguous) {
-    const [flat, expanded] = candidatePaths(id);
-    throw new KbError(
-      "expanded_ambiguous",
-      `concept "${id}" exists as both ${flat} and ${expanded}: delete or merge one of them first`,
-      { id },
-    );
-  }
+export function refuseAmbiguous(id: string, r: Resolved | null): void {
+  if (r?.ambiguous) throw ambiguousError(id);
 }
 
 /** concept_write: create / replace / upsert with full frontmatter and body. */
@@ -99,24 +92,6 @@ export async function planConceptPatch(
     target: input.id,
     touchedIds: [input.id],
     result: { id: input.id, path: existing.path, hash: contentHash(text) },
-  };
-}
-
-/** concept_delete. */
-export async function planConceptDelete(
-  ctx: PlanContext,
-  input: { id: string; ifMatch?: string },
-): Promise<WritePlan> {
-  validateId(input.id);
-  const existing = await resolveConcept(ctx.root, input.id, await ctx.maps());
-  if (!existing) throw notFound(input.id);
-  refuseAmbiguous(input.id, existing);
-  checkIfMatch(`concept "${input.id}"`, contentHash(existing.text), input.ifMatch);
-  return {
-    changes: [{ path: existing.path, content: null }],
-    target: input.id,
-    touchedIds: [input.id],
-    result: { id: input.id, path: existing.path, deleted: true },
   };
 }
 

@@ -13,7 +13,13 @@ import { readBytesOrNull, readTextOrNull, readTextsChunked } from "./fsutil.js";
 import { candidatePaths, validateId } from "./ids.js";
 import { rewriteLinks } from "./markdown.js";
 import type { PlanContext } from "./plan-context.js";
-import { conceptIdOf, notFound, resolveConcept, walkMarkdown } from "./store-read.js";
+import {
+  ambiguousError,
+  conceptIdOf,
+  notFound,
+  resolveConcept,
+  walkMarkdown,
+} from "./store-read.js";
 import type { MapDescriptor } from "./types.js";
 import { validateConceptWrite } from "./validate.js";
 
@@ -57,11 +63,7 @@ async function planOne(
   validateId(move.to, { forWrite: true });
   const src = await resolveConcept(ctx.root, move.from, maps);
   if (!src) throw notFound(move.from);
-  if (src.ambiguous)
-    throw new KbError(
-      "expanded_ambiguous",
-      `${label}: "${move.from}" exists as both .md and /index.md`,
-    );
+  if (src.ambiguous) throw ambiguousError(move.from, `${label}: "${move.from}"`);
   if (await resolveConcept(ctx.root, move.to, maps)) {
     throw new KbError("already_exists", `${label}: target "${move.to}" already exists`);
   }

@@ -168,3 +168,13 @@ export function notFound(id: string): KbError {
     },
   );
 }
+
+/** `expanded_ambiguous` for an id with both files, naming the tool argument that resolves it. */
+export function ambiguousError(id: string, label = `concept "${id}"`): KbError {
+  const [flat, expanded] = candidatePaths(id);
+  return new KbError(
+    "expanded_ambiguous",
+    `${label} exists as both ${flat} and ${expanded}: merge them, then delete one with concept_delete variant: "flat" or variant: "expanded"`,
+    { id },
+  );
+}

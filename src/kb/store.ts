@@ -11,6 +11,7 @@ import type {
   AssetInfo,
   BodyEdit,
   ChangeRecord,
+  ConceptDeleteInput,
   ConceptFileStat,
   ConceptMove,
   ConceptPatchInput,
@@ -35,6 +36,7 @@ import type { PlanContext } from "./plan-context.js";
 import { listSkills, listTemplates } from "./store-catalog.js";
 import * as admin from "./store-plans-admin.js";
 import * as concept from "./store-plans-concept.js";
+import { planConceptDelete } from "./store-plans-delete.js";
 import { planConceptMove } from "./store-plans-move.js";
 import { conceptIdOf, notFound, resolveConcept, scanConcepts, toConceptDoc } from "./store-read.js";
 import type { ConceptDoc, Frontmatter, GitIdentity, KbSettings, MapDescriptor } from "./types.js";
@@ -140,8 +142,8 @@ class Store implements KbStore {
   planConceptPatch(input: ConceptPatchInput) {
     return concept.planConceptPatch(this.ctx, input);
   }
-  planConceptDelete(input: { id: string; ifMatch?: string }) {
-    return concept.planConceptDelete(this.ctx, input);
+  planConceptDelete(input: ConceptDeleteInput) {
+    return planConceptDelete(this.ctx, input);
   }
   planConceptMove(input: { moves: ConceptMove[]; rewriteLinks: boolean }) {
     return planConceptMove(this.ctx, input);

@@ -27,6 +27,7 @@ export async function buildAuthRequest(
   policy?: Policy,
 ): Promise<AuthRequest> {
   let targets = spec.targets ? spec.targets(args) : [];
+  if (spec.storeTargets) targets = [...targets, ...(await spec.storeTargets(args, store))];
   const access = spec.readOnly && !targets.some((t) => t.write) ? "r" : "rw";
   if (policy !== undefined && hasWholeKb(policy, kb, access)) targets = [];
   const maps = targets.length > 0 ? await store.maps() : [];

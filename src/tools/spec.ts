@@ -2,6 +2,7 @@
  * The tool registry is DATA (STYLE §4): one ToolSpec per tool, one file per family exporting
  * ToolSpec[]. A tool without a resource class cannot register (see registry.ts).
  */
+import type { KbStore } from "../kb/api.js";
 import type { KbSettings, Visibility } from "../kb/types.js";
 import type { KbRuntime } from "./runtime.js";
 
@@ -67,6 +68,11 @@ export interface ToolSpec {
   enableKey?: string;
   /** Targets for exact / src-dst / batch / curated-index classes. */
   targets?: (args: Record<string, unknown>) => ToolTarget[];
+  /**
+   * Further targets only the store can name (e.g. the satellites a recursive concept_delete
+   * removes), added to `targets` before authorization and again under the lock.
+   */
+  storeTargets?: (args: Record<string, unknown>, store: KbStore) => Promise<ToolTarget[]>;
   /**
    * True when these arguments need whole-KB access of the tool's kind (read or write) on top of
    * the class check: graph_neighbors depth > 1, index_patch on the root index, concept_move with

@@ -4,8 +4,12 @@
  * the one commit (`<tool>: <target>`).
  */
 import { isKbError, KbError } from "../../kb/errors.js";
-import { anyObj, arr, bool, nested, obj, str } from "../schema.js";
+import { isValidId } from "../../kb/ids.js";
+import { satelliteFiles } from "../../kb/store-plans-delete.js";
+import { conceptIdOf } from "../../kb/store-read.js";
+import { anyObj, arr, bool, enumOf, nested, obj, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
+import { assetTargetId } from "./assets.js";
 import {
   applyPlan,
   EDIT_PROPS,
@@ -129,18 +133,39 @@ const conceptPatch: ToolSpec = {
 
 const conceptDelete: ToolSpec = {
   name: "concept_delete",
-  description: "Delete a concept. Errors: not_found, stale_write.",
-  inputSchema: obj({ id: str(), if_match: IF_MATCH }, ["id"]),
+  description:
+    "Delete a concept; an expanded one with satellites needs recursive (deletes its folder). Errors: not_found, not_empty, stale_write.",
+  inputSchema: obj(
+    {
+      id: str(),
+      if_match: IF_MATCH,
+      recursive: bool("Also delete everything under an expanded concept's folder"),
+      variant: enumOf(["flat", "expanded"], "For an expanded_ambiguous id: the one file to delete"),
+    },
+    ["id"],
+  ),
   readOnly: false,
   advanced: false,
   destructive: true,
   resource: "exact",
   auditFields: ["id"],
   targets: writeTarget,
+  // Recursive: every file the folder holds is a write target (assets judged as asset tools do).
+  storeTargets: async (args, store) => {
+    if (args.recursive !== true || typeof args.id !== "string" || !isValidId(args.id)) return [];
+    const maps = await store.maps();
+    return (await satelliteFiles(store.root, args.id)).map((path) => ({
+      id: conceptIdOf(path, maps) ?? assetTargetId(path),
+      write: true,
+    }));
+  },
   handler: async (args, ctx) => {
+    const variant = optStr(args, "variant");
     const plan = await ctx.runtime.store.planConceptDelete({
       id: reqStr(args, "id"),
       ifMatch: optStr(args, "if_match"),
+      recursive: args.recursive === true,
+      variant: variant === "flat" || variant === "expanded" ? variant : undefined,
     });
     return applyPlan(ctx, plan);
   },
@@ -176,6 +201,8 @@ const conceptMove: ToolSpec = {
   advanced: false,
   resource: "src-dst",
   auditFields: ["from", "to"],
+  // (from, to) pairs, in this order: authorization judges the destination with the source's
+  // type and an expanded source's folder contents at both ends (mcp/target-facts.ts).
   targets: (args) => {
     const moves = Array.isArray(args.moves)
       ? (args.moves as { from?: unknown; to?: unknown }[])
