@@ -76,9 +76,11 @@ const assetList: ToolSpec = {
   idempotent: true,
   resource: "exact",
   auditFields: ["prefix"],
+  // A prefix names a folder (a bare map name included): it is judged as a file under it, `/*`
+  // being no concept id (so no type, as for assets). Items are filtered by visibility anyway.
   targets: (args) =>
     typeof args.prefix === "string" && args.prefix
-      ? [{ id: assetTargetId(args.prefix), write: false }]
+      ? [{ id: `${assetTargetId(args.prefix).replace(/\/+$/, "")}/*`, write: false }]
       : [],
   handler: async (args, ctx) => {
     const assets = await ctx.runtime.store.assets(optStr(args, "prefix") || undefined);
