@@ -29,10 +29,10 @@ export interface SearchHit {
   journal: string | null;
   /** About 200 characters around the first match. */
   snippet: string;
-  score: number;
 }
 
 export interface SearchResult {
+  /** Best first: the order is the rank (no score field, see search-query.ts). */
   results: SearchHit[];
   /** `all_terms` when every term matched; `any_term` when the fallback ran. */
   match: "all_terms" | "any_term" | "none";

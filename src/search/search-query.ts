@@ -114,6 +114,11 @@ function likeAnyColumn(term: string): SqlFragment {
   };
 }
 
+/**
+ * No score on the wire: FTS5 bm25 is near 0 when a term is in most documents (every hit of a
+ * small KB read "score":0), and across two rankers and a LIKE fallback it compares nothing.
+ * The order of the results is the rank.
+ */
 function toHits(rows: HitRow[], terms: QueryTerms): SearchHit[] {
   return rows.map((r) => ({
     id: r.id,
@@ -122,6 +127,5 @@ function toHits(rows: HitRow[], terms: QueryTerms): SearchHit[] {
     map: r.map,
     journal: r.journal,
     snippet: makeSnippet(r.body, terms.all),
-    score: Math.round(r.score * 1000) / 1000,
   }));
 }

@@ -33,6 +33,24 @@ const q = (query: string, extra: Partial<Parameters<SqliteSearchIndex["search"]>
   index.search({ query, limit: 10, visibility: VISIBLE_ALL, ...extra });
 
 describe("search", () => {
+  it("hits carry no score field: rank is the order (bm25 rounds to 0 on small KBs)", () => {
+    seeded();
+    for (const query of ["gateway", "etwork", "10.10"]) {
+      const hits = q(query).results;
+      expect(hits.length, query).toBeGreaterThan(0);
+      for (const hit of hits) {
+        expect(Object.keys(hit).sort()).toEqual([
+          "id",
+          "journal",
+          "map",
+          "snippet",
+          "title",
+          "type",
+        ]);
+      }
+    }
+  });
+
   it("ranks a title match above a body-only match", () => {
     seeded();
     const r = q("gateway");
