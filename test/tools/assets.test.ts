@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetTools } from "../../src/tools/families/assets.js";
@@ -171,6 +171,25 @@ describe("artifacts", () => {
       () => callTool(kb.runtime, tool(assetTools, "artifact_read"), { path: "report.txt" }),
       "not_found",
     );
+  });
+});
+
+describe("artifact_read", () => {
+  it("returns text as content and anything not valid UTF-8 as content_base64, never garbled", async () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x80]);
+    await mkdir(join(kb.root, "artifacts"), { recursive: true });
+    await writeFile(join(kb.root, "artifacts/blob.bin"), bytes);
+    await writeFile(join(kb.root, "artifacts/note.txt"), "héllo ✓\n");
+    const read = tool(assetTools, "artifact_read");
+    const bin = (await callTool(kb.runtime, read, { path: "blob.bin" })) as Record<string, unknown>;
+    expect(Object.keys(bin).sort()).toEqual(["content_base64", "hash", "path", "size"]);
+    expect(Buffer.from(bin.content_base64 as string, "base64").equals(bytes)).toBe(true);
+    const text = (await callTool(kb.runtime, read, { path: "note.txt" })) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(text).sort()).toEqual(["content", "hash", "path", "size"]);
+    expect(text.content).toBe("héllo ✓\n");
   });
 });
 

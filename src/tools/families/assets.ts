@@ -136,10 +136,21 @@ const assetDelete: ToolSpec = {
   },
 };
 
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The text of valid UTF-8 bytes; null otherwise (lossy decoding would garble binary files). */
+function utf8OrNull(bytes: Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 const artifactRead: ToolSpec = {
   name: "artifact_read",
   description:
-    "Read a text file under artifacts/ (path relative to it) with its hash. Errors: not_found.",
+    "Read a file under artifacts/ (path relative to it) with its hash: content, or content_base64 when not UTF-8. Errors: not_found.",
   inputSchema: obj({ path: str() }, ["path"]),
   readOnly: true,
   advanced: false,
@@ -148,7 +159,10 @@ const artifactRead: ToolSpec = {
   auditFields: ["path"],
   handler: async (args, ctx) => {
     const { info, bytes } = await ctx.runtime.store.readArtifact(reqStr(args, "path"));
-    return { ...info, content: Buffer.from(bytes).toString("utf8") };
+    const text = utf8OrNull(bytes);
+    return text === null
+      ? { ...info, content_base64: Buffer.from(bytes).toString("base64") }
+      : { ...info, content: text };
   },
 };
 
