@@ -26,7 +26,7 @@ const PROVIDER_FILES = [
   ".codex/config.toml",
   ".config/opencode/opencode.json",
   ".kiro/settings/mcp.json",
-  ".gemini/antigravity/mcp_config.json",
+  ".gemini/config/mcp_config.json",
 ];
 
 let sb: Sandbox;
@@ -120,7 +120,7 @@ describe("client against a real one-KB server without auth", () => {
     expect(sb.readJson(".kiro/settings/mcp.json").mcpServers).toEqual({
       cartographer: { url: routed, headers: { Authorization: `Bearer \${CARTO_TOKEN}` } },
     });
-    expect(sb.readJson(".gemini/antigravity/mcp_config.json").mcpServers).toEqual({
+    expect(sb.readJson(".gemini/config/mcp_config.json").mcpServers).toEqual({
       cartographer: { serverUrl: routed },
     });
     for (const file of [

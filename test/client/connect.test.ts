@@ -314,3 +314,30 @@ describe("connect against an older per-KB server", () => {
     expect(yaml.server_routed_path).toBeUndefined();
   });
 });
+
+describe("Antigravity's MCP file", () => {
+  it("is ~/.gemini/config/mcp_config.json; entries an older connect left in ~/.gemini/antigravity/ are removed, others kept", async () => {
+    const legacy = ".gemini/antigravity/mcp_config.json";
+    await sb.write(
+      legacy,
+      JSON.stringify({
+        mcpServers: {
+          cartographer: { serverUrl: `${server.url}/mcp/routed` },
+          mine: { serverUrl: "http://elsewhere/mcp" },
+        },
+      }),
+    );
+    expect(await connect(sb.io, { providers: ["antigravity"], serverUrl: server.url })).toBe(0);
+    const current = JSON.parse(await sb.read(".gemini/config/mcp_config.json"));
+    expect(current.mcpServers.cartographer.serverUrl).toBe(`${server.url}/mcp/routed`);
+    expect(JSON.parse(await sb.read(legacy)).mcpServers).toEqual({
+      mine: { serverUrl: "http://elsewhere/mcp" },
+    });
+    await sb.write(
+      legacy,
+      JSON.stringify({ mcpServers: { cartographer: { serverUrl: `${server.url}/mcp/routed` } } }),
+    );
+    expect(await disconnect(sb.io)).toBe(0);
+    expect(JSON.parse(await sb.read(legacy)).mcpServers).toEqual({});
+  });
+});

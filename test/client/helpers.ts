@@ -222,7 +222,7 @@ export const PROVIDER_FILES = {
   codex: ".codex/config.toml",
   opencode: ".config/opencode/opencode.json",
   kiro: ".kiro/settings/mcp.json",
-  antigravity: ".gemini/antigravity/mcp_config.json",
+  antigravity: ".gemini/config/mcp_config.json",
 } as const;
 
 export const INSTRUCTION_FILES = {

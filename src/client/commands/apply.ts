@@ -3,7 +3,7 @@ import { readTextOrNull, writeFileAtomic } from "../atomic-file.js";
 import type { ClientConfig, ProviderId, Scope } from "../config.js";
 import { applyBlock, removeBlock, renderBlock } from "../instructions.js";
 import { type DigestResult, type DigestTarget, describeKbs } from "../kb-digest.js";
-import { PROVIDERS } from "../providers/index.js";
+import { PROVIDERS, type ProviderAdapter, type ProviderFiles } from "../providers/index.js";
 import { isOwnedEntry } from "../topology.js";
 import { type CommandIo, tilde } from "./io.js";
 import type { ProviderPlan } from "./plan.js";
@@ -130,6 +130,7 @@ async function applyPlanSteps(
   } else {
     io.stdout.write(`${adapter.id}: ${tilde(io, files.config)} already in sync\n`);
   }
+  if (!dryRun) await clearLegacy(adapter, files, config.server_name, io);
   if (plan.auth.literalToken && !dryRun) {
     io.stdout.write(
       `${adapter.id}: the token itself is written in ${tilde(io, files.config)} (this provider cannot reference an env var); the file is mode 0600\n`,
@@ -161,6 +162,39 @@ async function applyPlanSteps(
   return warnings;
 }
 
+/** Removes the entries the client owns from one MCP file; true when the file changed. */
+async function removeOwnedEntries(
+  adapter: ProviderAdapter,
+  file: string,
+  serverName: string,
+): Promise<boolean> {
+  const text = await readTextOrNull(file);
+  if (text === null) return false;
+  const owned = [...adapter.listEntries(text, file)]
+    .filter(([name, url]) => isOwnedEntry(serverName, name, url))
+    .map(([name]) => name);
+  if (owned.length === 0) return false;
+  await writeFileAtomic(file, adapter.applyEntries(text, file, owned, [], {}));
+  return true;
+}
+
+/** Clears our entries from the provider's former MCP file locations (see legacyConfigs). */
+async function clearLegacy(
+  adapter: ProviderAdapter,
+  files: ProviderFiles,
+  serverName: string,
+  io: CommandIo,
+): Promise<boolean> {
+  let changed = false;
+  for (const file of files.legacyConfigs ?? []) {
+    if (await removeOwnedEntries(adapter, file, serverName)) {
+      io.stdout.write(`${adapter.id}: removed its entries from the old ${tilde(io, file)}\n`);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 /** Removes every entry the client may own and its instructions block. Idempotent. */
 export async function removeProvider(
   id: ProviderId,
@@ -171,17 +205,8 @@ export async function removeProvider(
 ): Promise<boolean> {
   const adapter = PROVIDERS[id];
   const files = adapter.paths(scope, io.home, projectDir ?? io.cwd);
-  let changed = false;
-  const text = await readTextOrNull(files.config);
-  if (text !== null) {
-    const owned = [...adapter.listEntries(text, files.config)]
-      .filter(([name, url]) => isOwnedEntry(serverName, name, url))
-      .map(([name]) => name);
-    if (owned.length > 0) {
-      await writeFileAtomic(files.config, adapter.applyEntries(text, files.config, owned, [], {}));
-      changed = true;
-    }
-  }
+  let changed = await removeOwnedEntries(adapter, files.config, serverName);
+  if (await clearLegacy(adapter, files, serverName, io)) changed = true;
   const doc = await readTextOrNull(files.instructions);
   const nextDoc = removeBlock(doc, serverName, id);
   if (doc !== null && nextDoc !== doc) {

@@ -2,11 +2,15 @@ import path from "node:path";
 import { jsonProvider } from "./json-provider.js";
 
 /**
- * Antigravity. `~/.gemini/antigravity/mcp_config.json` `mcpServers`, remote entry
- * `{serverUrl, headers}` (`serverUrl`, not `url`/`httpUrl`). Antigravity does NOT expand env
- * vars in this file (google-antigravity/antigravity-cli#233, open), so the token is written only
- * when the user asks for it explicitly; the file is then forced to 0600. No documented
- * project-level file. Instructions: the global rules file `~/.gemini/GEMINI.md`.
+ * Antigravity. `~/.gemini/config/mcp_config.json` `mcpServers`: the file Antigravity 2.0 (the
+ * desktop app) and its CLI `agy` both read; the pre-2.0 IDE's `~/.gemini/antigravity/
+ * mcp_config.json` is migrated by the 2.0 installer and then ignored, so our entries there are
+ * removed as legacy. Remote entry `{serverUrl, headers}` (`serverUrl`, not `url`/`httpUrl`).
+ * Antigravity does NOT expand env vars in this file (google-antigravity/antigravity-cli#233,
+ * open), so the token is written only when the user asks for it explicitly; the file is then
+ * forced to 0600. The workspace file `.agents/mcp_config.json` is deliberately not offered as
+ * project scope: a literal token would land in a file that lives in a repository.
+ * Instructions: the global context file `~/.gemini/GEMINI.md` (agy loads Gemini CLI's).
  */
 export const antigravity = jsonProvider({
   id: "antigravity",
@@ -15,8 +19,9 @@ export const antigravity = jsonProvider({
   containerKey: "mcpServers",
   urlField: "serverUrl",
   userFiles: (home) => ({
-    config: path.join(home, ".gemini", "antigravity", "mcp_config.json"),
+    config: path.join(home, ".gemini", "config", "mcp_config.json"),
     instructions: path.join(home, ".gemini", "GEMINI.md"),
+    legacyConfigs: [path.join(home, ".gemini", "antigravity", "mcp_config.json")],
   }),
   render: (url, auth) => ({
     serverUrl: url,

@@ -14,6 +14,11 @@ export interface ProviderFiles {
   config: string;
   /** The file that receives the managed instructions block. */
   instructions: string;
+  /**
+   * Where older versions of the provider (and of this client) kept the MCP file: connect and
+   * disconnect remove our entries there, so a location change leaves no orphan behind.
+   */
+  legacyConfigs?: string[];
 }
 
 /** One agent tool whose MCP configuration the client writes. One file per provider. */
