@@ -231,20 +231,34 @@ class Store implements KbStore {
   }
 
   async snapshot(label: string): Promise<{ tag: string; sha: string }> {
-    const clean = String(label ?? "")
-      .trim()
-      .replace(/[^A-Za-z0-9._-]+/g, "-")
-      .replace(/^[-.]+|[-.]+$/g, "");
-    if (!clean)
-      throw new KbError("invalid_argument", "snapshot label must contain letters or digits");
+    checkSnapshotLabel(label);
     const sha = await headSha(this.root);
     if (!sha) throw new KbError("conflict", "the KB has no commit to snapshot yet");
-    const tag = `snapshot/${clean}`;
+    const tag = `snapshot/${label}`;
     const exists = await runGit(this.root, ["rev-parse", "-q", "--verify", `refs/tags/${tag}`]);
     if (exists.code === 0)
       throw new KbError("already_exists", `snapshot tag ${tag} already exists: pick another label`);
     await git(this.root, ["tag", tag, sha]);
     return { tag, sha };
+  }
+}
+
+/**
+ * A label is used as given or refused: rewriting it (the old behaviour turned "bad label!" into
+ * `bad-label`) tags a name the caller never asked for and cannot look up later. The rules keep
+ * `snapshot/<label>` a valid git tag name.
+ */
+function checkSnapshotLabel(label: string): void {
+  const ok =
+    /^[A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?$/.test(label) &&
+    !label.includes("..") &&
+    !label.endsWith(".lock");
+  if (!ok) {
+    throw new KbError(
+      "invalid_argument",
+      `snapshot label ${JSON.stringify(label)} is not allowed: use only A-Z a-z 0-9 . _ - (not starting or ending with . or -, no "..", no ".lock" ending), e.g. before-cleanup`,
+      { argument: "label" },
+    );
   }
 }
 

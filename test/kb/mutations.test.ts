@@ -326,9 +326,9 @@ describe("every mutation round-trips with exactly one commit", () => {
       "skill_install",
     );
     expect((await kb.store.skills()).map((s) => s.name)).toContain("demo");
-    const snap = await kb.store.snapshot("before cleanup");
+    const snap = await kb.store.snapshot("before-cleanup");
     expect(snap.tag).toBe("snapshot/before-cleanup");
-    await fails(kb.store.snapshot("before cleanup"), "already_exists");
+    await fails(kb.store.snapshot("before-cleanup"), "already_exists");
   });
 
   it("assets and artifacts: size, path rules, raw-sha256 if_match, linked-asset delete needs force", async () => {

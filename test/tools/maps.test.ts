@@ -157,4 +157,20 @@ describe("log_append and snapshot", () => {
     );
     expect(unlabeled.tag).toMatch(/^snapshot\/\d{8}T\d{6}Z$/);
   });
+  it("refuses a label it would have to rewrite, naming the allowed characters; no tag made", async () => {
+    const tagsBefore = execFileSync("git", ["tag", "--list"], { cwd: kb.root, env: GIT_ENV });
+    for (const label of ["bad label!", " padded", "-lead", "trail.", "a..b", "x.lock", "ü"]) {
+      const err = await expectKbError(
+        () => callTool(kb.runtime, tool(mapTools, "snapshot"), { label }),
+        "invalid_argument",
+      );
+      expect(err.message, label).toContain("A-Z a-z 0-9 . _ -");
+    }
+    const tagsAfter = execFileSync("git", ["tag", "--list"], { cwd: kb.root, env: GIT_ENV });
+    expect(tagsAfter.toString()).toBe(tagsBefore.toString());
+    const ok = (await callTool(kb.runtime, tool(mapTools, "snapshot"), { label: "v1.2_rc-3" })) as {
+      tag: string;
+    };
+    expect(ok.tag).toBe("snapshot/v1.2_rc-3");
+  });
 });

@@ -113,7 +113,7 @@ export function defaultSnapshotLabel(at: Date): string {
 const snapshot: ToolSpec = {
   name: "snapshot",
   description:
-    "Tag the current KB state in git as snapshot/<label> (default: the time). Errors: already_exists.",
+    "Tag the current KB state in git as snapshot/<label> (default: the time; label chars A-Z a-z 0-9 . _ -). Errors: already_exists, invalid_argument.",
   inputSchema: obj({ label: str() }),
   readOnly: false,
   advanced: false,
