@@ -79,8 +79,11 @@ async function listArea(root: string, area: Area, prefix?: string): Promise<Asse
   let files = await filesUnderDir(root, area.dir);
   if (area.what === "asset") files = files.filter((f) => !f.endsWith(".md"));
   if (prefix) {
-    const p = prefix.startsWith(`${area.dir}/`) ? prefix : `${area.dir}/${prefix}`;
-    files = files.filter((f) => f.startsWith(p));
+    // A prefix names a folder (authorization judges it as one): `alpha` never matches `alphax/`.
+    const folder = prefix.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+    const p =
+      folder === area.dir || folder.startsWith(`${area.dir}/`) ? folder : `${area.dir}/${folder}`;
+    files = files.filter((f) => f.startsWith(`${p}/`));
   }
   return mapBatched(files, 32, async (path) => {
     const bytes = (await readBytesOrNull(root, path)) ?? Buffer.alloc(0);

@@ -50,6 +50,28 @@ describe("assets", () => {
     expect(list.items.map((i) => i.path)).toEqual(["data/infra/diagram.png"]);
   });
 
+  it("asset_list's prefix names a folder: zeta never lists zeta2's assets", async () => {
+    for (const path of ["zeta/a.png", "zeta2/b.png"]) {
+      await callTool(kb.runtime, tool(assetTools, "asset_write"), {
+        path,
+        content_base64: b64("X"),
+      });
+    }
+    for (const prefix of ["zeta", "zeta/", "./zeta", "data/zeta"]) {
+      const list = (await callTool(kb.runtime, tool(assetTools, "asset_list"), { prefix })) as {
+        items: { path: string }[];
+      };
+      expect(
+        list.items.map((i) => i.path),
+        prefix,
+      ).not.toContain("data/zeta2/b.png");
+      expect(
+        list.items.map((i) => i.path),
+        prefix,
+      ).toContain("data/zeta/a.png");
+    }
+  });
+
   it("asset_list hides assets of maps the caller cannot see", async () => {
     await callTool(kb.runtime, tool(assetTools, "asset_write"), {
       path: "diary/photo.jpg",
