@@ -5,7 +5,7 @@
  *   /mcp            one KB → it; 2+ → ?kb= required (400 naming them); unknown → 404
  *   /mcp/<name>     that KB; a conflicting ?kb= → 400; unknown → 404
  *   /mcp/routed     ?kbs=a,b binds (narrowing only); absent = all; unknown → 400; ?kb= → 400
- *   any             ?kb= or ?kbs= repeated → 400 (never first-value-wins)
+ *   any             ?kb= or ?kbs= repeated → 400 (never first-value-wins); ?kbs= off /mcp/routed → 400
  */
 export const MCP_PATH = "/mcp";
 export const ROUTED_PATH = "/mcp/routed";
@@ -73,6 +73,15 @@ export function resolveMcpRoute(
       };
     }
     return { ok: true, target: { kind: "routed", kbs: [...new Set(names)] } };
+  }
+  if (query.get("kbs") !== null) {
+    // A binding only means something on the routed mount; ignoring it would hide a mistake.
+    return {
+      ok: false,
+      status: 400,
+      message:
+        "?kbs= binds the routed mount only: use /mcp/routed?kbs=a,b, or name one KB with /mcp/<name>",
+    };
   }
   if (p === MCP_PATH) {
     if (kbParam === null) {

@@ -99,6 +99,16 @@ describe("HTTP routes", () => {
     }
   });
 
+  it("?kbs= off the routed mount is 400 pointing at /mcp/routed, never silently ignored", async () => {
+    for (const path of ["/mcp?kbs=a", "/mcp/a?kbs=a,b"]) {
+      const r = await postInit(server.port, path);
+      expect(r.status, path).toBe(400);
+      expect(r.json(), path).toMatchObject({
+        error: { code: -32600, message: expect.stringContaining("/mcp/routed?kbs=") },
+      });
+    }
+  });
+
   it("405 for GET on MCP paths and other methods; 404 for unknown paths", async () => {
     const get = await raw(server.port, {
       method: "GET",
