@@ -86,7 +86,13 @@ async function planOperation(
       throw new KbError("invalid_argument", "nothing to patch: pass edits or frontmatter");
     return store.planConceptPatch({ id, edits, frontmatter, ifMatch });
   }
-  return store.planConceptDelete({ id, ifMatch });
+  const variant = optStr(args, "variant");
+  return store.planConceptDelete({
+    id,
+    ifMatch,
+    recursive: args.recursive === true,
+    variant: variant === "flat" || variant === "expanded" ? variant : undefined,
+  });
 }
 
 function batchTarget(ids: string[]): string {
@@ -122,6 +128,20 @@ const conceptBatch: ToolSpec = {
       const id = String(op.id ?? "");
       return type ? { id, proposedType: type, write: true } : { id, write: true };
     });
+  },
+  // A recursive delete removes its whole folder: every file in it is a write target, exactly
+  // as concept_delete names them.
+  storeTargets: async (args, store) => {
+    const ops = Array.isArray(args.operations)
+      ? (args.operations as Record<string, unknown>[])
+      : [];
+    const deleteTargets = specFor("delete").storeTargets;
+    if (!deleteTargets) return [];
+    const targets: ToolTarget[] = [];
+    for (const op of ops) {
+      if (op?.op === "delete") targets.push(...(await deleteTargets(op, store)));
+    }
+    return targets;
   },
   handler: async (args, ctx) => {
     const ops = operationsOf(args);
