@@ -195,17 +195,18 @@ function failure(deps: CallDeps, tool: string, err: unknown, outcome: AuditOutco
   return { result: textResult(renderError(err), true), outcome };
 }
 
-/** Only the registry's allow-listed, id-like argument fields (never bodies or frontmatter). */
+/**
+ * Only the registry's allow-listed fields (id-like strings, boolean and enum flags; never bodies
+ * or frontmatter). The raw arguments may not match the schema yet: anything but a string or a
+ * boolean is left out, so an object smuggled into an id field is never recorded.
+ */
 function auditResources(spec: ToolSpec, args: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (typeof args !== "object" || args === null || Array.isArray(args)) return out;
   const record = args as Record<string, unknown>;
   for (const field of spec.auditFields) {
     const value = record[field];
-    // Scalars (and lists of strings, e.g. batch ids) only: an object here is not an id.
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-      out[field] = value;
-    else if (Array.isArray(value) && value.every((v) => typeof v === "string")) out[field] = value;
+    if (typeof value === "string" || typeof value === "boolean") out[field] = value;
   }
   return out;
 }

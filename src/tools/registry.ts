@@ -1,8 +1,8 @@
 /**
  * The tool registry (STYLE §4): every family's ToolSpecs, checked once at startup. A spec that
  * could weaken authorization or audit fails registration loudly instead of serving: no resource
- * class, a duplicate name, a targeted class without `targets`, or a write tool whose audit
- * fields would record content.
+ * class, a duplicate name, a targeted class without `targets`, or audit fields that could
+ * record content.
  */
 import type { KbSettings } from "../kb/types.js";
 import { assetTools } from "./families/assets.js";
@@ -48,6 +48,40 @@ export const CONTENT_FIELDS: readonly string[] = [
   "variables",
 ];
 
+/**
+ * String arguments the audit may record: they name things (ids, paths, maps, labels), they do
+ * not carry content. Any other string is free text and stays out of the log.
+ */
+export const ID_FIELDS: readonly string[] = [
+  "id",
+  "from",
+  "to",
+  "path",
+  "name",
+  "scope",
+  "template",
+  "by",
+  "label",
+  "prefix",
+];
+
+/**
+ * Why `field` may not be an audit field of `spec`, or null when it may: it must be declared by
+ * the input schema, never a content field, and either an id-like string, a boolean or an enum
+ * (a flag that changes behaviour, e.g. concept_delete's recursive: an auditor wants it, and it
+ * cannot smuggle content).
+ */
+function auditFieldProblem(spec: ToolSpec, field: string): string | null {
+  if (CONTENT_FIELDS.includes(field)) return "is a content field";
+  const props = (spec.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const schema = Object.hasOwn(props, field) ? props[field] : undefined;
+  if (!schema) return "is not an argument of its input schema";
+  if (schema.type === "boolean") return null;
+  if (schema.type === "string" && Array.isArray(schema.enum)) return null;
+  if (schema.type === "string" && ID_FIELDS.includes(field)) return null;
+  return "is neither an id-like string, a boolean nor an enum";
+}
+
 const TOOL_NAME = /^[a-z][a-z0-9_]*$/;
 
 /**
@@ -76,13 +110,9 @@ export function registerTools(specs: readonly ToolSpec[]): readonly ToolSpec[] {
     }
     if (typeof spec.handler !== "function")
       throw new Error(`tool registry: ${name} has no handler`);
-    if (!spec.readOnly) {
-      const leaked = spec.auditFields.filter((f) => CONTENT_FIELDS.includes(f));
-      if (leaked.length > 0) {
-        throw new Error(
-          `tool registry: write tool ${name} would audit content fields ${leaked.join(", ")}`,
-        );
-      }
+    for (const field of spec.auditFields) {
+      const problem = auditFieldProblem(spec, field);
+      if (problem) throw new Error(`tool registry: ${name} audit field ${field} ${problem}`);
     }
     if ((spec.enabledFor === undefined) !== (spec.enableKey === undefined)) {
       throw new Error(`tool registry: ${name} must set enabledFor and enableKey together`);

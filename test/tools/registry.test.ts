@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { KbSettings } from "../../src/kb/types.js";
 import { allTools, registerTools, toolsFor } from "../../src/tools/registry.js";
-import { obj } from "../../src/tools/schema.js";
+import { anyObj, obj, str } from "../../src/tools/schema.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 
 const golden = JSON.parse(
@@ -81,7 +81,7 @@ describe("registerTools fails closed", () => {
   const base: ToolSpec = {
     name: "ok_tool",
     description: "d",
-    inputSchema: obj(),
+    inputSchema: obj({ id: str(), body: str(), frontmatter: anyObj(), content: str() }),
     readOnly: false,
     advanced: false,
     resource: "whole",
@@ -101,14 +101,14 @@ describe("registerTools fails closed", () => {
   it("refuses a write tool auditing body, frontmatter or content", () => {
     for (const field of ["body", "frontmatter", "content"]) {
       expect(() => registerTools([{ ...base, auditFields: ["id", field] }])).toThrow(
-        /content fields/,
+        /is a content field/,
       );
     }
   });
   it("refuses a targeted class without targets", () => {
     expect(() => registerTools([{ ...base, resource: "exact" }])).toThrow(/declares no targets/);
   });
-  it("every registered write tool audits only id-like fields", () => {
+  it("every registered tool audits only id-like strings, booleans and enums", () => {
     const idLike = new Set([
       "id",
       "from",
@@ -121,7 +121,13 @@ describe("registerTools fails closed", () => {
       "label",
       "prefix",
     ]);
-    for (const t of allTools())
-      for (const f of t.auditFields) expect(idLike.has(f), `${t.name}.${f}`).toBe(true);
+    for (const t of allTools()) {
+      const props = t.inputSchema.properties as Record<string, { type?: string; enum?: unknown }>;
+      for (const f of t.auditFields) {
+        const schema = props[f];
+        const flag = schema?.type === "boolean" || Array.isArray(schema?.enum);
+        expect(flag || (schema?.type === "string" && idLike.has(f)), `${t.name}.${f}`).toBe(true);
+      }
+    }
   });
 });

@@ -124,7 +124,7 @@ const assetDelete: ToolSpec = {
   advanced: true,
   destructive: true,
   resource: "exact",
-  auditFields: ["path"],
+  auditFields: ["path", "force"],
   targets: assetTarget(true),
   handler: async (args, ctx) => {
     const plan = await ctx.runtime.store.planAssetDelete({

@@ -148,7 +148,7 @@ const conceptDelete: ToolSpec = {
   advanced: false,
   destructive: true,
   resource: "exact",
-  auditFields: ["id"],
+  auditFields: ["id", "recursive", "variant"],
   targets: writeTarget,
   // Recursive: every file the folder holds is a write target (assets judged as asset tools do).
   storeTargets: async (args, store) => {
@@ -200,7 +200,7 @@ const conceptMove: ToolSpec = {
   readOnly: false,
   advanced: false,
   resource: "src-dst",
-  auditFields: ["from", "to"],
+  auditFields: ["from", "to", "rewrite_links"],
   // (from, to) pairs, in this order: authorization judges the destination with the source's
   // type and an expanded source's folder contents at both ends (mcp/target-facts.ts).
   targets: (args) => {
