@@ -4,28 +4,80 @@ export const SNIPPET_LENGTH = 200;
 const LEAD = 60;
 
 /**
- * About `length` characters of `body` around the first occurrence (case-insensitive) of any
- * term, whitespace collapsed, cut at word boundaries, with `…` where text was cut. Without a
- * match in the body (the hit was on the title or id) the opening of the body is returned.
+ * About `length` characters of `body` around the first occurrence of any term, whitespace
+ * collapsed, cut at word boundaries (never inside a surrogate pair), with `…` where text was cut.
+ * Terms are found as the index finds them: case and diacritics ignored (`cafe` finds `café`).
+ * Without a match in the body (the hit was on the title or id) the opening of the body is returned.
  */
 export function makeSnippet(body: string, terms: string[], length = SNIPPET_LENGTH): string {
   const text = body.replace(/\s+/g, " ").trim();
   if (text.length <= length) return text;
-  const lower = text.toLowerCase();
-  let first = -1;
-  for (const term of terms) {
-    const at = lower.indexOf(term);
-    if (at >= 0 && (first < 0 || at < first)) first = at;
-  }
+  const first = firstMatch(text, terms);
   let start = first <= LEAD ? 0 : first - LEAD;
   if (start > 0) {
     const space = text.indexOf(" ", start);
     if (space >= 0 && space < (first < 0 ? start + 20 : first)) start = space + 1;
   }
+  start = codePointStart(text, start);
   let end = Math.min(text.length, start + length);
   if (end < text.length) {
     const space = text.lastIndexOf(" ", end);
     if (space > start + length / 2) end = space;
   }
+  end = codePointStart(text, end);
   return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
+}
+
+/** Offset in `text` of the earliest folded occurrence of any term, -1 when none occurs. */
+function firstMatch(text: string, terms: string[]): number {
+  const folded = fold(text);
+  let first = -1;
+  for (const term of terms) {
+    const needle = fold(term);
+    const at = needle === "" ? -1 : folded.indexOf(needle);
+    if (at >= 0 && (first < 0 || at < first)) first = at;
+  }
+  return first < 0 ? -1 : originOf(text, first);
+}
+
+/** Lower-cased, diacritics removed (as the word index's `remove_diacritics`). */
+function fold(s: string): string {
+  if (!NON_ASCII.test(s)) return s.toLowerCase();
+  return s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/** A code unit above 0x7f; without one, folding is plain lower-casing and keeps every offset. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * The offset in `text` of the code point that produced unit `at` of `fold(text)`. Folding may
+ * change lengths (`é` → `e`, `İ` → `i̇`), so it is walked code point by code point up to `at`.
+ */
+function originOf(text: string, at: number): number {
+  if (!NON_ASCII.test(text)) return at;
+  const widths = new Map<string, number>();
+  let foldedLength = 0;
+  let i = 0;
+  while (i < text.length) {
+    let width = 1;
+    let step = 1;
+    if (text.charCodeAt(i) >= 0x80) {
+      const ch = String.fromCodePoint(text.codePointAt(i) as number);
+      width = widths.get(ch) ?? fold(ch).length;
+      widths.set(ch, width);
+      step = ch.length;
+    }
+    if (foldedLength + width > at) return i;
+    foldedLength += width;
+    i += step;
+  }
+  return text.length;
+}
+
+/** Moves an offset that falls between the halves of a surrogate pair back to the pair's start. */
+function codePointStart(text: string, at: number): number {
+  if (at <= 0 || at >= text.length) return at;
+  const prev = text.charCodeAt(at - 1);
+  const cur = text.charCodeAt(at);
+  return prev >= 0xd800 && prev <= 0xdbff && cur >= 0xdc00 && cur <= 0xdfff ? at - 1 : at;
 }
