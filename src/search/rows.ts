@@ -62,8 +62,41 @@ export function scalarText(v: FmScalar): string {
   return v === null ? "" : String(v);
 }
 
-/** Epoch ms of an ISO-8601 timestamp, null when unparsable. */
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/**
+ * Epoch ms of an ISO-8601 date (`2024-05-01`) or date-time (`2024-05-01T10:00[:00[.000]]`, zone
+ * `Z`, `±hh:mm`, `±hhmm` or `±hh`); null for anything else, impossible dates included. Without a
+ * zone the time is UTC, so bounds and stored timestamps never depend on the server's time zone
+ * (Date.parse would read them as local time, and accepts prose like `May 3`).
+ */
 export function parseTimestamp(text: string): number | null {
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? null : ms;
+  const m = ISO_TIME.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
+  const millis = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
+  const ms = Date.UTC(year as number, (month as number) - 1, day, hour, minute, second, millis);
+  const check = new Date(ms);
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== (month as number) - 1 ||
+    check.getUTCDate() !== day ||
+    check.getUTCHours() !== hour ||
+    check.getUTCMinutes() !== minute ||
+    check.getUTCSeconds() !== second
+  ) {
+    return null;
+  }
+  return ms - zoneOffsetMs(m[8]);
+}
+
+/** Offset east of UTC in ms (`+02:00` → 2 h); 0 for `Z` or no zone. */
+function zoneOffsetMs(zone: string | undefined): number {
+  if (!zone || zone === "Z" || zone === "z") return 0;
+  const sign = zone.startsWith("-") ? -1 : 1;
+  const digits = zone.slice(1).replace(":", "");
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2) || 0);
+  return sign * (hours * 60 + minutes) * 60_000;
 }

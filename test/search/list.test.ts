@@ -105,3 +105,52 @@ describe("list", () => {
     );
   });
 });
+
+describe("timestamp bounds", () => {
+  const savedTz = process.env.TZ;
+  afterEach(() => {
+    if (savedTz === undefined) delete process.env.TZ;
+    else process.env.TZ = savedTz;
+  });
+
+  it("a time without a zone is UTC, whatever the server's time zone", () => {
+    process.env.TZ = "America/New_York";
+    index = openSearchIndex(":memory:");
+    index.reconcile([
+      doc("n/local", { frontmatter: { type: "note", timestamp: "2024-05-01T10:00:00" } }),
+      doc("n/offset", { frontmatter: { type: "note", timestamp: "2024-05-01T12:00:00+02:00" } }),
+    ]);
+    expect(ids({ since: "2024-05-01T10:00:00Z", until: "2024-05-01T10:00:00Z" })).toEqual([
+      "n/local",
+      "n/offset",
+    ]);
+    expect(ids({ since: "2024-05-01T10:00", until: "2024-05-01T10:00" })).toEqual([
+      "n/local",
+      "n/offset",
+    ]);
+    expect(ids({ until: "2024-05-01" })).toEqual(["n/local", "n/offset"]);
+    expect(ids({ since: "2024-05-02" })).toEqual([]);
+  });
+
+  it("a bound that is not an ISO-8601 date or time is invalid_argument naming it", () => {
+    seeded();
+    for (const bad of ["5", "May 3", "2024-02-30", "yesterday", "2024-13-01", "01/05/2024"]) {
+      try {
+        index.list({ limit: 5, visibility: VISIBLE_ALL, since: bad });
+        expect.unreachable(`accepted ${bad}`);
+      } catch (err) {
+        expect(isKbError(err, "invalid_argument"), bad).toBe(true);
+        expect((err as Error).message).toContain(JSON.stringify(bad));
+      }
+    }
+  });
+
+  it("a frontmatter timestamp that is not ISO-8601 is outside every bound", () => {
+    index = openSearchIndex(":memory:");
+    index.reconcile([
+      doc("n/prose", { frontmatter: { type: "note", timestamp: "May 3" } }),
+      doc("n/iso", { frontmatter: { type: "note", timestamp: "2001-05-03" } }),
+    ]);
+    expect(ids({ since: "2001-01-01", until: "2001-12-31" })).toEqual(["n/iso"]);
+  });
+});
