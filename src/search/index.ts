@@ -8,6 +8,7 @@ export {
   type ReindexOptions,
   reindexKb,
 } from "./kb-index.js";
+export { parseTimestamp } from "./rows.js";
 export {
   type IndexedFile,
   type OpenSearchIndexOptions,

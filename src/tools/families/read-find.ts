@@ -4,6 +4,7 @@
  */
 import type { ChangeRecord } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
+import { parseTimestamp } from "../../search/index.js";
 import type { ToolSpec } from "../spec.js";
 import { optEnum, optInt, optString, reqString } from "./read-args.js";
 import { idVisible } from "./read-visibility.js";
@@ -13,7 +14,10 @@ const SEARCH_MAX_LIMIT = 100;
 const CHANGES_DEFAULT_LIMIT = 100;
 const CHANGES_MAX_LIMIT = 1000;
 
-/** `<N>d`, `<N>h` (relative to now) or an ISO-8601 time. Throws `invalid_argument`. */
+/**
+ * `<N>d`, `<N>h` (relative to now) or an ISO-8601 date/time, read like concept_list's bounds
+ * (no zone = UTC). Throws `invalid_argument`.
+ */
 export function parseSince(since: string, now: Date): Date {
   const rel = /^(\d+)([dh])$/.exec(since.trim());
   if (rel) {
@@ -21,8 +25,8 @@ export function parseSince(since: string, now: Date): Date {
     const ms = rel[2] === "d" ? n * 86_400_000 : n * 3_600_000;
     return new Date(now.getTime() - ms);
   }
-  const t = Date.parse(since);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(t)) {
+  const t = parseTimestamp(since.trim());
+  if (t === null) {
     throw new KbError(
       "invalid_argument",
       `argument "since" must be an ISO time (2024-05-01T00:00:00Z) or <N>d / <N>h, got "${since}"`,
