@@ -153,6 +153,13 @@ describe("search", () => {
     expect(JSON.stringify(r)).not.toContain("secret");
   });
 
+  it("a query of only whitespace is invalid_argument, like an empty one", async () => {
+    for (const query of ["", "   ", "\t\n"]) {
+      const e = await expectKbError(() => call("search", { query }), "invalid_argument");
+      expect(e.message).toContain("query");
+    }
+  });
+
   it("semantic and hybrid answer not_configured", async () => {
     const e = await expectKbError(
       () => call("search", { query: "x", mode: "semantic" }),

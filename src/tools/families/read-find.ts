@@ -64,6 +64,12 @@ const search: ToolSpec = {
       );
     }
     const query = reqString(args, "query");
+    if (query.trim() === "") {
+      throw new KbError(
+        "invalid_argument",
+        'argument "query" must contain a word to search for, got only whitespace',
+      );
+    }
     return ctx.runtime.index.search({
       query,
       scope: optString(args, "scope") || undefined,
