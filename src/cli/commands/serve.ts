@@ -28,7 +28,7 @@ export function registerServeCommand(program: Command, { io, setExit }: CommandC
   program
     .command("serve")
     .description(
-      "serve KBs over HTTP (default) or stdio; with no configuration, ./cartographer-data on 127.0.0.1:39273",
+      "serve KBs over HTTP, or stdio with --stdio (or --kb and no HTTP address); with no configuration, ./cartographer-data on 127.0.0.1:39273",
     )
     .option("--config <file>", "YAML config file (env CARTOGRAPHER_CONFIG)")
     .option("--kb <path>", "a KB to mount (repeatable; env CARTOGRAPHER_KB, comma list)", collect)
