@@ -9,6 +9,7 @@ import type { Logger } from "../logger.js";
 import type { ReconcileStats, SearchIndex } from "../search/api.js";
 import { openKbIndex } from "../search/index.js";
 import { KbRuntime } from "../tools/runtime.js";
+import { drainCalls } from "./call-pipeline.js";
 
 export interface MountedKb {
   readonly name: string;
@@ -35,11 +36,14 @@ export async function mountKb(settings: KbSettings, opts: { logger: Logger }): P
 }
 
 /**
- * Closes the mount's index once no write holds the KB lock: a write whose client hung up is
+ * Closes the mount's index once no call on it is under way: a call whose client hung up is
  * still running (HTTP sees the response closed, not the call finished), and it must reach its
- * index update and commit before the index goes away. Idempotent: SQLite close on a closed
- * handle is a no-op here.
+ * index update, commit and audit completion before the index (and then the audit sink) goes
+ * away. New calls are refused from here on; a hung call is given up on after the grace period
+ * (drainCalls). The lock is taken too, for any writer outside the
+ * call pipeline. Idempotent: SQLite close on a closed handle is a no-op here.
  */
-export async function closeMount(mount: MountedKb): Promise<void> {
+export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = {}): Promise<void> {
+  await drainCalls(mount.runtime, opts.graceMs);
   await mount.store.withLock(async () => mount.index.close());
 }

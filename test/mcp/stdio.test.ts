@@ -124,6 +124,7 @@ describe("serveStdio", () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const logger = memoryLogger();
+    let releaseHang: (value: unknown) => void = () => {};
     const hang: ToolSpec = {
       name: "hang_read",
       description: "Never answers.",
@@ -132,7 +133,7 @@ describe("serveStdio", () => {
       advanced: false,
       resource: "whole",
       auditFields: [],
-      handler: () => new Promise(() => {}),
+      handler: () => new Promise((r) => (releaseHang = r)),
     };
     const surface = new KbSurface({ runtime: must(kbs.byName.one).runtime, specs: [hang], logger });
     const served = await serveStdio(surface, { stdin, stdout, logger, version: "test" });
@@ -149,6 +150,7 @@ describe("serveStdio", () => {
       new Promise((r) => setTimeout(() => r("still open"), 2000)),
     ]);
     expect(outcome).toBe("closed");
+    releaseHang({}); // else closing the mount waits out its grace period for this call
   });
 
   it("one KB → its surface; several → a routed surface over all", () => {
