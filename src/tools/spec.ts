@@ -60,7 +60,7 @@ export interface ToolSpec {
   destructive?: boolean;
   idempotent?: boolean;
   resource: ResourceClass;
-  /** Argument fields the audit may record (id-like only, never bodies or frontmatter). */
+  /** Argument fields the audit may record: id-like strings and boolean/enum flags, never content. */
   auditFields: string[];
   /** Registered for a KB only when this returns true. */
   enabledFor?: (settings: KbSettings) => boolean;

@@ -184,4 +184,29 @@ describe("server config resolution", () => {
     expect(parseHttpAddress("[::1]:7000", "http")).toEqual({ host: "::1", port: 7000 });
     expect(() => parseHttpAddress("1.2.3.4:99999", "http")).toThrow(/http: '1\.2\.3\.4:99999'/);
   });
+  it("resolves the public URL from flag, env or YAML, and names a bad one", () => {
+    const cwd = sandbox();
+    writeFileSync(join(cwd, "c.yaml"), "public_url: https://kb.example.com/\n");
+    expect(resolveServerConfig({ config: "c.yaml" }, {}, cwd).publicUrl).toBe(
+      "https://kb.example.com",
+    );
+    expect(
+      resolveServerConfig(
+        { config: "c.yaml" },
+        { CARTOGRAPHER_PUBLIC_URL: "https://env.example" },
+        cwd,
+      ).publicUrl,
+    ).toBe("https://env.example");
+    expect(
+      resolveServerConfig({ config: "c.yaml", publicUrl: "http://flag.example:8080" }, {}, cwd)
+        .publicUrl,
+    ).toBe("http://flag.example:8080");
+    expect(resolveServerConfig({}, {}, cwd).publicUrl).toBeNull();
+    expect(() => resolveServerConfig({ publicUrl: "kb.example.com" }, {}, cwd)).toThrow(
+      /--public-url: 'kb\.example\.com' is not a URL/,
+    );
+    expect(() => resolveServerConfig({}, { CARTOGRAPHER_PUBLIC_URL: "ftp://x" }, cwd)).toThrow(
+      /CARTOGRAPHER_PUBLIC_URL: 'ftp:\/\/x' must be an http\(s\) URL/,
+    );
+  });
 });

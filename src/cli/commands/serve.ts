@@ -46,6 +46,10 @@ export function registerServeCommand(program: Command, { io, setExit }: CommandC
     )
     .option("--auth <mode>", "auto, true or false (env CARTOGRAPHER_AUTH)")
     .option("--insecure-no-auth", "allow HTTP without auth on a non-loopback address")
+    .option(
+      "--public-url <url>",
+      "public base URL behind a proxy, for auth metadata (env CARTOGRAPHER_PUBLIC_URL)",
+    )
     .option("--audit-log <file>", "append the audit log here (env CARTOGRAPHER_AUDIT_LOG)")
     .option("--mount-mode <mode>", "deprecated and ignored (D288)")
     .action(async (flags: ServeFlags) => {
@@ -186,6 +190,7 @@ async function runHttp(
     allowedOrigins: [...config.allowedOrigins],
     corsOrigins: [...config.corsOrigins],
     maxBodyBytes: config.maxBodyBytes,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     auth: auth.compiled.enabled
       ? { tokens: auth.compiled.store, authorizationServers: auth.authorizationServers }
       : undefined,
@@ -217,12 +222,25 @@ async function runHttp(
       });
     });
   });
-  printEndpoints(io, server.url, mounts, auth.compiled.enabled);
+  printEndpoints(io, server.url, mounts, auth.compiled.enabled, config.http.host);
   await stopped;
   return 0;
 }
 
-function printEndpoints(io: CliIo, url: string, mounts: MountedKb[], authOn: boolean): void {
+function authLine(authOn: boolean, host: string): string {
+  if (authOn) return "bearer tokens required";
+  return isLoopbackHost(host)
+    ? "off (loopback only)"
+    : "OFF on a non-loopback address (--insecure-no-auth): every client is admin";
+}
+
+function printEndpoints(
+  io: CliIo,
+  url: string,
+  mounts: MountedKb[],
+  authOn: boolean,
+  host: string,
+): void {
   const lines = [`cartographer ${VERSION} listening on ${url}`];
   if (mounts.length > 0) {
     lines.push(`  routed (all KBs):  ${url}/mcp/routed`);
@@ -230,7 +248,7 @@ function printEndpoints(io: CliIo, url: string, mounts: MountedKb[], authOn: boo
       lines.push(`  KB ${m.name.padEnd(14)} ${url}/mcp/${m.name}   (${m.settings.root})`);
   }
   lines.push(`  health:            ${url}/health`);
-  lines.push(`  auth:              ${authOn ? "bearer tokens required" : "off (loopback only)"}`);
+  lines.push(`  auth:              ${authLine(authOn, host)}`);
   lines.push(
     "",
     `next: connect an agent tool, e.g.  npx cartographer connect claude --server-url ${url}`,

@@ -33,6 +33,7 @@ export interface ServeFlags {
   auth?: string;
   insecureNoAuth?: boolean;
   auditLog?: string;
+  publicUrl?: string;
 }
 
 export interface KbMountSpec {
@@ -70,6 +71,8 @@ export interface ServerConfig {
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
+  /** Public base URL (behind a proxy) used in auth metadata; null = from the Host header. */
+  publicUrl: string | null;
   /** Raw auth section + env/flag overrides, compiled by src/auth. */
   auth: { section: unknown; mode?: string; tokensEnv?: string };
   allowInsecureNoAuth: boolean;
@@ -227,6 +230,7 @@ export function resolveServerConfig(
     allowedHosts: file.allowed_hosts ?? [],
     allowedOrigins: file.allowed_origins ?? [],
     maxBodyBytes: file.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
+    publicUrl: resolvePublicUrl(flags, env, file),
     auth: {
       section: file.auth,
       mode: flags.auth ?? env.CARTOGRAPHER_AUTH,
@@ -349,3 +353,34 @@ function deepFreeze<T>(value: T): T {
 }
 
 export { isLoopbackHost };
+
+/** `--public-url` > CARTOGRAPHER_PUBLIC_URL > `public_url`: an absolute http(s) URL, no query. */
+function resolvePublicUrl(
+  flags: ServeFlags,
+  env: Record<string, string | undefined>,
+  file: FileConfig,
+): string | null {
+  const [key, value] =
+    flags.publicUrl !== undefined
+      ? ["--public-url", flags.publicUrl]
+      : env.CARTOGRAPHER_PUBLIC_URL !== undefined
+        ? ["CARTOGRAPHER_PUBLIC_URL", env.CARTOGRAPHER_PUBLIC_URL]
+        : ["public_url", file.public_url];
+  if (value === undefined || value === "") return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new KbError(
+      "invalid_argument",
+      `${key}: '${value}' is not a URL; use e.g. https://kb.example.com`,
+    );
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash) {
+    throw new KbError(
+      "invalid_argument",
+      `${key}: '${value}' must be an http(s) URL without query or fragment, e.g. https://kb.example.com`,
+    );
+  }
+  return url.href.replace(/\/$/, "");
+}

@@ -29,6 +29,8 @@ export const fileConfigSchema = z.strictObject({
   allowed_hosts: z.array(z.string()).optional(),
   allowed_origins: z.array(z.string()).optional(),
   max_body_bytes: z.number().int().positive().optional(),
+  /** Public base URL behind a proxy (auth metadata, WWW-Authenticate). */
+  public_url: z.string().optional(),
   mcp: z
     .strictObject({
       mount_mode: z.string().optional(),
