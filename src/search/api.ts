@@ -34,8 +34,11 @@ export interface SearchHit {
 export interface SearchResult {
   /** Best first: the order is the rank (no score field, see search-query.ts). */
   results: SearchHit[];
-  /** `all_terms` when every term matched; `any_term` when the fallback ran. */
-  match: "all_terms" | "any_term" | "none";
+  /**
+   * `all_terms` when every term matched; `any_term` when the fallback ran; `substring` when only
+   * the whole query found inside a title or body matched (substring-fallback.ts).
+   */
+  match: "all_terms" | "any_term" | "substring" | "none";
 }
 
 export interface ListQuery {

@@ -15,4 +15,5 @@ export {
   openSearchIndex,
   type SqliteSearchIndex,
 } from "./sqlite-index.js";
+export { substringSearch } from "./substring-fallback.js";
 export { visibilitySql } from "./visibility-sql.js";

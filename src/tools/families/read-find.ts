@@ -4,7 +4,7 @@
  */
 import type { ChangeRecord } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
-import { parseTimestamp } from "../../search/index.js";
+import { parseTimestamp, substringSearch } from "../../search/index.js";
 import type { ToolSpec } from "../spec.js";
 import { optEnum, optInt, optString, reqString } from "./read-args.js";
 import { idVisible } from "./read-visibility.js";
@@ -38,7 +38,7 @@ export function parseSince(since: string, now: Date): Date {
 const search: ToolSpec = {
   name: "search",
   description:
-    "Keyword search over concepts; results have id, title, type, snippet. scope = id prefix; limit defaults to 10. Errors: not_configured for mode semantic/hybrid.",
+    "Keyword search over concepts (word starts; the whole query as a substring when nothing else matches); results have id, title, type, snippet. scope = id prefix; limit defaults to 10. Errors: not_configured for mode semantic/hybrid.",
   inputSchema: {
     type: "object",
     properties: {
@@ -70,12 +70,17 @@ const search: ToolSpec = {
         'argument "query" must contain a word to search for, got only whitespace',
       );
     }
-    return ctx.runtime.index.search({
+    const request = {
       query,
       scope: optString(args, "scope") || undefined,
       limit: optInt(args, "limit", SEARCH_DEFAULT_LIMIT, 1, SEARCH_MAX_LIMIT),
       visibility: ctx.visibility,
-    });
+    };
+    const found = ctx.runtime.index.search(request);
+    if (found.results.length > 0) return found;
+    // Nothing at word starts: try the whole query as a substring (CJK text, word fragments).
+    const results = substringSearch(await ctx.runtime.store.listConcepts(), request);
+    return results.length > 0 ? { results, match: "substring" } : found;
   },
 };
 
