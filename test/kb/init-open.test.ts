@@ -104,7 +104,7 @@ describe("AsyncLock", () => {
 describe("initKb identity", () => {
   it("commits as git's own configured user when no identity is given", async () => {
     const dir = await mkdtemp(join(tmpdir(), "carto-init-id-"));
-    const saved = { HOME: process.env.HOME, XDG: process.env.XDG_CONFIG_HOME };
+    const saved = process.env.GIT_CONFIG_GLOBAL;
     try {
       const home = join(dir, "home");
       await mkdir(home);
@@ -112,15 +112,14 @@ describe("initKb identity", () => {
         join(home, ".gitconfig"),
         "[user]\n\tname = Ada Example\n\temail = ada@example.com\n",
       );
-      process.env.HOME = home; // git reads the global config from $HOME
-      delete process.env.XDG_CONFIG_HOME;
+      process.env.GIT_CONFIG_GLOBAL = join(home, ".gitconfig"); // git's "global" config file
       await initKb(join(dir, "kb"), { title: "T" });
       expect(gitIn(join(dir, "kb"), ["log", "-1", "--format=%an <%ae>"]).trim()).toBe(
         "Ada Example <ada@example.com>",
       );
     } finally {
-      process.env.HOME = saved.HOME;
-      if (saved.XDG !== undefined) process.env.XDG_CONFIG_HOME = saved.XDG;
+      if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = saved;
       await rm(dir, { recursive: true, force: true });
     }
   });
