@@ -1,6 +1,8 @@
 /**
  * Mounting one KB: open its store, open (and reconcile) its search index, wrap both in the
- * KbRuntime the tools run against. Closing a mount closes its index.
+ * KbRuntime the tools run against, and keep the index in step with edits made outside the
+ * server (an editor, `git pull`) by a background refresh. Closing a mount stops the refresh,
+ * then closes its index.
  */
 import type { KbStore } from "../kb/api.js";
 import { openKb } from "../kb/store.js";
@@ -8,6 +10,8 @@ import type { KbSettings } from "../kb/types.js";
 import type { Logger } from "../logger.js";
 import type { ReconcileStats, SearchIndex } from "../search/api.js";
 import { openKbIndex } from "../search/index.js";
+import { refreshKbIndex } from "../search/kb-index.js";
+import type { SqliteSearchIndex } from "../search/sqlite-index.js";
 import { KbRuntime } from "../tools/runtime.js";
 import { drainCalls } from "./call-pipeline.js";
 
@@ -19,12 +23,28 @@ export interface MountedKb {
   readonly runtime: KbRuntime;
   /** What reconciling the index on open changed (for the startup log). */
   readonly stats: ReconcileStats;
+  /** The background index refresh; absent when disabled (additive). */
+  readonly refresh?: IndexRefresh;
+}
+
+export interface MountOptions {
+  logger: Logger;
+  /**
+   * Re-reconcile the index with the files every this many ms (config `index.refresh_seconds`);
+   * 0 or absent disables the background refresh.
+   */
+  indexRefreshMs?: number;
 }
 
 /** Opens the store and index of `settings`; the index is closed again if anything fails. */
-export async function mountKb(settings: KbSettings, opts: { logger: Logger }): Promise<MountedKb> {
+export async function mountKb(settings: KbSettings, opts: MountOptions): Promise<MountedKb> {
   const store = await openKb(settings, { logger: opts.logger });
   const { index, stats } = await openKbIndex(store, { logger: opts.logger });
+  const intervalMs = opts.indexRefreshMs ?? 0;
+  const refresh =
+    intervalMs > 0
+      ? startIndexRefresh(store, index, { intervalMs, logger: opts.logger, kb: settings.name })
+      : undefined;
   return Object.freeze({
     name: settings.name,
     settings,
@@ -32,6 +52,7 @@ export async function mountKb(settings: KbSettings, opts: { logger: Logger }): P
     index,
     runtime: new KbRuntime(store, index),
     stats,
+    ...(refresh ? { refresh } : {}),
   });
 }
 
@@ -40,10 +61,77 @@ export async function mountKb(settings: KbSettings, opts: { logger: Logger }): P
  * still running (HTTP sees the response closed, not the call finished), and it must reach its
  * index update, commit and audit completion before the index (and then the audit sink) goes
  * away. New calls are refused from here on; a hung call is given up on after the grace period
- * (drainCalls). The lock is taken too, for any writer outside the
- * call pipeline. Idempotent: SQLite close on a closed handle is a no-op here.
+ * (drainCalls). The background refresh is stopped, a run under way awaited. The lock is taken
+ * too, for any writer outside the call pipeline. Idempotent: SQLite close on a closed handle
+ * is a no-op here.
  */
 export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = {}): Promise<void> {
   await drainCalls(mount.runtime, opts.graceMs);
+  await mount.refresh?.stop();
   await mount.store.withLock(async () => mount.index.close());
+}
+
+export interface IndexRefresh {
+  readonly intervalMs: number;
+  /** Stops the timer; resolves once a run under way has finished. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Every `intervalMs`, runs the stat-based reconcile (refreshKbIndex) under the KB's write lock,
+ * so it never races a tool write. The next run is scheduled only when one ends (runs never
+ * overlap) on an unref'd timer (it never keeps the process alive). A failure is a warning,
+ * logged once per run of consecutive failures, never a crash: the index is derived data.
+ */
+export function startIndexRefresh(
+  store: KbStore,
+  index: SqliteSearchIndex,
+  opts: { intervalMs: number; logger: Logger; kb: string },
+): IndexRefresh {
+  const { intervalMs, logger, kb } = opts;
+  let stopped = false;
+  let failing = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+
+  const runOnce = async (): Promise<void> => {
+    try {
+      // stop() may have come while this run waited for the lock: no use reconciling an index
+      // that is about to close.
+      const stats = await store.withLock(async () =>
+        stopped ? null : refreshKbIndex(store, index),
+      );
+      if (failing) logger.info(`index refresh of KB '${kb}' works again`);
+      failing = false;
+      if (stats && stats.added + stats.changed + stats.removed > 0)
+        logger.info(
+          `index refresh of KB '${kb}': ${stats.added} added, ${stats.changed} changed, ${stats.removed} removed`,
+        );
+    } catch (err) {
+      if (!failing)
+        logger.warn(
+          `index refresh of KB '${kb}' failed: ${(err as Error).message ?? err}; search and concept_list may miss edits made outside the server until a refresh succeeds (retrying every ${intervalMs / 1000} s, further failures not logged)`,
+        );
+      failing = true;
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runOnce().finally(() => {
+        running = null;
+        schedule();
+      });
+    }, intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    intervalMs,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
 }

@@ -61,6 +61,19 @@ export async function openKbIndex(
   }
 }
 
+/**
+ * Brings an already open index up to date with the files: the same stat-then-hash pass as on
+ * open (only files whose stat changed are read). The background refresh of a mounted KB runs
+ * this under the KB's write lock, so a tool write's own index update never interleaves.
+ */
+export function refreshKbIndex(
+  store: KbStore,
+  index: SqliteSearchIndex,
+  opts: Pick<KbIndexOptions, "bulkReadThreshold"> = {},
+): Promise<ReconcileStats> {
+  return reconcileFromStore(store, index, opts.bulkReadThreshold ?? BULK_READ_THRESHOLD);
+}
+
 async function reconcileFromStore(
   store: KbStore,
   index: SqliteSearchIndex,

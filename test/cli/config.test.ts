@@ -209,4 +209,29 @@ describe("server config resolution", () => {
       /CARTOGRAPHER_PUBLIC_URL: 'ftp:\/\/x' must be an http\(s\) URL/,
     );
   });
+
+  it("resolves index.refresh_seconds from env over YAML (default 30, 0 = off), naming a bad one", () => {
+    const cwd = sandbox();
+    expect(resolveServerConfig({}, {}, cwd).indexRefreshSeconds).toBe(30);
+    writeFileSync(join(cwd, "c.yaml"), "index:\n  refresh_seconds: 0\n");
+    expect(resolveServerConfig({ config: "c.yaml" }, {}, cwd).indexRefreshSeconds).toBe(0);
+    expect(
+      resolveServerConfig({ config: "c.yaml" }, { CARTOGRAPHER_INDEX_REFRESH_SECONDS: "2.5" }, cwd)
+        .indexRefreshSeconds,
+    ).toBe(2.5);
+    for (const bad of ["-1", "30s", "1e9", "Infinity", " "])
+      expect(
+        () => resolveServerConfig({}, { CARTOGRAPHER_INDEX_REFRESH_SECONDS: bad }, cwd),
+        bad,
+      ).toThrow(/CARTOGRAPHER_INDEX_REFRESH_SECONDS: '.*' is not a number of seconds/);
+    for (const [yaml, got] of [
+      ["refresh_seconds: -5", /index\.refresh_seconds: .*got -5/],
+      ["refresh_seconds: soon", /index\.refresh_seconds: .*got "soon"/],
+      ["refresh_seconds: 100000", /index\.refresh_seconds: .*got 100000/],
+      ["refresh_secs: 5", /refresh_secs/],
+    ] as const) {
+      writeFileSync(join(cwd, "c.yaml"), `index:\n  ${yaml}\n`);
+      expect(() => resolveServerConfig({ config: "c.yaml" }, {}, cwd), yaml).toThrow(got);
+    }
+  });
 });

@@ -135,7 +135,10 @@ async function mountAll(config: ServerConfig, logger: Logger): Promise<MountedKb
         autocommit: config.autocommit,
         ...(kb.gitAuthor ? { gitAuthor: kb.gitAuthor } : {}),
       };
-      const mount = await mountKb(settings, { logger });
+      const mount = await mountKb(settings, {
+        logger,
+        indexRefreshMs: config.indexRefreshSeconds * 1000,
+      });
       const { added, changed, removed } = mount.stats;
       logger.info(
         `mounted KB '${kb.name}' (${kb.root}); index: ${added} added, ${changed} changed, ${removed} removed`,

@@ -18,6 +18,7 @@ import {
   parseBoolean,
   parseHttpAddress,
   parseList,
+  parseRefreshSeconds,
 } from "./values.js";
 
 export interface ServeFlags {
@@ -77,11 +78,14 @@ export interface ServerConfig {
   auth: { section: unknown; mode?: string; tokensEnv?: string };
   allowInsecureNoAuth: boolean;
   audit: AuditSettings | null;
+  /** Seconds between background index refreshes of each KB (0 = off). */
+  indexRefreshSeconds: number;
   /** Startup warnings (deprecated keys, skipped KBs), each printed once by the caller. */
   warnings: string[];
 }
 
 export const EMBEDDED_DATA_DIR = "cartographer-data";
+export const DEFAULT_INDEX_REFRESH_SECONDS = 30;
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export function loadConfigFile(path: string): FileConfig {
@@ -238,6 +242,12 @@ export function resolveServerConfig(
     },
     allowInsecureNoAuth: flags.insecureNoAuth ?? false,
     audit,
+    indexRefreshSeconds: env.CARTOGRAPHER_INDEX_REFRESH_SECONDS
+      ? parseRefreshSeconds(
+          env.CARTOGRAPHER_INDEX_REFRESH_SECONDS,
+          "CARTOGRAPHER_INDEX_REFRESH_SECONDS",
+        )
+      : (file.index?.refresh_seconds ?? DEFAULT_INDEX_REFRESH_SECONDS),
     warnings,
   };
   return deepFreeze(config);

@@ -4,6 +4,7 @@
  * src/auth/config.ts; here it is carried through as data.
  */
 import { z } from "zod";
+import { MAX_REFRESH_SECONDS } from "./values.js";
 
 const gitAuthor = z.strictObject({ name: z.string().min(1), email: z.string().min(1) });
 
@@ -31,6 +32,10 @@ export const fileConfigSchema = z.strictObject({
   max_body_bytes: z.number().int().positive().optional(),
   /** Public base URL behind a proxy (auth metadata, WWW-Authenticate). */
   public_url: z.string().optional(),
+  /** Background index refresh: seconds between stat-based reconciles, 0 = off. */
+  index: z
+    .strictObject({ refresh_seconds: z.number().min(0).max(MAX_REFRESH_SECONDS).optional() })
+    .optional(),
   mcp: z
     .strictObject({
       mount_mode: z.string().optional(),

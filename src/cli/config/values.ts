@@ -47,6 +47,21 @@ export function parseBoolean(value: string, setting: string): boolean {
   );
 }
 
+/** Upper bound of `index.refresh_seconds` (one day; Node timers overflow past ~24.8 days). */
+export const MAX_REFRESH_SECONDS = 86_400;
+
+/** A refresh interval in seconds: 0 (off) up to MAX_REFRESH_SECONDS, fractions allowed. */
+export function parseRefreshSeconds(value: string, setting: string): number {
+  const text = value.trim();
+  const seconds = Number(text);
+  if (text === "" || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_REFRESH_SECONDS)
+    throw new KbError(
+      "invalid_argument",
+      `${setting}: '${value}' is not a number of seconds; use 0 (off) up to ${MAX_REFRESH_SECONDS}, e.g. 30`,
+    );
+  return seconds;
+}
+
 export function parseList(value: string): string[] {
   return value
     .split(",")
