@@ -112,3 +112,42 @@ describe("cartographer serve over stdio (the built binary)", () => {
     expect(lines.find((l) => l.id === 2)?.result).toEqual({});
   });
 });
+
+describe("stdio shutdown", () => {
+  it("exits 0 on SIGTERM even while the client keeps stdin open", async () => {
+    const { dir, env } = await kbs(["solo"]);
+    const proc = spawn(process.execPath, [BIN, "serve", "--kb", "kbs/solo"], {
+      cwd: dir,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    cleanups.push(() => {
+      proc.kill("SIGKILL");
+    });
+    let out = "";
+    proc.stdout.on("data", (d) => {
+      out += d;
+    });
+    proc.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`,
+    );
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no initialize answer")), 20_000);
+      proc.stdout.on("data", () => {
+        if (out.includes('"id":1')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      proc.on("exit", (code) => resolve(code)),
+    );
+    proc.kill("SIGTERM");
+    const code = await Promise.race([
+      exited,
+      new Promise<string>((r) => setTimeout(() => r("still running"), 10_000)),
+    ]);
+    expect(code).toBe(0);
+  });
+});

@@ -173,6 +173,8 @@ async function runStdio(
   await session.closed;
   stop();
   for (const m of mounts) await closeMount(m);
+  // After a signal the client may still hold stdin open; an open stdin keeps the process alive.
+  (io.stdin as { destroy?: () => void }).destroy?.();
   return 0;
 }
 
