@@ -1,3 +1,5 @@
+import { expect } from "vitest";
+import { isKbError, type KbErrorCode } from "../../src/kb/errors.js";
 /** Temp KBs for store tests: real git, explicit identity, cleaned up by the caller. */
 
 import { execFileSync } from "node:child_process";
@@ -80,4 +82,20 @@ export async function run(store: KbStore, plan: WritePlan, tool: string): Promis
     const applied = await store.apply(plan);
     return store.commit(applied.paths, `${tool}: ${plan.target}`);
   });
+}
+
+/** Expects `promise` to reject with a KbError of `code` (and `text` in its message). */
+export async function fails(
+  promise: Promise<unknown>,
+  code: KbErrorCode,
+  text?: string,
+): Promise<void> {
+  try {
+    await promise;
+  } catch (e) {
+    expect(isKbError(e, code), `${(e as Error).message}`).toBe(true);
+    if (text) expect((e as Error).message).toContain(text);
+    return;
+  }
+  throw new Error(`expected ${code}`);
 }

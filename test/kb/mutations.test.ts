@@ -2,9 +2,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WritePlan } from "../../src/kb/api.js";
-import { isKbError, type KbErrorCode } from "../../src/kb/errors.js";
 import { contentHash } from "../../src/kb/hash.js";
-import { commitCount, fixtureKb, gitIn, PNG, run, type TempKb } from "./helpers.js";
+import { commitCount, fails, fixtureKb, gitIn, PNG, run, type TempKb } from "./helpers.js";
 
 let kb: TempKb;
 beforeEach(async () => {
@@ -22,17 +21,6 @@ async function once(plan: WritePlan | Promise<WritePlan>, tool: string): Promise
   expect(gitIn(kb.root, ["log", "-1", "--format=%s"]).trim()).toBe(`${tool}: ${p.target}`);
   expect(gitIn(kb.root, ["status", "--porcelain"]).trim()).toBe("");
   return p;
-}
-
-async function fails(promise: Promise<unknown>, code: KbErrorCode, text?: string): Promise<void> {
-  try {
-    await promise;
-  } catch (e) {
-    expect(isKbError(e, code), `${(e as Error).message}`).toBe(true);
-    if (text) expect((e as Error).message).toContain(text);
-    return;
-  }
-  throw new Error(`expected ${code}`);
 }
 
 describe("every mutation round-trips with exactly one commit", () => {

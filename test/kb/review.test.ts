@@ -6,25 +6,13 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isKbError, type KbErrorCode } from "../../src/kb/errors.js";
-import { commitCount, fixtureKb, gitIn, run, type TempKb } from "./helpers.js";
+import { commitCount, fails, fixtureKb, gitIn, run, type TempKb } from "./helpers.js";
 
 let kb: TempKb;
 beforeEach(async () => {
   kb = await fixtureKb();
 });
 afterEach(async () => kb.cleanup());
-
-async function fails(promise: Promise<unknown>, code: KbErrorCode, text?: string): Promise<void> {
-  try {
-    await promise;
-  } catch (e) {
-    expect(isKbError(e, code), `${(e as Error).message}`).toBe(true);
-    if (text) expect((e as Error).message).toContain(text);
-    return;
-  }
-  throw new Error(`expected ${code}`);
-}
 
 describe("symlinks never lead outside the KB", () => {
   let outside: string;
