@@ -14,34 +14,13 @@ import { startBareServer } from "./bare-server.js";
 import type { BenchContext } from "./context.js";
 import { type Figure, type Section, summarize } from "./harness.js";
 import { callBody, type LoadResult, postRpc, runLoad } from "./load.js";
+import { HIT_QUERIES } from "./queries.js";
 
 const LEVELS = [1, 8, 32];
 const CALLS = 2000;
 const WARMUP = 200;
 const AUDIT_CONCURRENCY = 8;
 const AUDIT_ROUNDS = 2;
-const QUERIES = [
-  "gateway",
-  "backup restore",
-  "firmware upgrade",
-  "nightly snapshot",
-  "resolver",
-  "router firewall",
-  "latency alert",
-  "certificate renewal",
-  "disk quota",
-  "rollback release",
-  "replica",
-  "vpn",
-];
-
-/**
- * Ids concept_read can reach. The generator's `services` map lands under data/services/, which
- * the `services/` id prefix (KB-root services/ folder) shadows, so those ids read as not_found.
- */
-export function readableIds(concepts: readonly { id: string }[]): string[] {
-  return concepts.map((c) => c.id).filter((id) => !id.startsWith("services/"));
-}
 
 /** Throws unless one call of `body` at `url` is a successful tool result. */
 async function check(url: string, body: string): Promise<void> {
@@ -91,12 +70,12 @@ export async function run(ctx: BenchContext): Promise<Section> {
   const bare = await startBareServer();
   const figures: Figure[] = [];
   try {
-    const ids = readableIds(kb.concepts);
+    const ids = kb.concepts.map((c) => c.id);
     const step = Math.floor(ids.length / CALLS) || 1;
     const readBodies = Array.from({ length: CALLS }, (_, i) =>
       callBody("concept_read", { id: ids[(i * step) % ids.length] }),
     );
-    const searchBodies = QUERIES.map((query) => callBody("search", { query }));
+    const searchBodies = HIT_QUERIES.map((query) => callBody("search", { query }));
     const echoBodies = [callBody("echo", { text: "hello" })];
     const ours = `${plain.url}/mcp`;
     await check(ours, readBodies[0] as string);

@@ -3,23 +3,13 @@ import type { Visibility } from "../src/kb/types.js";
 import { VISIBLE_ALL } from "../src/kb/types.js";
 import type { BenchContext } from "./context.js";
 import { type Section, summarize } from "./harness.js";
+import { HIT_QUERIES } from "./queries.js";
 
-/** Realistic agent queries: single words, pairs, a phrase, a miss that falls back, a short term. */
+/** The shared hits plus a miss that falls back, a short term and a quoted phrase. */
 const FIXED_QUERIES = [
-  "gateway",
-  "backup restore",
-  "firmware upgrade",
-  "nightly snapshot",
-  "resolver",
-  "router firewall",
-  "latency alert",
-  "certificate renewal",
-  "disk quota",
-  "rollback release",
-  "replica",
+  ...HIT_QUERIES,
   "vault token",
   "10.",
-  "vpn",
   "kubernetes cluster",
   '"shared bucket"',
 ];

@@ -9,7 +9,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchContext } from "./context.js";
 import { type Figure, type Section, summarize } from "./harness.js";
-import { readableIds } from "./http.js";
 
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli", "main.js");
 const CALLS = 500;
@@ -125,7 +124,7 @@ export async function run(ctx: BenchContext): Promise<Section> {
     const startupMs = performance.now() - started;
     client.notify("notifications/initialized");
     ctx.log(`stdio: ${WARMUP} + ${CALLS} calls each of concept_read and search`);
-    const ids = readableIds(kb.concepts);
+    const ids = kb.concepts.map((c) => c.id);
     const step = Math.floor(ids.length / CALLS) || 1;
     const read = await timeCalls(client, "concept_read", (i) => ({
       id: ids[(i * step) % ids.length],
