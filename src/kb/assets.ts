@@ -2,11 +2,10 @@
  * Assets (non-Markdown files under data/, 1 MiB) and artifacts (files under artifacts/,
  * 256 KiB): listing, reading and write/delete plans with raw-sha256 `if_match`.
  */
-import { lstat, readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat } from "node:fs/promises";
 import type { AssetInfo, WritePlan } from "./api.js";
 import { KbError } from "./errors.js";
-import { mapBatched, readBytesOrNull } from "./fsutil.js";
+import { mapBatched, readBytesOrNull, walkFiles } from "./fsutil.js";
 import { bytesHash } from "./hash.js";
 import { extractLinks } from "./markdown.js";
 import { normalizeRelPath, resolveInside } from "./paths.js";
@@ -24,26 +23,9 @@ interface Area {
 const ASSETS: Area = { dir: "data", what: "asset", max: ASSET_MAX_BYTES };
 const ARTIFACTS: Area = { dir: "artifacts", what: "artifact", max: ARTIFACT_MAX_BYTES };
 
-/** Every regular file (relative paths) under `dir`, hidden entries and symlinks skipped. */
-export async function filesUnderDir(root: string, dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const visit = async (rel: string): Promise<void> => {
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = await readdir(join(root, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    const subdirs: string[] = [];
-    for (const e of entries) {
-      if (e.name.startsWith(".")) continue;
-      if (e.isDirectory()) subdirs.push(`${rel}/${e.name}`);
-      else if (e.isFile()) out.push(`${rel}/${e.name}`);
-    }
-    await Promise.all(subdirs.map(visit));
-  };
-  await visit(dir);
-  return out.sort();
+/** Every regular file (relative paths, sorted) under `dir`, hidden entries and symlinks skipped. */
+export function filesUnderDir(root: string, dir: string): Promise<string[]> {
+  return walkFiles(root, dir);
 }
 
 /** Normalizes an asset/artifact path to `<area>/…` and applies the path rules. */
@@ -85,10 +67,12 @@ async function listArea(root: string, area: Area, prefix?: string): Promise<Asse
       folder === area.dir || folder.startsWith(`${area.dir}/`) ? folder : `${area.dir}/${folder}`;
     files = files.filter((f) => f.startsWith(`${p}/`));
   }
-  return mapBatched(files, 32, async (path) => {
-    const bytes = (await readBytesOrNull(root, path)) ?? Buffer.alloc(0);
-    return { path, size: bytes.length, hash: bytesHash(bytes) };
+  const infos = await mapBatched(files, 32, async (path): Promise<AssetInfo | null> => {
+    const bytes = await readBytesOrNull(root, path);
+    // Deleted or moved since the walk: skipped, never listed as an empty file.
+    return bytes === null ? null : { path, size: bytes.length, hash: bytesHash(bytes) };
   });
+  return infos.filter((i): i is AssetInfo => i !== null);
 }
 
 async function readArea(

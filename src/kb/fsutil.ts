@@ -1,7 +1,7 @@
 /** Small filesystem readers shared by the store modules. */
-import { readFileSync } from "node:fs";
-import { readFile, realpath } from "node:fs/promises";
-import { dirname, resolve, sep } from "node:path";
+import { type Dirent, readFileSync } from "node:fs";
+import { readdir, readFile, realpath } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
 import { KbError } from "./errors.js";
 import { resolveInside } from "./paths.js";
 
@@ -50,6 +50,60 @@ export async function realPathInside(root: string, rel: string): Promise<string 
     }
     return missing ? null : real;
   }
+}
+
+/**
+ * The entries of a KB folder a walk may list: the ONE containment rule every walk (concept scan,
+ * index reconcile, lists, graph, lint, assets, templates, skills, maps) goes through. The folder
+ * is listed only when its real path is exactly `<real root>/<rel>`: a folder that is, or lies
+ * under, a symlink is skipped whether it leads outside the KB (a leak) or inside (a duplicate
+ * under a second id). Missing or vanished folders list as empty; hidden entries are dropped.
+ * Symlinked entries come back as Dirent symlinks, which no walk follows.
+ */
+export async function listWalkDir(root: string, rel: string): Promise<Dirent[]> {
+  let real: string | null;
+  try {
+    real = await realPathInside(root, rel);
+  } catch (e) {
+    if (e instanceof KbError) return []; // leads outside through a symlink: not walked
+    throw e;
+  }
+  if (real === null || real !== join(await realRoot(root), rel)) return [];
+  try {
+    return (await readdir(real, { withFileTypes: true })).filter((e) => !e.name.startsWith("."));
+  } catch (e) {
+    if (isVanished(e)) return [];
+    throw e;
+  }
+}
+
+/**
+ * Every regular file (KB-root-relative paths, sorted) under `dir`, through {@link listWalkDir}:
+ * hidden entries, symlinks and symlinked folders skipped. `accept` filters file names.
+ */
+export async function walkFiles(
+  root: string,
+  dir: string,
+  accept: (name: string) => boolean = () => true,
+): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (rel: string): Promise<void> => {
+    const subdirs: string[] = [];
+    for (const e of await listWalkDir(root, rel)) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory()) subdirs.push(child);
+      else if (e.isFile() && accept(e.name)) out.push(child);
+    }
+    await Promise.all(subdirs.map(visit));
+  };
+  await visit(dir);
+  return out.sort();
+}
+
+/** True for the errors of a file or folder that vanished (or was replaced) under a reader. */
+export function isVanished(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
 }
 
 /** UTF-8 text of a KB-root-relative file, or null when it does not exist. */

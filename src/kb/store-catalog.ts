@@ -1,21 +1,11 @@
 /** Listings of templates (`templates/*.md`) and skills (`skills/<name>/SKILL.md`). */
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import type { SkillInfo, TemplateInfo } from "./api.js";
 import { parseDocument } from "./frontmatter.js";
-import { readTextOrNull } from "./fsutil.js";
+import { listWalkDir, readTextOrNull } from "./fsutil.js";
 import { templateVariables } from "./templates.js";
 
-async function names(dir: string): Promise<import("node:fs").Dirent[]> {
-  try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.name.startsWith("."));
-  } catch {
-    return [];
-  }
-}
-
 export async function listTemplates(root: string): Promise<TemplateInfo[]> {
-  const files = (await names(join(root, "templates"))).filter(
+  const files = (await listWalkDir(root, "templates")).filter(
     (e) => e.isFile() && e.name.endsWith(".md"),
   );
   const out = await Promise.all(
@@ -29,10 +19,13 @@ export async function listTemplates(root: string): Promise<TemplateInfo[]> {
 }
 
 export async function listSkills(root: string): Promise<SkillInfo[]> {
-  const dirs = (await names(join(root, "skills"))).filter((e) => e.isDirectory());
+  const dirs = (await listWalkDir(root, "skills")).filter((e) => e.isDirectory());
   const out = await Promise.all(
     dirs.map(async (e): Promise<SkillInfo | null> => {
       const path = `skills/${e.name}/SKILL.md`;
+      // Listed through the walk rule: a SKILL.md that is a symlink is not read.
+      const walked = await listWalkDir(root, `skills/${e.name}`);
+      if (!walked.some((f) => f.name === "SKILL.md" && f.isFile())) return null;
       const text = await readTextOrNull(root, path);
       if (text === null) return null;
       let fm: Record<string, unknown> = {};

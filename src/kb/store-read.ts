@@ -2,41 +2,29 @@
  * Reading the KB layout: map descriptors, the concept walk (expanded owners and satellites,
  * `services/`), id resolution and concept documents.
  */
-import type { Dirent } from "node:fs";
 import { statSync } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../logger.js";
 import type { ConceptFileStat } from "./api.js";
 import { KbError } from "./errors.js";
 import { parseDocument } from "./frontmatter.js";
-import { readTextOrNull } from "./fsutil.js";
+import { isVanished, listWalkDir, readTextOrNull, walkFiles } from "./fsutil.js";
 import { contentHash } from "./hash.js";
 import { candidatePaths, pathToId, placementOf, validateId } from "./ids.js";
 import { LEGACY_MAP_FILE, MAP_FILE, parseMapDescriptor } from "./maps.js";
 import type { ConceptDoc, MapDescriptor } from "./types.js";
 
-async function listDir(abs: string): Promise<Dirent[]> {
-  try {
-    return await readdir(abs, { withFileTypes: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return [];
-    throw e;
-  }
-}
-
 /** Descriptors of data/'s top-level folders (`_map.md`, else legacy `_archive.md`), by name. */
 export async function loadMaps(root: string, logger: Logger): Promise<MapDescriptor[]> {
-  const entries = await listDir(join(root, "data"));
+  const entries = await listWalkDir(root, "data");
   const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
   const found = await Promise.all(
     dirs.map(async (name) => {
       for (const file of [MAP_FILE, LEGACY_MAP_FILE]) {
         const path = `data/${name}/${file}`;
-        const text = await readTextOrNull(root, path);
-        if (text === null) continue;
         try {
+          const text = await readTextOrNull(root, path);
+          if (text === null) continue;
           return parseMapDescriptor(name, path, text);
         } catch (e) {
           logger.warn(`ignoring map descriptor ${path}: ${(e as Error).message}`);
@@ -61,21 +49,8 @@ export function conceptIdOf(path: string, maps: readonly MapDescriptor[]): strin
 }
 
 /** All `.md` files (relative paths) under `dir`, hidden entries and symlinks skipped. */
-export async function walkMarkdown(root: string, dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const visit = async (rel: string): Promise<void> => {
-    const entries = await listDir(join(root, rel));
-    const subdirs: string[] = [];
-    for (const e of entries) {
-      if (e.name.startsWith(".")) continue;
-      const child = `${rel}/${e.name}`;
-      if (e.isDirectory()) subdirs.push(child);
-      else if (e.isFile() && e.name.endsWith(".md")) out.push(child);
-    }
-    await Promise.all(subdirs.map(visit));
-  };
-  await visit(dir);
-  return out;
+export function walkMarkdown(root: string, dir: string): Promise<string[]> {
+  return walkFiles(root, dir, (name) => name.endsWith(".md"));
 }
 
 /** Concept files sorted by id; when both `<id>.md` and `<id>/index.md` exist the first wins. */
@@ -97,7 +72,13 @@ export async function scanConcepts(
     // Sync stat, yielding every 500 files: far faster than async stat on a busy thread pool.
     if (i > 0 && i % 500 === 0) await new Promise((r) => setImmediate(r));
     const path = byId.get(id) as string;
-    const s = statSync(join(root, path));
+    let s: import("node:fs").Stats;
+    try {
+      s = statSync(join(root, path));
+    } catch (e) {
+      if (isVanished(e)) continue; // moved or deleted since the walk: not a concept any more
+      throw e;
+    }
     out.push({ id, path, mtimeMs: s.mtimeMs, size: s.size });
   }
   return out;
