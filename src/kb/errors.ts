@@ -19,6 +19,8 @@ export type KbErrorCode =
   | "not_configured"
   | "conflict"
   | "git_failed"
+  | "locked"
+  | "rate_limited"
   | "forbidden"
   | "internal";
 

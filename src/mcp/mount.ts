@@ -5,6 +5,8 @@
  * then closes its index.
  */
 import type { KbStore } from "../kb/api.js";
+import { acquireKbLock } from "../kb/kb-lock.js";
+import type { HeldLock } from "../kb/process-lock.js";
 import { openKb } from "../kb/store.js";
 import type { KbSettings } from "../kb/types.js";
 import type { Logger } from "../logger.js";
@@ -25,6 +27,8 @@ export interface MountedKb {
   readonly stats: ReconcileStats;
   /** The background index refresh; absent when disabled (additive). */
   readonly refresh?: IndexRefresh;
+  /** The KB's lock across processes (kb-lock.ts), released by closeMount. */
+  readonly processLock?: HeldLock;
 }
 
 export interface MountOptions {
@@ -39,7 +43,15 @@ export interface MountOptions {
 /** Opens the store and index of `settings`; the index is closed again if anything fails. */
 export async function mountKb(settings: KbSettings, opts: MountOptions): Promise<MountedKb> {
   const store = await openKb(settings, { logger: opts.logger });
-  const { index, stats } = await openKbIndex(store, { logger: opts.logger });
+  // A second process on the same KB is refused (KbError `locked`, holder named) before it
+  // touches the index or git (issue 10 item 9).
+  const processLock = await acquireKbLock(settings, "serve", opts.logger);
+  const { index, stats } = await openKbIndex(store, { logger: opts.logger }).catch(
+    async (err: unknown) => {
+      await processLock.release();
+      throw err;
+    },
+  );
   const intervalMs = opts.indexRefreshMs ?? 0;
   const refresh =
     intervalMs > 0
@@ -53,6 +65,7 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
     runtime: new KbRuntime(store, index),
     stats,
     ...(refresh ? { refresh } : {}),
+    processLock,
   });
 }
 
@@ -69,6 +82,7 @@ export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = 
   await drainCalls(mount.runtime, opts.graceMs);
   await mount.refresh?.stop();
   await mount.store.withLock(async () => mount.index.close());
+  await mount.processLock?.release();
 }
 
 export interface IndexRefresh {
