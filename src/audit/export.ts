@@ -2,9 +2,7 @@
  * `audit export`: a JSON report of the events and counts, produced only from a chain that
  * verifies — a corrupt log yields no document at all (D119), never a partial one.
  */
-import { randomUUID } from "node:crypto";
-import * as fs from "node:fs/promises";
-import path from "node:path";
+import { writeFileAtomic } from "../kb/atomic-write.js";
 import type { CheckpointSegment } from "./checkpoint.js";
 import type { AuditEntry } from "./entry.js";
 import { type VerifyOptions, type VerifyReport, verifyAudit } from "./verify.js";
@@ -24,8 +22,9 @@ export type ExportResult =
   | { ok: false; report: VerifyReport };
 
 /**
- * Verifies, then builds the document; with `out`, writes it atomically (temp + rename, mode
- * 0640). When verification fails nothing is written and `ok` is false.
+ * Verifies, then builds the document; with `out`, writes it atomically and durably (the one
+ * atomic-write module: temp + fsync + rename, mode 0640). When verification fails nothing is
+ * written and `ok` is false.
  */
 export async function exportAudit(opts: VerifyOptions & { out?: string }): Promise<ExportResult> {
   const events: AuditEntry[] = [];
@@ -41,13 +40,6 @@ export async function exportAudit(opts: VerifyOptions & { out?: string }): Promi
     events,
   };
   if (opts.out === undefined) return { ok: true, report, document };
-  const tmp = path.join(path.dirname(opts.out), `.${path.basename(opts.out)}.${randomUUID()}.tmp`);
-  try {
-    await fs.writeFile(tmp, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o640 });
-    await fs.rename(tmp, opts.out);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(opts.out, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o640 });
   return { ok: true, report, document, written: opts.out };
 }

@@ -5,7 +5,7 @@
  */
 import { constants } from "node:fs";
 import * as fs from "node:fs/promises";
-import path from "node:path";
+import { writeFileAtomic } from "../kb/atomic-write.js";
 
 export interface AuditFile {
   /** Writes `data` at `position`; resolves with the number of bytes written (may be short). */
@@ -55,17 +55,8 @@ export const nodeAuditIo: AuditIo = {
     };
   },
   readFile: (file) => fs.readFile(file),
-  async writeFileAtomic(file, data) {
-    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-    const fh = await fs.open(tmp, "w", FILE_MODE);
-    try {
-      await fh.writeFile(data, "utf8");
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await fs.rename(tmp, file);
-  },
+  // The one atomic-write module; the checkpoint index gets the log's mode exactly.
+  writeFileAtomic: (file, data) => writeFileAtomic(file, data, { mode: FILE_MODE }),
   rename: (from, to) => fs.rename(from, to),
   unlink: (file) => fs.unlink(file),
   async mkdir(dir) {

@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { writeFileAtomic as writeAtomically } from "../kb/atomic-write.js";
 import { ConfigError } from "./errors.js";
 
 /** Reads a file as UTF-8, or null when it does not exist. */
@@ -14,8 +14,9 @@ export async function readTextOrNull(file: string): Promise<string | null> {
 }
 
 /**
- * Writes a file atomically: temp file in the same directory, fsync, rename. The existing
- * file's mode is kept unless `mode` is given (0600 for a file that holds a literal token).
+ * Writes a file atomically through the one atomic-write module (temp file in the same
+ * directory, fsync, rename, directory fsync). The existing file's mode is kept unless `mode`
+ * is given (0600 for a file that holds a literal token).
  * A file the user made read-only is refused: a rename would replace it regardless of its mode
  * (and root bypasses permission checks), so its write bits are what we honour. A symlink (a
  * dotfiles repository, say) is written through: its target is replaced, the link stays.
@@ -38,23 +39,5 @@ export async function writeFileAtomic(
       `${file} is read-only; nothing was written to it (make it writable, or edit it by hand)`,
     );
   }
-  const finalMode = mode ?? existingMode ?? 0o644;
-  const tmp = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`,
-  );
-  const handle = await fs.open(tmp, "w", finalMode);
-  try {
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.chmod(tmp, finalMode);
-    await fs.rename(tmp, file);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
+  await writeAtomically(file, text, { mode: mode ?? existingMode ?? 0o644 });
 }

@@ -1,32 +1,21 @@
 /**
  * Atomic application of a plan's file changes: every temp file is written and fsynced in the
  * target's own directory before the first rename; if a later step fails, the files already
- * replaced get their previous bytes back (STYLE §2). Temp names start with "." so walks skip them.
+ * replaced get their previous bytes back (STYLE §2). The temp-file scheme, fsync and directory
+ * fsync are atomic-write.ts's (the one owner); this module adds the two-phase whole-set commit.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rmdir, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { mkdir, readFile, rename, rmdir, unlink } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { FileChange } from "./api.js";
+import { syncDir, tempPathFor, writeFileAtomic, writeSynced } from "./atomic-write.js";
 import { KbError } from "./errors.js";
 import { realPathInside } from "./fsutil.js";
 import { resolveInside } from "./paths.js";
-
-export const TEMP_MARKER = ".cartographer-tmp-";
 
 interface Step {
   abs: string;
   temp: string | null;
   previous: Buffer | null;
-}
-
-async function writeSynced(path: string, data: string | Uint8Array): Promise<void> {
-  const fh = await open(path, "wx", 0o644);
-  try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
 }
 
 async function readOrNull(path: string): Promise<Buffer | null> {
@@ -37,23 +26,6 @@ async function readOrNull(path: string): Promise<Buffer | null> {
     // A directory in the way is not "previous content": the rename below fails and rolls back.
     if (code === "ENOENT" || code === "EISDIR") return null;
     throw e;
-  }
-}
-
-function tempPathFor(abs: string): string {
-  return join(dirname(abs), `.${basename(abs)}${TEMP_MARKER}${randomBytes(6).toString("hex")}`);
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, "r");
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // Directory fsync is best effort (unsupported on some filesystems).
   }
 }
 
@@ -77,10 +49,8 @@ async function rollback(done: Step[]): Promise<void> {
     try {
       if (step.previous === null) await unlink(step.abs);
       else {
-        const temp = tempPathFor(step.abs);
         await mkdir(dirname(step.abs), { recursive: true });
-        await writeSynced(temp, step.previous);
-        await rename(temp, step.abs);
+        await writeFileAtomic(step.abs, step.previous);
       }
     } catch {
       // Keep restoring the others; the original error is what gets reported.

@@ -1,7 +1,7 @@
 /** `.cartographer/` local state, kept out of git through `.git/info/exclude`. */
 import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { TEMP_MARKER } from "./apply.js";
+import { TEMP_MARKER } from "./atomic-write.js";
 
 const EXCLUDES = ["/.cartographer/", `.*${TEMP_MARKER}*`];
 

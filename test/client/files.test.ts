@@ -188,7 +188,7 @@ describe(".cartographer.yaml", () => {
         server_mount_mode: "routed",
         providers: [{ name: "claude", kbs: ["a"] }],
       });
-      expect((await fs.readdir(dir)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+      expect((await fs.readdir(dir)).filter((f) => f.includes("tmp"))).toEqual([]);
       await fs.writeFile(file, "providers:\n  - name: vim\n");
       await expect(loadConfig(file)).rejects.toThrow(/providers\[0\]\.name/);
     } finally {
