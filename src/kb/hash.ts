@@ -1,16 +1,16 @@
 /**
- * The content hash every `if_match` compares against (DESIGN §4), and the raw-bytes hash of
- * assets and artifacts. Pure (node:crypto only). The one owner of this invariant (STYLE §3).
+ * The content hash every `if_match` compares against (DESIGN §4), identical to the Go
+ * implementation's, and the raw-bytes hash of assets and artifacts. Pure (node:crypto only).
+ * The one owner of this invariant (STYLE §3); hash-frontmatter.ts owns the canonical form.
  */
 import { createHash } from "node:crypto";
-import { splitDocument } from "./frontmatter.js";
-import { parseFrontmatterLines } from "./frontmatter-parse.js";
-import { formatValue } from "./yaml-scalar.js";
+import { canonicalGoFrontmatter } from "./hash-frontmatter.js";
 
 function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
+/** Trailing spaces/tabs stripped per line, trailing newlines stripped. */
 function stripLineEnds(text: string): string {
   return text
     .split("\n")
@@ -19,39 +19,37 @@ function stripLineEnds(text: string): string {
     .replace(/\n+$/, "");
 }
 
-const TIMESTAMP_LINE = /^timestamp[ \t]*:/;
+/** CRLF → LF in one pass, as Go's `strings.ReplaceAll`: a lone CR stays (`\r\r\n` → `\r\n`). */
+function crlfToLf(text: string): string {
+  return text.replace(/\r\n/g, "\n");
+}
 
-/** Canonical frontmatter: keys sorted, comments dropped, `timestamp` dropped, one line per key. */
-function canonicalFrontmatter(lines: string[]): string {
-  try {
-    const block = parseFrontmatterLines(lines, 2);
-    return block.entries
-      .filter((e) => e.key !== "timestamp")
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map((e) => `${e.key}: ${formatValue(e.value)}`)
-      .join("\n");
-  } catch {
-    // Unparseable frontmatter still gets a stable hash: its lines minus comments and timestamps.
-    return lines.filter((l) => !TIMESTAMP_LINE.test(l) && !l.trim().startsWith("#")).join("\n");
+/** The `---` block's lines and the body after it, or null lines without (or with an unclosed) block. */
+function split(text: string): { fmLines: string[] | null; body: string } {
+  const t = crlfToLf(text.replace(/^\uFEFF/, ""));
+  const lines = t.split("\n");
+  if ((lines[0] ?? "").trimEnd() !== "---") return { fmLines: null, body: t };
+  for (let i = 1; i < lines.length; i++) {
+    const l = (lines[i] as string).trimEnd();
+    if (l === "---" || l === "...") {
+      // Go normalizes the body it splits off once more: a `\r\r\n` there ends as `\n`.
+      return { fmLines: lines.slice(1, i), body: crlfToLf(lines.slice(i + 1).join("\n")) };
+    }
   }
+  return { fmLines: null, body: t };
 }
 
 /**
- * sha256 hex of the normalized document: CRLF→LF; frontmatter canonical (sorted keys, no
- * comments, no `timestamp:`); trailing spaces/tabs stripped per line; trailing newlines
- * stripped from frontmatter and body; `---\n<fm>\n---\n<body>`, or the body alone.
+ * sha256 hex of the normalized document: CRLF→LF; frontmatter canonical (Go's reading: values
+ * as written, each key once, sorted, no comments, Go's quoting, no `timestamp:` line); trailing
+ * spaces/tabs stripped per line; trailing newlines stripped from frontmatter and body;
+ * `---\n<fm>\n---\n<body>`, or the body alone without frontmatter.
  */
 export function contentHash(text: string): string {
-  let split: ReturnType<typeof splitDocument>;
-  try {
-    split = splitDocument(text);
-  } catch {
-    split = { fmLines: null, body: text.replace(/\r\n?/g, "\n") };
-  }
-  const body = stripLineEnds(split.body);
-  if (split.fmLines === null) return sha256(body);
-  const fm = stripLineEnds(canonicalFrontmatter(split.fmLines));
-  return sha256(`---\n${fm}\n---\n${body}`);
+  const { fmLines, body } = split(text);
+  if (fmLines === null) return sha256(stripLineEnds(body));
+  const fm = stripLineEnds(canonicalGoFrontmatter(fmLines));
+  return sha256(`---\n${fm}\n---\n${stripLineEnds(body)}`);
 }
 
 /** sha256 hex of raw bytes (assets, artifacts). */

@@ -61,9 +61,10 @@ describe("contentHash", () => {
     );
   });
 
-  it("treats quoted and plain spellings of the same string alike, but not a string and a number", () => {
+  it("treats quoted and plain spellings alike: values are the text written (Go rule)", () => {
     expect(contentHash("---\ntitle: foo\n---\nx")).toBe(contentHash('---\ntitle: "foo"\n---\nx'));
-    expect(contentHash('---\nv: "1"\n---\nx')).not.toBe(contentHash("---\nv: 1\n---\nx"));
+    expect(contentHash('---\nv: "1"\n---\nx')).toBe(contentHash("---\nv: 1\n---\nx"));
+    expect(contentHash("---\nv: 1.0\n---\nx")).not.toBe(contentHash("---\nv: 1\n---\nx"));
   });
 
   it("hashes a document without frontmatter as its normalized body", () => {

@@ -14,3 +14,12 @@ export const GO_FIXTURE_KB: string = (() => {
     `the Go fixture KB is missing: expected ${beside} (shared/ beside the repository)`,
   );
 })();
+
+/** The content hashes the Go implementation computed (shared/fixtures/go-content-hash). */
+export const GO_HASH_VECTORS: string = (() => {
+  const beside = resolve(REPO_ROOT, "../shared/fixtures/go-content-hash/vectors.json");
+  if (existsSync(beside)) return beside;
+  throw new Error(
+    `the Go content-hash vectors are missing: expected ${beside} (shared/ beside the repository)`,
+  );
+})();

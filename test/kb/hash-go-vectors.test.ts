@@ -1,0 +1,90 @@
+/**
+ * Our content hash equals the Go implementation's on every vector it computed (issue 10): the
+ * `if_match` a Go-written KB hands out must be accepted here, and the other way round.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { goQuote, goTrimSpace } from "../../src/kb/go-strconv.js";
+import { contentHash } from "../../src/kb/hash.js";
+import { formatGoScalar } from "../../src/kb/hash-frontmatter.js";
+import { GO_HASH_VECTORS } from "../support/fixture.js";
+
+interface Vector {
+  input: string;
+  sha256: string;
+}
+
+const vectors = (JSON.parse(readFileSync(GO_HASH_VECTORS, "utf8")) as { vectors: Vector[] })
+  .vectors;
+
+describe("content hash: the Go vectors", () => {
+  it("has all 300 vectors to check", () => {
+    expect(vectors.length).toBe(300);
+  });
+
+  it("hashes every vector as Go did", () => {
+    const wrong = vectors.filter((v) => contentHash(v.input) !== v.sha256).map((v) => v.input);
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe("content hash: values are the text written (Go)", () => {
+  const h = (fm: string) => contentHash(`---\n${fm}\n---\nbody\n`);
+
+  it("keeps number-, boolean- and null-looking values as text", () => {
+    expect(h("v: 1.0")).not.toBe(h("v: 1"));
+    expect(h("v: 007")).not.toBe(h("v: 7"));
+    expect(h("v: ~")).not.toBe(h("v: null"));
+    expect(h("v: true")).not.toBe(h("v: True"));
+    expect(h('v: "1"')).toBe(h("v: 1"));
+  });
+
+  it("keeps a repeated key once: first position, last value", () => {
+    expect(h("b: 1\na: x\nb: 2")).toBe(h("a: x\nb: 2"));
+  });
+
+  it("drops comments, blank lines and timestamp but not a key that merely starts with it", () => {
+    expect(h("# c\n\na: x\ntimestamp: 2024-01-01")).toBe(h("a: x"));
+    expect(h("a: x\ntimestamps: 1")).not.toBe(h("a: x"));
+  });
+
+  it("reads block and flow lists alike", () => {
+    expect(h("tags:\n  - a\n  - 'b'")).toBe(h("tags: [a, b]"));
+  });
+
+  it("hashes frontmatter our strict parser refuses", () => {
+    expect(h("owner: a: b")).toBe(h('owner: "a: b"'));
+    expect(h("s: {brace}")).toBe(h('s: "{brace}"'));
+  });
+});
+
+describe("Go quoting rules", () => {
+  it("quotes empty, special-character and space/dash-edged scalars only", () => {
+    expect(formatGoScalar("")).toBe('""');
+    expect(formatGoScalar("plain value")).toBe("plain value");
+    expect(formatGoScalar("a:b")).toBe('"a:b"');
+    expect(formatGoScalar("x,y")).toBe('"x,y"');
+    expect(formatGoScalar("-dash")).toBe('"-dash"');
+    expect(formatGoScalar(" lead")).toBe('" lead"');
+    expect(formatGoScalar("trail ")).toBe('"trail "');
+    expect(formatGoScalar("it's")).toBe("it's");
+    expect(formatGoScalar("日本語")).toBe("日本語");
+  });
+
+  it("escapes as strconv.Quote does", () => {
+    expect(goQuote('say "hi" \\ now')).toBe('"say \\"hi\\" \\\\ now"');
+    expect(goQuote("\x07\b\f\n\r\t\v")).toBe('"\\a\\b\\f\\n\\r\\t\\v"');
+    expect(goQuote("\x00\x01\x1f\x7f")).toBe('"\\x00\\x01\\x1f\\x7f"');
+    // Non-printable beyond ASCII: no-break space, zero-width space, line separator, a tag char.
+    expect(goQuote("\u00a0\u200b\u2028")).toBe('"\\u00a0\\u200b\\u2028"');
+    expect(goQuote("\u{e0001}")).toBe('"\\U000e0001"');
+    // Printable stays literal: letters, marks, symbols, emoji.
+    expect(goQuote("café e\u0301 € 😀 日本")).toBe('"café e\u0301 € 😀 日本"');
+    expect(goQuote("\ud800")).toBe('"\\ufffd"');
+  });
+
+  it("trims the white space Go trims", () => {
+    expect(goTrimSpace("\u0085 x \u3000")).toBe("x");
+    expect(goTrimSpace("\ufeffx")).toBe("\ufeffx");
+  });
+});
