@@ -5,6 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { isKbError } from "../kb/errors.js";
+import type { HeldLock } from "../kb/process-lock.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { type ArchiveContext, applyRetention, reconcileIndex, rotateLog } from "./archive.js";
 import { defaultArchiveDir, indexHead } from "./checkpoint.js";
@@ -17,6 +19,7 @@ import {
   type UnchainedEntry,
 } from "./entry.js";
 import { type AuditFile, type AuditIo, nodeAuditIo } from "./io.js";
+import { acquireAuditLogLock } from "./log-lock.js";
 import { CorruptAuditLogError, readTail } from "./tail.js";
 import type { AuditMode, AuditRecordInput, AuditSink } from "./types.js";
 
@@ -55,8 +58,9 @@ interface Pending {
 const MAX_DROPPED_REQUESTS = 10_000;
 
 /**
- * Opens (or resumes) the log. Throws on a bad key seed or a log whose last complete line is
- * not an entry; an I/O failure only leaves the sink unhealthy, and it retries on each append.
+ * Opens (or resumes) the log. Throws on a bad key seed, a log whose last complete line is not
+ * an entry, or a log another process holds (KbError `locked`, see log-lock.ts); an I/O failure
+ * only leaves the sink unhealthy, and it retries on each append.
  */
 export async function openAuditSink(opts: AuditSinkOptions): Promise<OpenedAuditSink> {
   const signer = opts.keySeedHex !== undefined ? createSigner(opts.keySeedHex) : undefined;
@@ -82,6 +86,8 @@ class FileAuditSink implements OpenedAuditSink {
   private burstDrops = 0;
   private readonly droppedRequests = new Set<string>();
   private closed = false;
+  /** The log's lock across processes, held from the first open until close. */
+  private lock: HeldLock | null = null;
 
   constructor(
     private readonly opts: AuditSinkOptions,
@@ -105,7 +111,7 @@ class FileAuditSink implements OpenedAuditSink {
     try {
       await this.ensureOpen();
     } catch (err) {
-      if (err instanceof CorruptAuditLogError) throw err;
+      if (err instanceof CorruptAuditLogError || isKbError(err, "locked")) throw err;
       this.markFailed(err);
       return;
     }
@@ -147,6 +153,8 @@ class FileAuditSink implements OpenedAuditSink {
     const file = this.file;
     this.file = null;
     await file?.close().catch(() => {});
+    await this.lock?.release();
+    this.lock = null;
   }
 
   private async drain(): Promise<void> {
@@ -203,6 +211,7 @@ class FileAuditSink implements OpenedAuditSink {
   private async ensureOpen(): Promise<AuditFile> {
     if (this.file) return this.file;
     await this.io.mkdir(path.dirname(this.opts.path));
+    this.lock ??= await acquireAuditLogLock(this.opts.path, this.logger);
     const file = await this.io.open(this.opts.path);
     try {
       const size = await file.size();
