@@ -1,16 +1,25 @@
 /**
- * Validates tool arguments against the JSON-schema subset built by schema.ts: object, required,
- * properties typed string/integer/number/boolean/array/object, items, enum, minimum/maximum and
- * additionalProperties:false. Failures are `invalid_argument` naming the argument (with its
- * path for nested values) and what it expected, so an agent can fix the call in one step.
+ * The one owner of tool-argument checking, in two steps:
+ * - {@link validateArgs}: the JSON-schema subset built by schema.ts (object, required,
+ *   properties typed string/integer/number/boolean/array/object, items, enum, minimum/maximum,
+ *   additionalProperties:false). The call pipeline runs it before authorization.
+ * - {@link parseArgs}: validates the same way, then turns the record into the handler's typed
+ *   arguments (null = absent, blank non-empty strings, fallbacks). defineTool runs it right
+ *   before the handler, where the hand-written argument readers used to run.
+ * Failures are `invalid_argument` naming the argument (with its path for nested values) and what
+ * it expected, so an agent can fix the call in one step.
  */
 import { KbError } from "../kb/errors.js";
+import type { AnyArg, ArgsOf, Shape } from "./schema.js";
 import type { ToolSpec } from "./spec.js";
 
 type Schema = Record<string, unknown>;
 
 /** Returns the arguments as a record, or throws `invalid_argument` naming the first bad one. */
-export function validateArgs(spec: ToolSpec, args: unknown): Record<string, unknown> {
+export function validateArgs(
+  spec: Pick<ToolSpec, "name" | "inputSchema">,
+  args: unknown,
+): Record<string, unknown> {
   const value = args === undefined || args === null ? {} : args;
   if (!isRecord(value)) {
     throw new KbError(
@@ -19,6 +28,57 @@ export function validateArgs(spec: ToolSpec, args: unknown): Record<string, unkn
     );
   }
   checkObject(spec.inputSchema as Schema, value, "");
+  return value;
+}
+
+/**
+ * Validates `args` against `spec.inputSchema` (built from `shape`) and returns them typed: null
+ * and absent optional keys are left out, `defaulted` ones get their fallback, a blank
+ * non-empty string counts as absent (required: {@link blankRequired}), nested objects and array
+ * items are parsed field by field. Free-form objects pass through as sent.
+ */
+export function parseArgs<S extends Shape>(
+  spec: Pick<ToolSpec, "name" | "inputSchema">,
+  shape: S,
+  args: unknown,
+): ArgsOf<S> {
+  return parseObject(shape, validateArgs(spec, args), "", false) as ArgsOf<S>;
+}
+
+/** The refusal of a required string sent as `""`, for a parser or a cross-field rule. */
+export function blankRequired(path: string): KbError {
+  return new KbError("invalid_argument", `'${path}' is required: pass a non-empty string`, {
+    argument: path,
+  });
+}
+
+function parseObject(
+  shape: Shape,
+  value: Record<string, unknown>,
+  path: string,
+  open: boolean,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, a] of Object.entries(shape)) {
+    const v = value[key];
+    const absent = v === undefined || v === null || (a.blankIsAbsent && v === "");
+    if (!absent) out[key] = parseValue(a, v, join(path, key));
+    else if (a.presence === "required") throw blankRequired(join(path, key));
+    else if (a.presence === "defaulted") out[key] = a.fallback;
+  }
+  if (open) {
+    for (const [key, v] of Object.entries(value)) if (!Object.hasOwn(shape, key)) out[key] = v;
+  }
+  return out;
+}
+
+function parseValue(a: AnyArg, value: unknown, path: string): unknown {
+  if (a.fields)
+    return parseObject(a.fields, value as Record<string, unknown>, path, a.open === true);
+  if (a.items && Array.isArray(value)) {
+    const items = a.items;
+    return value.map((item, i) => parseValue(items, item, `${path}[${i}]`));
+  }
   return value;
 }
 

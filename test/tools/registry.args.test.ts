@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { KbError } from "../../src/kb/errors.js";
 import { validateArgs } from "../../src/tools/args.js";
 import { denialError, renderError, renderResult } from "../../src/tools/result.js";
-import { arr, bool, enumOf, int, nested, obj, str } from "../../src/tools/schema.js";
+import { arr, bool, enumOf, int, nested, obj, str } from "../../src/tools/schema-legacy.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 
 const spec: ToolSpec = {

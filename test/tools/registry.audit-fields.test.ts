@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { allTools, registerTools } from "../../src/tools/registry.js";
-import { anyObj, arr, bool, enumOf, int, obj, str } from "../../src/tools/schema.js";
+import { anyObj, arr, bool, enumOf, int, obj, str } from "../../src/tools/schema-legacy.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 
 const spec = (auditFields: string[], readOnly = false): ToolSpec => ({

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { KbSettings } from "../../src/kb/types.js";
 import { allTools, registerTools, toolsFor } from "../../src/tools/registry.js";
-import { anyObj, obj, str } from "../../src/tools/schema.js";
+import { anyObj, obj, str } from "../../src/tools/schema-legacy.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 
 const golden = JSON.parse(

@@ -7,7 +7,7 @@ import type { AssetInfo } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
 import type { Placement } from "../../kb/types.js";
 import { isVisible } from "../../kb/visibility.js";
-import { bool, obj, str } from "../schema.js";
+import { bool, obj, str } from "../schema-legacy.js";
 import type { ToolContext, ToolSpec, ToolTarget } from "../spec.js";
 import { applyPlan, optStr, reqStr } from "./write-args.js";
 

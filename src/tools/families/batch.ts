@@ -6,7 +6,7 @@
 import type { WritePlan } from "../../kb/api.js";
 import { isKbError, KbError } from "../../kb/errors.js";
 import { validateArgs } from "../args.js";
-import { arr, enumOf, str } from "../schema.js";
+import { arr, enumOf, str } from "../schema-legacy.js";
 import type { ToolContext, ToolSpec, ToolTarget } from "../spec.js";
 import { writeTools } from "./write.js";
 import {

@@ -4,7 +4,7 @@
  */
 import type { SearchIndex } from "../../search/api.js";
 import { reindexKb, type SqliteSearchIndex } from "../../search/index.js";
-import { obj } from "../schema.js";
+import { obj } from "../schema-legacy.js";
 import type { ToolSpec } from "../spec.js";
 
 function asSqlite(index: SearchIndex): SqliteSearchIndex | null {

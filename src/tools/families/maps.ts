@@ -2,7 +2,7 @@
  * Structure tools: maps/journals, curated indexes, the log and snapshots (DESIGN §5).
  */
 import { KbError } from "../../kb/errors.js";
-import { arr, enumOf, obj, str } from "../schema.js";
+import { arr, enumOf, obj, str } from "../schema-legacy.js";
 import type { ToolSpec } from "../spec.js";
 import { applyPlan, EDIT_PROPS, editsFrom, optStr, reqStr } from "./write-args.js";
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { KbError } from "../../kb/errors.js";
 import { parseDocument } from "../../kb/frontmatter.js";
-import { obj, str } from "../schema.js";
+import { obj, str } from "../schema-legacy.js";
 import type { ToolSpec } from "../spec.js";
 import { applyPlan, reqStr } from "./write-args.js";
 

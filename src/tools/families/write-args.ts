@@ -6,7 +6,7 @@
 import type { BodyEdit, ConceptMove, WritePlan } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
 import type { Frontmatter } from "../../kb/types.js";
-import { arr, bool, nested, str } from "../schema.js";
+import { arr, bool, nested, str } from "../schema-legacy.js";
 import type { ToolContext, ToolTarget } from "../spec.js";
 
 export function reqStr(args: Record<string, unknown>, key: string): string {

@@ -4,7 +4,7 @@
  * and the link graph both find the successor.
  */
 import { KbError } from "../../kb/errors.js";
-import { obj, str } from "../schema.js";
+import { obj, str } from "../schema-legacy.js";
 import type { ToolSpec } from "../spec.js";
 import { applyPlan, optStr, reqStr } from "./write-args.js";
 

@@ -7,7 +7,7 @@ import { isKbError, KbError } from "../../kb/errors.js";
 import { isValidId } from "../../kb/ids.js";
 import { satelliteFiles } from "../../kb/store-plans-delete.js";
 import { conceptIdOf } from "../../kb/store-read.js";
-import { anyObj, arr, bool, enumOf, nested, obj, str } from "../schema.js";
+import { anyObj, arr, bool, enumOf, nested, obj, str } from "../schema-legacy.js";
 import type { ToolSpec } from "../spec.js";
 import { assetTargetId } from "./assets.js";
 import {

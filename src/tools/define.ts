@@ -1,0 +1,34 @@
+/**
+ * defineTool: a ToolSpec from an argument shape (schema.ts) and a handler typed by it. The
+ * shape gives the `inputSchema` tools/list shows; the handler receives the arguments parsed by
+ * args.ts (`parseArgs`), so it never re-reads or re-checks a raw record.
+ */
+import { parseArgs } from "./args.js";
+import { type ArgsOf, objectSchema, type Shape } from "./schema.js";
+import type { ToolContext, ToolSpec } from "./spec.js";
+
+/** A ToolSpec written with a typed argument shape instead of a hand-written input schema. */
+export type ToolDefinition<S extends Shape> = Omit<
+  ToolSpec,
+  "inputSchema" | "handler" | "auditFields"
+> & {
+  /** The arguments, in the order tools/list shows them; omitted = no arguments. */
+  args?: S;
+  /** Argument fields the audit may record (checked by the registry: never content). */
+  auditFields: Array<keyof S & string>;
+  handler: (args: ArgsOf<S>, ctx: ToolContext) => Promise<unknown>;
+};
+
+export function defineTool<S extends Shape = Record<never, never>>(
+  def: ToolDefinition<S>,
+): ToolSpec {
+  const { args, handler, ...rest } = def;
+  const shape = (args ?? {}) as S;
+  const inputSchema = objectSchema(shape);
+  const spec: ToolSpec = {
+    ...rest,
+    inputSchema,
+    handler: (raw, ctx) => handler(parseArgs(spec, shape, raw), ctx),
+  };
+  return spec;
+}
