@@ -1,9 +1,11 @@
 /**
  * The managed instructions block (pure): what the agent reads about the KBs it can reach. It
- * names the tools exactly as the agent sees them (D187): bare names on a routed server, with
- * the `kb` value to pass when the binding has 2+ KBs; per-KB entries on an older server.
+ * names the tools exactly as the agent sees them, per provider (tool-names.ts): one entry on a
+ * routed server (D187), with the `kb` value to pass when the binding has 2+ KBs; per-KB entries
+ * on an older server.
  */
 import type { ProviderId } from "./config.js";
+import { agentToolName, namingSentence } from "./tool-names.js";
 import type { EntrySpec } from "./topology.js";
 
 export interface KbDigest {
@@ -56,9 +58,14 @@ export function renderBlock(input: BlockInput): string {
     `## Cartographer knowledge bases`,
     "",
   ];
+  // The example names a tool the server really lists (search, when it has one).
+  const example =
+    input.tools && input.tools.length > 0 && !input.tools.includes("search")
+      ? (input.tools[0] as string)
+      : "search";
   if (input.routed) {
     out.push(
-      `MCP server \`${serverName}\` reaches ${input.kbs.length === 1 ? "one knowledge base" : `${input.kbs.length} knowledge bases`}. Its tools have bare names (no prefix).`,
+      `MCP server \`${serverName}\` reaches ${input.kbs.length === 1 ? "one knowledge base" : `${input.kbs.length} knowledge bases`}. ${namingSentence(provider, serverName, example)}`,
     );
     if (input.kbs.length > 1) {
       out.push(
@@ -69,16 +76,25 @@ export function renderBlock(input: BlockInput): string {
     }
   } else {
     out.push(
-      `Each knowledge base is its own MCP server entry: ${input.entries.map((e) => `\`${e.name}\``).join(", ")}. The same tool names exist on each entry; call the tool of the entry whose KB you mean.`,
+      `Each knowledge base is its own MCP server entry: ${input.entries.map((e) => `\`${e.name}\``).join(", ")}. The same tools exist on each entry; call the tool of the entry whose KB you mean.`,
     );
   }
   if (input.tools && input.tools.length > 0) {
-    out.push("", `Tools: ${input.tools.map((t) => `\`${t}\``).join(", ")}.`);
+    out.push(
+      "",
+      input.routed
+        ? `Tools: ${input.tools.map((t) => `\`${agentToolName(provider, serverName, t)}\``).join(", ")}.`
+        : `Tools on each entry (bare MCP names): ${input.tools.map((t) => `\`${t}\``).join(", ")}.`,
+    );
   }
   for (const kb of input.kbs) {
     out.push("", `### KB \`${kb.name}\``);
     if (kb.kbArg !== undefined) out.push(`Pass \`kb: "${kb.kbArg}"\`.`);
-    else if (!input.routed) out.push(`Use the tools of MCP server \`${kb.entry}\`.`);
+    else if (!input.routed) {
+      out.push(
+        `Use the tools of MCP server \`${kb.entry}\`. ${namingSentence(provider, kb.entry, example)}`,
+      );
+    }
     const about: string[] = [];
     if (kb.indexTitle !== undefined) about.push(`root index “${kb.indexTitle}” (\`index_get\`)`);
     if (kb.concepts !== undefined) about.push(`${kb.concepts} concepts`);

@@ -75,9 +75,13 @@ describe("client against a real one-KB server without auth", () => {
     const md = sb.read(".claude/CLAUDE.md");
     expect(md.startsWith(CLAUDE_MD_BEFORE)).toBe(true);
     const block = managedBlock(md, "claude") ?? "";
-    expect(block).toContain("Its tools have bare names");
+    expect(block).toContain(
+      "In Claude Code its tools are named `mcp__cartographer__<tool>`, e.g. `mcp__cartographer__search`.",
+    );
     expect(block).toContain("Calls take no `kb` argument");
-    expect(block).toMatch(/Tools: .*`concept_read`.*`search`/);
+    expect(block).toMatch(
+      /Tools: .*`mcp__cartographer__concept_read`.*`mcp__cartographer__search`/,
+    );
     expect(block).not.toMatch(/`notes[_.]search`|notes__/);
     expect(block).toContain("### KB `notes`");
     expect(block).not.toContain("Pass `kb:");

@@ -93,7 +93,9 @@ describe("client against a real three-KB server with auth", () => {
     for (const kb of ["a", "b", "c"]) {
       expect(codexBlock).toContain(`### KB \`${kb}\`\nPass \`kb: "${kb}"\`.`);
     }
-    expect(codexBlock).toMatch(/Tools: `atlas_overview`, `map_list`/);
+    expect(codexBlock).toMatch(
+      /Tools: `mcp__cartographer__atlas_overview`, `mcp__cartographer__map_list`/,
+    );
     expect(codexBlock).not.toMatch(/`[abc][_.-](atlas_overview|map_list)`/);
 
     // Both bindings are remembered separately.

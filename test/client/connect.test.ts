@@ -117,7 +117,7 @@ describe("connect against a routed server", () => {
     expect(block).toContain("`beta-top`");
   });
 
-  it("writes an instructions block naming bare tools, the kb value, top-level maps and instructions", async () => {
+  it("writes an instructions block naming the tools as Claude Code sees them, the kb value, top-level maps and instructions", async () => {
     await sb.write(INSTRUCTION_FILES.claude, "# My notes\n\nKeep this.\n");
     expect(
       await connect(sb.io, {
@@ -130,7 +130,9 @@ describe("connect against a routed server", () => {
     expect(
       text.startsWith("# My notes\n\nKeep this.\n\n<!-- BEGIN cartographer:cartographer (claude)"),
     ).toBe(true);
-    expect(text).toContain("Tools: `atlas_overview`, `map_list`, `search`.");
+    expect(text).toContain(
+      "Tools: `mcp__cartographer__atlas_overview`, `mcp__cartographer__map_list`, `mcp__cartographer__search`.",
+    );
     expect(text).toContain('### KB `alpha`\nPass `kb: "alpha"`.');
     expect(text).toContain('### KB `gamma`\nPass `kb: "gamma"`.');
     expect(text).toContain("Top-level maps: `alpha-top`, `shared`.");
