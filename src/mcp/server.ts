@@ -1,23 +1,24 @@
 /**
  * SDK glue: a low-level `Server` whose tools/list and tools/call go to a ToolSurface. The
  * descriptor list comes pre-built from the surface (never rebuilt per request); calls carry an
- * explicit principal. The metadata gate (D187) guards initialize, tools/list and ping.
+ * explicit principal. The metadata gate (D187) and the params check run on every request before
+ * the SDK dispatches it (request-guard.ts), installed when the server connects.
  */
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
-  InitializeRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Principal } from "../auth/types.js";
 import type { Transport } from "./context.js";
+import { guardRequests } from "./request-guard.js";
 import type { ToolSurface, ToolsProfile } from "./surface.js";
 
-/** JSON-RPC error code of a metadata request refused by the gate (message: exactly `forbidden`). */
-export const FORBIDDEN_CODE = -32003;
+export { FORBIDDEN_CODE } from "./request-guard.js";
 
 export interface McpServerOptions {
   /** serverInfo.name: `cartographer`, or `cartographer:<kb>` (see serverName). */
@@ -45,34 +46,31 @@ export function serverName(perKbEndpointOf: string | null, mountedCount: number)
 // per-server state, so one instance serves every Server.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
+/** A low-level SDK Server that installs the request guard on every transport it connects to. */
+class GuardedServer extends Server {
+  readonly #gate: () => boolean;
+
+  constructor(info: { name: string; version: string }, gate: () => boolean) {
+    super(info, { capabilities: { tools: {} }, jsonSchemaValidator: SHARED_VALIDATOR });
+    this.#gate = gate;
+  }
+
+  override async connect(transport: SdkTransport): Promise<void> {
+    await super.connect(transport);
+    guardRequests(transport, this.#gate);
+  }
+}
+
 export function createMcpServer(surface: ToolSurface, opts: McpServerOptions): Server {
-  const server = new Server(
+  // The gate runs in the request guard, before dispatch; the handlers below only serve.
+  const server = new GuardedServer(
     { name: opts.name, version: opts.version },
-    {
-      capabilities: { tools: {} },
-      jsonSchemaValidator: SHARED_VALIDATOR,
-    },
+    opts.metadataGate ?? (() => true),
   );
-  const gate = opts.metadataGate ?? (() => true);
-  const guard = (): void => {
-    if (!gate()) throw Object.assign(new Error("forbidden"), { code: FORBIDDEN_CODE });
-  };
-  // The SDK answers initialize itself; we only put the gate in front of it.
-  const initialize = (
-    server as unknown as { _oninitialize(r: unknown): Promise<unknown> }
-  )._oninitialize.bind(server);
-  server.setRequestHandler(InitializeRequestSchema, async (request) => {
-    guard();
-    return (await initialize(request)) as never;
-  });
-  server.setRequestHandler(PingRequestSchema, async () => {
-    guard();
-    return {};
-  });
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    guard();
-    return { tools: surface.descriptors(opts.profile).tools as never };
-  });
+  server.setRequestHandler(PingRequestSchema, async () => ({}));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: surface.descriptors(opts.profile).tools as never,
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const ctx = { principal: opts.principal, transport: opts.transport, requestId: randomUUID() };
     return surface.callTool(request.params.name, request.params.arguments ?? {}, ctx);

@@ -83,6 +83,32 @@ describe("serveStdio", () => {
     await s.served.closed;
   });
 
+  it("malformed params answer -32602 with a one-line message, never -32603 with a schema dump", async () => {
+    const s = await session();
+    s.stdin.write(`${JSON.stringify(init)}\n`);
+    s.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    const bad = [
+      { jsonrpc: "2.0", id: 2, method: "tools/call" },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } },
+      { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: 42 } },
+      { jsonrpc: "2.0", id: 5, method: "tools/list", params: { cursor: 7 } },
+      { jsonrpc: "2.0", id: 6, method: "initialize" },
+    ];
+    for (const m of bad) s.stdin.write(`${JSON.stringify(m)}\n`);
+    // The guard answers before the SDK dispatches, so these may overtake initialize's answer.
+    const lines = (await s.waitFor(1 + bad.length)).filter((l) => l.id !== 1);
+    for (const line of lines) {
+      expect(line.error.code).toBe(-32602);
+      expect(line.error.message).toMatch(/^Invalid params for [a-z/]+: \S/);
+      expect(line.error.message).not.toContain("\n");
+      expect(line.error.message.length).toBeLessThan(160);
+    }
+    expect(lines.map((l) => l.id).sort()).toEqual([2, 3, 4, 5, 6]);
+    expect(lines.find((l) => l.id === 2).error.message).toContain("tools/call: params");
+    s.stdin.end();
+    await s.served.closed;
+  });
+
   it("EOF on stdin: calls already read are answered before the session closes", async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
