@@ -15,5 +15,4 @@ export {
   openSearchIndex,
   type SqliteSearchIndex,
 } from "./sqlite-index.js";
-export { substringSearch } from "./substring-fallback.js";
 export { visibilitySql } from "./visibility-sql.js";

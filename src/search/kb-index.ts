@@ -2,12 +2,14 @@
  * The index of one KB store: `<root>/.cartographer/index.db`, reconciled against the files on
  * open (stat first, content hash for files whose stat changed) and rebuilt on demand.
  */
+import fs from "node:fs";
 import path from "node:path";
 import type { ConceptFileStat, KbStore } from "../kb/api.js";
 import type { ConceptDoc } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
 import type { FileStat } from "./rows.js";
+import type { PathExists } from "./search-query.js";
 import { type IndexedFile, openSearchIndex, type SqliteSearchIndex } from "./sqlite-index.js";
 
 export interface KbIndexOptions {
@@ -47,7 +49,10 @@ export async function openKbIndex(
   opts: KbIndexOptions = {},
 ): Promise<OpenedKbIndex> {
   const logger = opts.logger ?? silentLogger;
-  const index = openSearchIndex(kbIndexPath(store), { logger });
+  const index = openSearchIndex(kbIndexPath(store), {
+    logger,
+    exists: fileExistsUnder(store.root),
+  });
   try {
     const stats = await reconcileFromStore(
       store,
@@ -142,6 +147,20 @@ async function reconcileFromStore(
     index.setMeta(LAYOUT_KEY, layout);
   });
   return stats;
+}
+
+/**
+ * One stat per answered hit: search and concept_list drop ids whose file is gone, so a concept
+ * moved or deleted since it was indexed never shows (under its old id, or under both).
+ */
+function fileExistsUnder(root: string): PathExists {
+  return (rel) => {
+    try {
+      return fs.statSync(path.join(root, rel), { throwIfNoEntry: false })?.isFile() ?? false;
+    } catch {
+      return false;
+    }
+  };
 }
 
 export interface ReindexOptions extends KbIndexOptions {

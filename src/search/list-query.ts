@@ -1,17 +1,20 @@
 /**
  * `concept_list`: where predicates, timestamp bounds, id prefix and visibility all in the WHERE
- * clause, so `limit`, `total` and `truncated` only ever count visible concepts (D118).
+ * clause, so `limit`, `total` and `truncated` only ever count visible concepts (D118). Items whose
+ * file is gone (moved or deleted, index not yet caught up) are dropped from the page and from
+ * `total` (issue 10 item 8).
  */
 import { KbError } from "../kb/errors.js";
 import type { ListItem, ListQuery, ListResult } from "./api.js";
 import { parseTimestamp } from "./rows.js";
 import { scopeSql } from "./scope.js";
+import type { PathExists } from "./search-query.js";
 import { andAll, type SqlFragment } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 import { visibilitySql } from "./visibility-sql.js";
 import { parseWhere, whereSql } from "./where.js";
 
-export function runList(cache: StatementCache, query: ListQuery): ListResult {
+export function runList(cache: StatementCache, query: ListQuery, exists?: PathExists): ListResult {
   const parts: SqlFragment[] = [visibilitySql(query.visibility, "c")];
   const prefix = scopeSql(query.prefix, "c", "prefix");
   if (prefix) parts.push(prefix);
@@ -22,17 +25,33 @@ export function runList(cache: StatementCache, query: ListQuery): ListResult {
     parts.push({ sql: "c.ts_ms <= ?", params: [bound(query.until, "until", true)] });
   const where = andAll(parts);
   const limit = Math.max(0, Math.floor(query.limit));
-  const items = cache
-    .get(
-      `SELECT c.id, c.title, c.type, c.map, c.journal, c.hash FROM concepts c WHERE ${where.sql} ORDER BY c.id LIMIT ?`,
-    )
-    .all(...where.params, limit) as ListItem[];
+  const page = (n: number) =>
+    cache
+      .get(
+        `SELECT c.id, c.title, c.type, c.map, c.journal, c.hash, c.path FROM concepts c WHERE ${where.sql} ORDER BY c.id LIMIT ?`,
+      )
+      .all(...where.params, n) as Array<ListItem & { path: string }>;
+  let rows = page(limit);
+  let gone = 0;
+  if (exists) {
+    const kept = rows.filter((r) => exists(r.path));
+    gone = rows.length - kept.length;
+    if (gone > 0 && rows.length === limit) {
+      // Look one wider page ahead so the page stays full; vanished rows are a brief window.
+      const wider = page(limit * 2 + 16);
+      const live = wider.filter((r) => exists(r.path));
+      gone = wider.length - live.length;
+      rows = live.slice(0, limit);
+    } else rows = kept;
+  }
+  const items: ListItem[] = rows.map(({ path: _path, ...item }) => item);
   const { n } = cache
     .get(`SELECT count(*) AS n FROM concepts c WHERE ${where.sql}`)
     .get(...where.params) as {
     n: number;
   };
-  return { items, total: n, truncated: n > items.length };
+  const total = Math.max(items.length, n - gone);
+  return { items, total, truncated: total > items.length };
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

@@ -4,7 +4,7 @@
  */
 import type Database from "better-sqlite3";
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * `concepts` holds one narrow row per concept (filters and ranking joins touch only it); the
@@ -16,6 +16,9 @@ export const SCHEMA_VERSION = 1;
  * 10,000-concept benchmark KB, missing both targets, so body text matches by word prefix only.
  * `fields` flattens the frontmatter to one row per scalar (list elements get one row each) so
  * `where` predicates are plain indexed lookups.
+ * Bodies are stored and word-indexed up to MAX_INDEXED_BODY_CHARS (text-bounds.ts). The no-hit
+ * substring fallback runs LIKE over `title_fold`/`body_fold` (folded copies, NULL for pure ASCII
+ * text, which LIKE matches case-insensitively as it is) and never reads a file (v2).
  */
 const DDL = `
 CREATE TABLE concepts (
@@ -35,7 +38,9 @@ CREATE TABLE concepts (
   stat_at_ms REAL,
   frontmatter TEXT NOT NULL
 );
-CREATE TABLE bodies (concept INTEGER PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE bodies (
+  concept INTEGER PRIMARY KEY, body TEXT NOT NULL, title_fold TEXT, body_fold TEXT
+);
 CREATE TABLE fields (concept INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE VIRTUAL TABLE concepts_fts USING fts5(

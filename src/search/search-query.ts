@@ -1,6 +1,8 @@
 /**
- * Keyword search over the index: all terms first, any term as a fallback. Visibility and scope
- * are part of the WHERE clause, so LIMIT counts only visible hits (D118).
+ * Keyword search over the index: all terms first, any term next, the whole query as a substring
+ * last (substring-fallback.ts). Visibility and scope are part of the WHERE clause, so LIMIT counts
+ * only visible hits (D118). Hits whose file no longer exists are dropped before answering, so a
+ * concept moved or deleted since it was indexed never shows (issue 10 item 8).
  */
 import type { SearchHit, SearchQuery, SearchResult } from "./api.js";
 import { ftsExpression, parseTerms, type QueryTerms } from "./query-terms.js";
@@ -9,10 +11,13 @@ import { scopeSql } from "./scope.js";
 import { makeSnippet } from "./snippet.js";
 import { andAll, escapeLike, type SqlFragment } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
+import { substringRows } from "./substring-fallback.js";
+import { SNIPPET_WINDOW_CHARS } from "./text-bounds.js";
 import { visibilitySql } from "./visibility-sql.js";
 
 interface HitRow {
   id: string;
+  path: string;
   title: string | null;
   type: string;
   map: string | null;
@@ -21,11 +26,19 @@ interface HitRow {
   score: number;
 }
 
-const COLUMNS = "c.id, c.title, c.type, c.map, c.journal, b.body";
+/** The body is read as its opening only: snippets of word hits are cut from it. */
+const COLUMNS = `c.id, c.path, c.title, c.type, c.map, c.journal, substr(b.body, 1, ${SNIPPET_WINDOW_CHARS}) AS body`;
 const WORD_RANK = `-bm25(concepts_fts, ${BM25_WEIGHTS.join(", ")})`;
 const TRI_RANK = `-bm25(concepts_tri, ${TRI_WEIGHTS.join(", ")})`;
 
-export function runSearch(cache: StatementCache, query: SearchQuery): SearchResult {
+/** True when a KB-root-relative path still names a file (the index's stored `path`). */
+export type PathExists = (path: string) => boolean;
+
+export function runSearch(
+  cache: StatementCache,
+  query: SearchQuery,
+  exists?: PathExists,
+): SearchResult {
   const terms = parseTerms(query.query);
   const limit = Math.max(0, Math.floor(query.limit));
   if (terms.all.length === 0 || limit === 0) return { results: [], match: "none" };
@@ -33,13 +46,41 @@ export function runSearch(cache: StatementCache, query: SearchQuery): SearchResu
   const scope = scopeSql(query.scope, "c");
   if (scope) filters.push(scope);
 
-  const all = fetch(cache, terms, "AND", filters, limit);
+  const all = live((n) => fetch(cache, terms, "AND", filters, n), limit, exists);
   if (all.length > 0) return { results: toHits(all, terms), match: "all_terms" };
-  if (terms.all.length < 2) return { results: [], match: "none" };
-  const any = fetch(cache, terms, "OR", filters, limit);
-  return any.length > 0
-    ? { results: toHits(any, terms), match: "any_term" }
-    : { results: [], match: "none" };
+  if (terms.all.length >= 2) {
+    const any = live((n) => fetch(cache, terms, "OR", filters, n), limit, exists);
+    if (any.length > 0) return { results: toHits(any, terms), match: "any_term" };
+  }
+  const sub = live((n) => substringRows(cache, query.query, filters, n), limit, exists);
+  if (sub.length === 0) return { results: [], match: "none" };
+  const needle = [query.query.trim()];
+  const results = sub.map((r) => {
+    const snippet = makeSnippet(r.body, needle);
+    return {
+      ...hitFields(r),
+      snippet: r.start > 1 && !snippet.startsWith("…") ? `…${snippet}` : snippet,
+    };
+  });
+  return { results, match: "substring" };
+}
+
+/**
+ * The first `limit` rows whose file still exists. Rows are dropped only in the short window
+ * between a file's move/delete and the index catching up, so one wider re-query suffices.
+ */
+function live<R extends { path: string }>(
+  query: (limit: number) => R[],
+  limit: number,
+  exists: PathExists | undefined,
+): R[] {
+  const rows = query(limit);
+  if (!exists) return rows;
+  const kept = rows.filter((r) => exists(r.path));
+  if (kept.length === rows.length || rows.length < limit) return kept;
+  return query(limit * 2 + 16)
+    .filter((r) => exists(r.path))
+    .slice(0, limit);
 }
 
 function fetch(
@@ -120,12 +161,9 @@ function likeAnyColumn(term: string): SqlFragment {
  * The order of the results is the rank.
  */
 function toHits(rows: HitRow[], terms: QueryTerms): SearchHit[] {
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title,
-    type: r.type,
-    map: r.map,
-    journal: r.journal,
-    snippet: makeSnippet(r.body, terms.all),
-  }));
+  return rows.map((r) => ({ ...hitFields(r), snippet: makeSnippet(r.body, terms.all) }));
+}
+
+function hitFields(r: Omit<HitRow, "body" | "score">): Omit<SearchHit, "snippet"> {
+  return { id: r.id, title: r.title, type: r.type, map: r.map, journal: r.journal };
 }

@@ -16,8 +16,9 @@ import { runList } from "./list-query.js";
 import { openIndexDb } from "./open-db.js";
 import { type ConceptRow, conceptRow, type FileStat, fieldPairs } from "./rows.js";
 import { createIndexes, createSchema, dropSchema } from "./schema.js";
-import { runSearch } from "./search-query.js";
+import { type PathExists, runSearch } from "./search-query.js";
 import { StatementCache } from "./statement-cache.js";
+import { boundedBody, storedFold } from "./text-bounds.js";
 
 /** What the index remembers of a concept file, for the warm reconcile. */
 export interface IndexedFile {
@@ -54,6 +55,11 @@ export interface SqliteSearchIndex extends SearchIndex {
 
 export interface OpenSearchIndexOptions {
   logger?: Logger;
+  /**
+   * Whether a KB-root-relative path still names a file. When given, search and list drop rows
+   * whose file is gone (moved or deleted since it was indexed) before answering.
+   */
+  exists?: PathExists;
 }
 
 /**
@@ -66,7 +72,7 @@ export function openSearchIndex(
   opts: OpenSearchIndexOptions = {},
 ): SqliteSearchIndex {
   const { db, fresh } = openIndexDb(dbPath, opts.logger ?? silentLogger);
-  return new Index(db, fresh);
+  return new Index(db, fresh, opts.exists);
 }
 
 const INSERT_SQL = `INSERT INTO concepts
@@ -83,6 +89,7 @@ class Index implements SqliteSearchIndex {
   constructor(
     private readonly db: Database.Database,
     readonly fresh: boolean,
+    private readonly exists?: PathExists,
   ) {
     this.cache = new StatementCache(db);
   }
@@ -139,11 +146,11 @@ class Index implements SqliteSearchIndex {
   }
 
   search(query: SearchQuery): SearchResult {
-    return runSearch(this.cache, query);
+    return runSearch(this.cache, query, this.exists);
   }
 
   list(query: ListQuery): ListResult {
-    return runList(this.cache, query);
+    return runList(this.cache, query, this.exists);
   }
 
   count(): number {
@@ -223,10 +230,14 @@ class Index implements SqliteSearchIndex {
   private insertRow(doc: ConceptDoc, stat: FileStat | undefined): void {
     const row = conceptRow(doc, stat ?? null, Date.now());
     const rowid = this.cache.get(INSERT_SQL).run(row).lastInsertRowid;
-    this.cache.get("INSERT INTO bodies(concept, body) VALUES (?, ?)").run(rowid, doc.body);
+    // Only a bounded prefix of the body is stored and indexed (text-bounds.ts).
+    const body = boundedBody(doc.body);
+    this.cache
+      .get("INSERT INTO bodies(concept, body, title_fold, body_fold) VALUES (?, ?, ?, ?)")
+      .run(rowid, body, storedFold(row.title), storedFold(body));
     this.cache
       .get("INSERT INTO concepts_fts(rowid, id, title, tags, body) VALUES (?, ?, ?, ?, ?)")
-      .run(rowid, row.id, row.title, row.tags, doc.body);
+      .run(rowid, row.id, row.title, row.tags, body);
     this.cache
       .get("INSERT INTO concepts_tri(rowid, id, title, tags) VALUES (?, ?, ?, ?)")
       .run(rowid, row.id, row.title, row.tags);

@@ -1,56 +1,67 @@
 /**
  * Last resort of keyword search: when neither all-terms nor any-term matched, look for the whole
- * query as a substring of titles and bodies (case- and diacritics-insensitive). The index matches
- * bodies at word starts only (docs/decisions.md §Search), which misses text without spaces (CJK)
- * and fragments inside words; this scan restores "substring-capable" matching for those queries
- * and costs a pass over the concepts only when the index found nothing. Pure over the docs given.
+ * query as a substring of titles and bodies (case- and diacritics-insensitive). The word index
+ * matches bodies at word starts only (docs/decisions.md §Search), which misses text without
+ * spaces (CJK) and fragments inside words; this restores substring matching for those queries.
+ *
+ * Served from the index alone — LIKE over the stored (bounded, folded) titles and bodies with
+ * the visibility and scope predicates in the same WHERE, before LIMIT — so it never reads a
+ * file and never touches a concept the caller cannot see (issue 10 item 6).
  */
-import type { ConceptDoc, Visibility } from "../kb/types.js";
-import { isVisible } from "../kb/visibility.js";
-import type { SearchHit } from "./api.js";
-import { makeSnippet } from "./snippet.js";
+import { andAll, escapeLike, type SqlFragment } from "./sql-fragment.js";
+import type { StatementCache } from "./statement-cache.js";
+import { foldText, SNIPPET_WINDOW_CHARS, SNIPPET_WINDOW_LEAD } from "./text-bounds.js";
 
-/** Lower case without diacritics, the way the index folds text. */
-export function foldText(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase();
+export interface SubstringRow {
+  id: string;
+  path: string;
+  title: string | null;
+  type: string;
+  map: string | null;
+  journal: string | null;
+  /** A window of the stored body around the match (the opening for a title-only match). */
+  body: string;
+  /** 1-based offset of `body` in the stored body: above 1, text was cut before the window. */
+  start: number;
 }
 
-/** True when `id` is `scope` or below it (`infra` covers `infra/x`, not `infrastructure`). */
-function inScope(id: string, scope: string | undefined): boolean {
-  const clean = (scope ?? "")
-    .trim()
-    .replace(/^\/+|\/+$/g, "")
-    .replace(/^data\//, "");
-  if (clean === "" || clean === "data") return true;
-  return id === clean || id.startsWith(`${clean}/`);
-}
+const TITLE = "coalesce(b.title_fold, c.title, '')";
+const BODY = "coalesce(b.body_fold, b.body)";
 
-export function substringSearch(
-  docs: Iterable<ConceptDoc>,
-  query: { query: string; scope?: string; limit: number; visibility: Visibility },
-): SearchHit[] {
-  const needle = foldText(query.query.trim());
-  if (needle === "") return [];
-  const hits: Array<SearchHit & { rank: number }> = [];
-  for (const doc of docs) {
-    if (!inScope(doc.id, query.scope) || !isVisible(query.visibility, doc, doc.type)) continue;
-    const inTitle = doc.title !== null && foldText(doc.title).includes(needle);
-    if (!inTitle && !foldText(doc.body).includes(needle)) continue;
-    hits.push({
-      id: doc.id,
-      title: doc.title,
-      type: doc.type,
-      map: doc.map,
-      journal: doc.journal,
-      snippet: makeSnippet(doc.body, [query.query.trim()]),
-      rank: inTitle ? 0 : 1,
-    });
-  }
-  return hits
-    .sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : 1))
-    .slice(0, query.limit)
-    .map(({ rank: _rank, ...hit }) => hit);
+/**
+ * Concepts whose title or body contains `query` (folded), title matches first, then by id.
+ * `filters` (visibility, scope) are ANDed into the WHERE before the LIMIT.
+ */
+export function substringRows(
+  cache: StatementCache,
+  query: string,
+  filters: SqlFragment[],
+  limit: number,
+): SubstringRow[] {
+  const needle = foldText(query.trim());
+  if (needle === "" || limit <= 0) return [];
+  const pattern = `%${escapeLike(needle)}%`;
+  const where = andAll([
+    {
+      sql: `${TITLE} LIKE ? ESCAPE '\\' OR ${BODY} LIKE ? ESCAPE '\\'`,
+      params: [pattern, pattern],
+    },
+    ...filters,
+  ]);
+  // Rank on rowids first; the match position and the snippet window are computed for the page
+  // only. Folded bodies can differ in length from the stored text (é → e, Hangul → jamo), so for
+  // them the window is placed by the length ratio and is wide enough to absorb the drift.
+  const sql =
+    `WITH r AS MATERIALIZED (SELECT c.rowid AS rowid, (${TITLE} LIKE ? ESCAPE '\\') AS in_title ` +
+    `FROM concepts c JOIN bodies b ON b.concept = c.rowid WHERE ${where.sql} ` +
+    "ORDER BY in_title DESC, c.id LIMIT ?), " +
+    "p AS MATERIALIZED (SELECT r.rowid AS rowid, r.in_title AS in_title, " +
+    `CASE WHEN b.body_fold IS NULL THEN max(1, instr(lower(b.body), ?) - ${SNIPPET_WINDOW_LEAD}) ` +
+    "ELSE max(1, CAST(instr(b.body_fold, ?) * 1.0 * length(b.body) / max(1, length(b.body_fold)) AS INTEGER)" +
+    ` - ${SNIPPET_WINDOW_CHARS / 2}) END AS start FROM r JOIN bodies b ON b.concept = r.rowid) ` +
+    "SELECT c.id, c.path, c.title, c.type, c.map, c.journal, p.start AS start, " +
+    `substr(b.body, p.start, ${SNIPPET_WINDOW_CHARS}) AS body ` +
+    "FROM p JOIN concepts c ON c.rowid = p.rowid JOIN bodies b ON b.concept = p.rowid " +
+    "ORDER BY p.in_title DESC, c.id";
+  return cache.get(sql).all(pattern, ...where.params, limit, needle, needle) as SubstringRow[];
 }

@@ -4,7 +4,7 @@
  */
 import type { ChangeRecord } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
-import { parseTimestamp, substringSearch } from "../../search/index.js";
+import { parseTimestamp } from "../../search/index.js";
 import type { ToolSpec } from "../spec.js";
 import { optEnum, optInt, optString, reqString } from "./read-args.js";
 import { idVisible } from "./read-visibility.js";
@@ -76,11 +76,8 @@ const search: ToolSpec = {
       limit: optInt(args, "limit", SEARCH_DEFAULT_LIMIT, 1, SEARCH_MAX_LIMIT),
       visibility: ctx.visibility,
     };
-    const found = ctx.runtime.index.search(request);
-    if (found.results.length > 0) return found;
-    // Nothing at word starts: try the whole query as a substring (CJK text, word fragments).
-    const results = substringSearch(await ctx.runtime.store.listConcepts(), request);
-    return results.length > 0 ? { results, match: "substring" } : found;
+    // The index falls back to the whole query as a substring itself (CJK text, word fragments).
+    return ctx.runtime.index.search(request);
   },
 };
 
