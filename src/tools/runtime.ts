@@ -43,12 +43,16 @@ export class KbRuntime {
     return applied;
   }
 
-  /** Re-reads the given concept ids into the index (removed when gone). */
+  /**
+   * Re-reads the given concept ids into the index (removed when gone). Every file is read first,
+   * then the index changes in one synchronous run, so no search sees half of a move (both ids).
+   */
   async syncIndex(ids: string[]): Promise<void> {
-    for (const id of ids) {
-      const doc = await this.store.tryReadConcept(id);
+    const docs = await Promise.all(ids.map((id) => this.store.tryReadConcept(id)));
+    ids.forEach((id, i) => {
+      const doc = docs[i];
       if (doc) this.index.upsert(doc);
       else this.index.remove(id);
-    }
+    });
   }
 }
