@@ -2,6 +2,7 @@
  * Assets (non-Markdown files under data/, 1 MiB) and artifacts (files under artifacts/,
  * 256 KiB): listing, reading and write/delete plans with raw-sha256 `if_match`.
  */
+import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import type { AssetInfo, WritePlan } from "./api.js";
 import { KbError } from "./errors.js";
@@ -41,18 +42,38 @@ export function areaPath(area: Area, path: string): string {
   return full;
 }
 
-/** Refuses a path any existing component of which is a symlink. */
-async function refuseSymlinks(root: string, rel: string): Promise<void> {
+/**
+ * Refuses, before anything touches disk, a path whose existing components are the wrong kind:
+ * a symlink anywhere, a file where a folder must be, or a folder where the file would go (the
+ * write would otherwise fail late with EISDIR/ENOTDIR).
+ */
+async function refuseWrongKinds(root: string, rel: string): Promise<void> {
   const parts = rel.split("/");
   for (let i = 1; i <= parts.length; i++) {
     const sub = parts.slice(0, i).join("/");
+    let stat: Stats;
     try {
-      if ((await lstat(resolveInside(root, sub))).isSymbolicLink()) {
-        throw new KbError("invalid_argument", `path "${rel}" goes through the symlink ${sub}`);
-      }
-    } catch (e) {
-      if (e instanceof KbError) throw e;
+      stat = await lstat(resolveInside(root, sub));
+    } catch {
       return; // Missing component: nothing deeper exists either.
+    }
+    if (stat.isSymbolicLink()) {
+      throw new KbError("invalid_argument", `path "${rel}" goes through the symlink ${sub}`);
+    }
+    const last = i === parts.length;
+    if (last && stat.isDirectory()) {
+      throw new KbError(
+        "invalid_argument",
+        `path "${rel}" is a folder, not a file: name a file inside it, e.g. ${rel}/<name>`,
+        { path: rel },
+      );
+    }
+    if (!last && !stat.isDirectory()) {
+      throw new KbError(
+        "invalid_argument",
+        `path "${rel}": "${sub}" is a file, so nothing can be stored under it`,
+        { path: rel },
+      );
     }
   }
 }
@@ -81,7 +102,7 @@ async function readArea(
   path: string,
 ): Promise<{ info: AssetInfo; bytes: Uint8Array }> {
   const rel = areaPath(area, path);
-  await refuseSymlinks(root, rel);
+  await refuseWrongKinds(root, rel);
   const bytes = await readBytesOrNull(root, rel);
   if (bytes === null) throw new KbError("not_found", `${area.what} "${rel}" does not exist`);
   return {
@@ -102,7 +123,7 @@ async function planAreaWrite(
       `${area.what} "${rel}" is ${input.bytes.length} bytes; the limit is ${area.max}`,
     );
   }
-  await refuseSymlinks(ctx.root, rel);
+  await refuseWrongKinds(ctx.root, rel);
   const existing = await readBytesOrNull(ctx.root, rel);
   checkIfMatch(
     `${area.what} "${rel}"`,
@@ -128,7 +149,7 @@ async function planAreaDelete(
   input: { path: string; ifMatch?: string },
 ): Promise<WritePlan> {
   const rel = areaPath(area, input.path);
-  await refuseSymlinks(ctx.root, rel);
+  await refuseWrongKinds(ctx.root, rel);
   const existing = await readBytesOrNull(ctx.root, rel);
   if (existing === null) throw new KbError("not_found", `${area.what} "${rel}" does not exist`);
   checkIfMatch(`${area.what} "${rel}"`, bytesHash(existing), input.ifMatch);

@@ -117,7 +117,8 @@ export async function commitPaths(
 ): Promise<string | null> {
   const wanted = await stageablePaths(cwd, [...new Set(paths)]);
   if (wanted.length === 0) return null;
-  const list = `${wanted.join("\0")}\0`;
+  // Literal pathspecs: an asset named `public/*` must stage that one file, not a glob match.
+  const list = `${wanted.map((p) => `:(literal)${p}`).join("\0")}\0`;
   await git(cwd, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], list);
   const author = `${identity.name} <${identity.email}>`;
   const r = await runGit(

@@ -8,6 +8,9 @@ import { KbError } from "./errors.js";
 import type { MapDescriptor, Placement } from "./types.js";
 
 const SEGMENT = /^[a-z0-9._-]+$/;
+/** Longest segment and id (UTF-8 bytes): well under NAME_MAX/PATH_MAX once `data/`, `.md` and temp names are added. */
+export const MAX_SEGMENT_BYTES = 128;
+export const MAX_ID_BYTES = 255;
 /** Basenames (without `.md`) that are never concepts. */
 export const RESERVED_BASENAMES: readonly string[] = ["index", "log", "_map", "_archive", "AGENTS"];
 /** Deepest id a write may create (segments after `services/` for service ids). */
@@ -39,14 +42,26 @@ export function validateId(id: string, opts: { forWrite?: boolean } = {}): void 
   if (id.endsWith(".md")) {
     throw invalid(id, id.split("/").pop() ?? id, 'ends with ".md": ids never carry the extension');
   }
+  if (Buffer.byteLength(id) > MAX_ID_BYTES) {
+    throw new KbError(
+      "invalid_id",
+      `id "${id.slice(0, 64)}…" is ${Buffer.byteLength(id)} bytes long; the limit is ${MAX_ID_BYTES}`,
+      { rule: "too_long" },
+    );
+  }
   const segments = id.split("/");
   for (const segment of segments) {
     if (segment === "")
       throw invalid(id, segment, "is empty: no leading, trailing or double slashes");
     if (segment === "." || segment === "..")
       throw invalid(id, segment, "is . or .., which ids never contain");
+    if (segment.startsWith("."))
+      throw invalid(id, segment, 'starts with ".": hidden files and folders are never concepts');
     if (!SEGMENT.test(segment)) {
       throw invalid(id, segment, "must match [a-z0-9._-]+ (lowercase letters, digits, . _ -)");
+    }
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) {
+      throw invalid(id, `${segment.slice(0, 32)}…`, `is longer than ${MAX_SEGMENT_BYTES} bytes`);
     }
   }
   const last = segments[segments.length - 1] ?? "";
