@@ -6,29 +6,26 @@ import type { WritePlan } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
 import { validateId } from "../../kb/ids.js";
 import type { ConceptDoc, Frontmatter } from "../../kb/types.js";
+import { defineTool } from "../define.js";
+import { enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
 import { findContradictions, withoutContradiction } from "./governance-contradict-rule.js";
-import { optEnum, optString, reqString } from "./read-args.js";
 import { docVisible } from "./read-visibility.js";
 
 const under = (id: string, prefix: string) => id === prefix || id.startsWith(`${prefix}/`);
 
-const contradictionReport: ToolSpec = {
+const contradictionReport = defineTool({
   name: "contradiction_report",
   description:
     "Pairs of concepts that contradict: a contradicts/conflicts_with frontmatter field naming the other, or each superseded_by the other. prefix limits to ids under it.",
-  inputSchema: {
-    type: "object",
-    properties: { prefix: { type: "string" } },
-    additionalProperties: false,
-  },
+  args: { prefix: opt(str()) },
   readOnly: true,
   advanced: true,
   idempotent: true,
   resource: "collection",
   auditFields: [],
   handler: async (args, ctx) => {
-    const prefix = optString(args, "prefix")?.replace(/\/+$/, "") || undefined;
+    const prefix = args.prefix?.replace(/\/+$/, "") || undefined;
     // Only visible concepts take part: a pair with a hidden end is not reported at all (D118).
     const docs = (await ctx.runtime.store.listConcepts()).filter((d) =>
       docVisible(ctx.visibility, d),
@@ -49,7 +46,7 @@ const contradictionReport: ToolSpec = {
       total: pairs.length,
     };
   },
-};
+});
 
 const RESOLUTIONS = ["keep", "dismiss"] as const;
 
@@ -64,29 +61,18 @@ function resolvedSelf(doc: ConceptDoc, others: ReadonlySet<string>): Frontmatter
   return fm;
 }
 
-const conflictResolve: ToolSpec = {
+const conflictResolve = defineTool({
   name: "conflict_resolve",
   description:
     "Settle the contradictions recorded on concept id. resolution keep: id stands, the others become superseded_by id; dismiss: clear the records only. body optionally replaces id's body. Errors: not_found, invalid_argument when none is recorded.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      id: { type: "string" },
-      resolution: { type: "string", enum: [...RESOLUTIONS] },
-      body: { type: "string" },
-    },
-    required: ["id", "resolution"],
-    additionalProperties: false,
-  },
+  args: { id: nonEmptyStr(), resolution: enumOf(RESOLUTIONS), body: opt(str()) },
   readOnly: false,
   advanced: true,
   resource: "whole",
   auditFields: ["id"],
   handler: async (args, ctx) => {
-    const id = reqString(args, "id");
+    const { id, resolution, body } = args;
     validateId(id);
-    const resolution = optEnum(args, "resolution", RESOLUTIONS, "keep");
-    const body = optString(args, "body");
     const { store } = ctx.runtime;
     const docs = await store.listConcepts();
     const self = docs.find((d) => d.id === id) ?? (await store.readConcept(id));
@@ -138,6 +124,6 @@ const conflictResolve: ToolSpec = {
       ...(resolution === "keep" ? { superseded: changed } : { updated: changed }),
     };
   },
-};
+});
 
 export const contradictionTools: ToolSpec[] = [contradictionReport, conflictResolve];

@@ -1,14 +1,13 @@
 /** kb_status and commit_gate: the state of the KB's files, index and git working tree. */
+import { defineTool } from "../define.js";
 import type { ToolSpec } from "../spec.js";
 
 const MAX_PATHS = 200;
-const NO_ARGS = { type: "object" as const, properties: {}, additionalProperties: false };
 
-const kbStatus: ToolSpec = {
+const kbStatus = defineTool({
   name: "kb_status",
   description:
     "KB name, concept and map counts, index count, git head/branch/dirty files, capabilities.",
-  inputSchema: NO_ARGS,
   readOnly: true,
   advanced: false,
   idempotent: true,
@@ -39,12 +38,11 @@ const kbStatus: ToolSpec = {
       },
     };
   },
-};
+});
 
-const commitGate: ToolSpec = {
+const commitGate = defineTool({
   name: "commit_gate",
   description: "Whether the KB has uncommitted changes, and the files a commit would take.",
-  inputSchema: NO_ARGS,
   readOnly: true,
   advanced: true,
   idempotent: true,
@@ -64,6 +62,6 @@ const commitGate: ToolSpec = {
       ...(clean ? { note: "working tree clean: nothing to commit" } : {}),
     };
   },
-};
+});
 
 export const statusTools: ToolSpec[] = [kbStatus, commitGate];

@@ -8,10 +8,11 @@ import { requireType } from "../../kb/frontmatter.js";
 import { validateId } from "../../kb/ids.js";
 import { validateAgainstMap } from "../../kb/maps.js";
 import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
+import { defineTool } from "../define.js";
 import { LINT_CHECKS, runLint, selectChecks } from "../lint/checks.js";
 import { readLintContext } from "../lint/context.js";
+import { arr, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { optString, optStringList } from "./read-args.js";
 
 const MAX_LISTED = 200;
 const GATE_LISTED = 50;
@@ -35,15 +36,11 @@ export function validateDoc(doc: ConceptDoc, maps: readonly MapDescriptor[]): Va
   }
 }
 
-const validate: ToolSpec = {
+const validate = defineTool({
   name: "validate",
   description:
     "Check frontmatter (type), strict palettes and required fields of one concept (id) or every concept. Errors: not_found.",
-  inputSchema: {
-    type: "object",
-    properties: { id: { type: "string", description: "Absent = whole KB" } },
-    additionalProperties: false,
-  },
+  args: { id: opt(nonEmptyStr("Absent = whole KB")) },
   readOnly: true,
   advanced: false,
   idempotent: true,
@@ -51,7 +48,7 @@ const validate: ToolSpec = {
   auditFields: ["id"],
   handler: async (args, ctx) => {
     const { store } = ctx.runtime;
-    const id = optString(args, "id") || undefined;
+    const { id } = args;
     if (id) validateId(id);
     const [maps, docs] = await Promise.all([
       store.maps(),
@@ -66,28 +63,21 @@ const validate: ToolSpec = {
       truncated: problems.length > MAX_LISTED,
     };
   },
-};
+});
 
-const lint: ToolSpec = {
+const lint = defineTool({
   name: "lint",
   description: `Run KB lint checks (default all: ${LINT_CHECKS.map((c) => c.name).join(", ")}); prefix limits to ids under it. Errors: invalid_argument for an unknown check.`,
-  inputSchema: {
-    type: "object",
-    properties: {
-      checks: { type: "array", items: { type: "string" } },
-      prefix: { type: "string" },
-    },
-    additionalProperties: false,
-  },
+  args: { checks: opt(arr(str())), prefix: opt(nonEmptyStr()) },
   readOnly: true,
   advanced: false,
   idempotent: true,
   resource: "whole",
   auditFields: [],
   handler: async (args, ctx) => {
-    const checks = selectChecks(optStringList(args, "checks"));
+    const checks = selectChecks(args.checks);
     const lctx = await readLintContext(ctx.runtime.store, ctx.now());
-    const issues = runLint(lctx, checks, optString(args, "prefix") || undefined);
+    const issues = runLint(lctx, checks, args.prefix);
     return {
       checks: checks.map((c) => c.name),
       errors: issues.filter((i) => i.severity === "error").length,
@@ -96,12 +86,11 @@ const lint: ToolSpec = {
       truncated: issues.length > MAX_LISTED,
     };
   },
-};
+});
 
-const gateCheck: ToolSpec = {
+const gateCheck = defineTool({
   name: "gate_check",
   description: "Pass/fail quality gate: validate problems plus lint errors (warnings do not fail).",
-  inputSchema: { type: "object", properties: {}, additionalProperties: false },
   readOnly: true,
   advanced: false,
   idempotent: true,
@@ -134,6 +123,6 @@ const gateCheck: ToolSpec = {
       truncated: failures.length > GATE_LISTED,
     };
   },
-};
+});
 
 export const validationTools: ToolSpec[] = [validate, lint, gateCheck];

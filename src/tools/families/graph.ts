@@ -5,26 +5,22 @@
  */
 import { validateId } from "../../kb/ids.js";
 import { notFound } from "../../kb/store-read.js";
+import { defineTool } from "../define.js";
+import { enumOf, int, nonEmptyStr, opt } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { buildLinkGraph, type Direction, neighbourDistances } from "./graph-links.js";
-import { optEnum, optInt, reqString } from "./read-args.js";
+import { buildLinkGraph, neighbourDistances } from "./graph-links.js";
 import { docVisible } from "./read-visibility.js";
 
 export const MAX_GRAPH_DEPTH = 3;
 
-const graphNeighbors: ToolSpec = {
+const graphNeighbors = defineTool({
   name: "graph_neighbors",
   description:
     "Concepts linked from (out), to (in) or both ways around id, with minimum distance; depth 1-3 (default 1). Errors: not_found.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      id: { type: "string" },
-      direction: { type: "string", enum: ["out", "in", "both"] },
-      depth: { type: "integer", minimum: 1, maximum: MAX_GRAPH_DEPTH },
-    },
-    required: ["id"],
-    additionalProperties: false,
+  args: {
+    id: nonEmptyStr(),
+    direction: opt(enumOf(["out", "in", "both"]), "both"),
+    depth: opt(int({ min: 1, max: MAX_GRAPH_DEPTH }), 1),
   },
   readOnly: true,
   advanced: false,
@@ -33,10 +29,8 @@ const graphNeighbors: ToolSpec = {
   auditFields: ["id"],
   requiresWholeKb: (args) => typeof args.depth === "number" && args.depth > 1,
   handler: async (args, ctx) => {
-    const id = reqString(args, "id");
+    const { id, direction, depth } = args;
     validateId(id);
-    const direction: Direction = optEnum(args, "direction", ["out", "in", "both"] as const, "both");
-    const depth = optInt(args, "depth", 1, 1, MAX_GRAPH_DEPTH);
     const docs = (await ctx.runtime.store.listConcepts()).filter((d) =>
       docVisible(ctx.visibility, d),
     );
@@ -66,6 +60,6 @@ const graphNeighbors: ToolSpec = {
       .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id));
     return { id, direction, depth, neighbors, total: neighbors.length };
   },
-};
+});
 
 export const graphTools: ToolSpec[] = [graphNeighbors];

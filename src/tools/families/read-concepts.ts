@@ -7,8 +7,9 @@ import { validateId } from "../../kb/ids.js";
 import { extractSection, outline } from "../../kb/markdown.js";
 import type { ConceptDoc } from "../../kb/types.js";
 import type { ListResult } from "../../search/api.js";
+import { defineTool } from "../define.js";
+import { arr, bool, int, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { optBool, optInt, optString, optStringList, reqString } from "./read-args.js";
 
 /** Bodies above this many bytes are answered with their outline unless the caller asks (D-read-60k). */
 export const LARGE_BODY_BYTES = 60 * 1024;
@@ -34,20 +35,15 @@ function header(doc: ConceptDoc): Record<string, unknown> {
   };
 }
 
-const conceptRead: ToolSpec = {
+const conceptRead = defineTool({
   name: "concept_read",
   description:
     "Read a concept: {id, hash, frontmatter, body}. section returns one heading's text, outline only headings, full forces bodies over 60 KB (otherwise outline). Errors: not_found, invalid_id.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      id: { type: "string" },
-      section: { type: "string", description: "Heading text to return" },
-      outline: { type: "boolean" },
-      full: { type: "boolean" },
-    },
-    required: ["id"],
-    additionalProperties: false,
+  args: {
+    id: nonEmptyStr(),
+    section: opt(str("Heading text to return")),
+    outline: opt(bool()),
+    full: opt(bool()),
   },
   readOnly: true,
   advanced: false,
@@ -56,10 +52,9 @@ const conceptRead: ToolSpec = {
   auditFields: ["id"],
   targets: (args) => (typeof args.id === "string" ? [{ id: args.id, write: false }] : []),
   handler: async (args, ctx) => {
-    const id = reqString(args, "id");
+    const { id, section } = args;
     validateId(id);
     const doc = await ctx.runtime.store.readConcept(id);
-    const section = optString(args, "section");
     if (section !== undefined) {
       const text = extractSection(doc.body, section);
       if (text === null) {
@@ -75,9 +70,9 @@ const conceptRead: ToolSpec = {
       }
       return { ...header(doc), section, body: text };
     }
-    if (optBool(args, "outline")) return { ...header(doc), outline: outline(doc.body) };
+    if (args.outline) return { ...header(doc), outline: outline(doc.body) };
     const bytes = Buffer.byteLength(doc.body, "utf8");
-    if (bytes > LARGE_BODY_BYTES && !optBool(args, "full")) {
+    if (bytes > LARGE_BODY_BYTES && !args.full) {
       return {
         ...header(doc),
         outline: outline(doc.body),
@@ -86,24 +81,20 @@ const conceptRead: ToolSpec = {
     }
     return { ...header(doc), body: doc.body };
   },
-};
+});
 
-const conceptList: ToolSpec = {
+const conceptList = defineTool({
   name: "concept_list",
   description:
     "List concepts {items, total, truncated}, filtered by prefix, map, type, where (key=value, key!=value) and since/until on the frontmatter timestamp. limit defaults to 500.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      prefix: { type: "string" },
-      map: { type: "string" },
-      type: { type: "string" },
-      where: { type: "array", items: { type: "string" } },
-      since: { type: "string", description: "ISO time, inclusive" },
-      until: { type: "string", description: "ISO time, inclusive" },
-      limit: { type: "integer", minimum: 1, maximum: CONCEPT_LIST_MAX_LIMIT },
-    },
-    additionalProperties: false,
+  args: {
+    prefix: opt(nonEmptyStr()),
+    map: opt(nonEmptyStr()),
+    type: opt(nonEmptyStr()),
+    where: opt(arr(str())),
+    since: opt(str("ISO time, inclusive")),
+    until: opt(str("ISO time, inclusive")),
+    limit: opt(int({ min: 1, max: CONCEPT_LIST_MAX_LIMIT }), CONCEPT_LIST_DEFAULT_LIMIT),
   },
   readOnly: true,
   advanced: false,
@@ -111,12 +102,10 @@ const conceptList: ToolSpec = {
   resource: "collection",
   auditFields: [],
   handler: async (args, ctx) => {
-    const limit = optInt(args, "limit", CONCEPT_LIST_DEFAULT_LIMIT, 1, CONCEPT_LIST_MAX_LIMIT);
-    const where = [...(optStringList(args, "where") ?? [])];
-    const type = optString(args, "type");
+    const { limit, type, map } = args;
+    const where = [...(args.where ?? [])];
     if (type) where.push(`type=${type}`);
-    let prefix = optString(args, "prefix") || undefined;
-    const map = optString(args, "map") || undefined;
+    let prefix = args.prefix;
     if (map) {
       // A map's concepts are exactly the ids under its folder, so `map` narrows the prefix.
       if (prefix && prefix !== map && !prefix.startsWith(`${map}/`)) {
@@ -127,13 +116,13 @@ const conceptList: ToolSpec = {
     }
     return ctx.runtime.index.list({
       where,
-      since: optString(args, "since"),
-      until: optString(args, "until"),
+      since: args.since,
+      until: args.until,
       prefix,
       limit,
       visibility: ctx.visibility,
     });
   },
-};
+});
 
 export const conceptReadTools: ToolSpec[] = [conceptRead, conceptList];

@@ -5,12 +5,12 @@ import { KbError } from "../../kb/errors.js";
 import { contentHash } from "../../kb/hash.js";
 import { validateId } from "../../kb/ids.js";
 import type { MapDescriptor } from "../../kb/types.js";
+import { defineTool } from "../define.js";
+import { int, nonEmptyStr, opt } from "../schema.js";
 import type { ToolContext, ToolSpec } from "../spec.js";
-import { optInt, optString } from "./read-args.js";
 import { newestFirst, parseLogEntries } from "./read-log.js";
 import { mapVisible } from "./read-visibility.js";
 
-const NO_ARGS = { type: "object" as const, properties: {}, additionalProperties: false };
 const LOG_TAIL_DEFAULT = 20;
 
 function describeMap(m: MapDescriptor): Record<string, unknown> {
@@ -50,11 +50,10 @@ async function scopedPath(
   return `data/${scope}/${file}`;
 }
 
-const atlasOverview: ToolSpec = {
+const atlasOverview = defineTool({
   name: "atlas_overview",
   description:
     "Overview of the KB: name, concept count, each map/journal with its concept count, and the KB-root instructions.md (null when absent).",
-  inputSchema: NO_ARGS,
   readOnly: true,
   advanced: false,
   idempotent: true,
@@ -76,13 +75,12 @@ const atlasOverview: ToolSpec = {
       instructions: await ctx.runtime.store.readText("instructions.md"),
     };
   },
-};
+});
 
-const mapList: ToolSpec = {
+const mapList = defineTool({
   name: "map_list",
   description:
     "List maps and journals with kind, title, concept_types, ontology_mode, required_fields.",
-  inputSchema: NO_ARGS,
   readOnly: true,
   advanced: false,
   idempotent: true,
@@ -92,24 +90,20 @@ const mapList: ToolSpec = {
     const maps = await visibleMaps(ctx);
     return { maps: maps.map(describeMap) };
   },
-};
+});
 
-const indexGet: ToolSpec = {
+const indexGet = defineTool({
   name: "index_get",
   description:
     "Read a curated index: the root data/index.md, or a map's index with scope. Returns {path, hash, content}. Errors: not_found.",
-  inputSchema: {
-    type: "object",
-    properties: { scope: { type: "string", description: "Map name; absent = root index" } },
-    additionalProperties: false,
-  },
+  args: { scope: opt(nonEmptyStr("Map name; absent = root index")) },
   readOnly: true,
   advanced: false,
   idempotent: true,
   resource: "whole",
   auditFields: ["scope"],
   handler: async (args, ctx) => {
-    const scope = optString(args, "scope") || undefined;
+    const { scope } = args;
     const path = await scopedPath(ctx, scope, "index.md");
     const content = await ctx.runtime.store.readText(path);
     if (content === null) {
@@ -120,31 +114,26 @@ const indexGet: ToolSpec = {
     }
     return { scope: scope ?? null, path, hash: contentHash(content), content };
   },
-};
+});
 
-const templateList: ToolSpec = {
+const templateList = defineTool({
   name: "template_list",
   description: "List concept templates (name, variables) for concept_new.",
-  inputSchema: NO_ARGS,
   readOnly: true,
   advanced: false,
   idempotent: true,
   resource: "whole",
   auditFields: [],
   handler: async (_args, ctx) => ({ templates: await ctx.runtime.store.templates() }),
-};
+});
 
-const logTail: ToolSpec = {
+const logTail = defineTool({
   name: "log_tail",
   description:
     "Newest log entries first, from data/log.md or a map's log (scope). limit defaults to 20.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      scope: { type: "string", description: "Map name; absent = root log" },
-      limit: { type: "integer", minimum: 1, maximum: 500 },
-    },
-    additionalProperties: false,
+  args: {
+    scope: opt(nonEmptyStr("Map name; absent = root log")),
+    limit: opt(int({ min: 1, max: 500 }), LOG_TAIL_DEFAULT),
   },
   readOnly: true,
   advanced: false,
@@ -152,8 +141,7 @@ const logTail: ToolSpec = {
   resource: "whole",
   auditFields: ["scope"],
   handler: async (args, ctx) => {
-    const scope = optString(args, "scope") || undefined;
-    const limit = optInt(args, "limit", LOG_TAIL_DEFAULT, 1, 500);
+    const { scope, limit } = args;
     const path = await scopedPath(ctx, scope, "log.md");
     const text = await ctx.runtime.store.readText(path);
     if (text === null) return { path, entries: [], total: 0, note: `no log at ${path}` };
@@ -166,6 +154,6 @@ const logTail: ToolSpec = {
       truncated: entries.length > limit,
     };
   },
-};
+});
 
 export const kbReadTools: ToolSpec[] = [atlasOverview, mapList, indexGet, templateList, logTail];
