@@ -236,10 +236,7 @@ async function execute(
       try {
         const value = await spec.handler(args, toolCtx(again));
         const target = session.targets.length > 0 ? session.targets.join(", ") : spec.name;
-        const commitSha =
-          session.paths.size > 0
-            ? await runtime.store.commit([...session.paths], `${spec.name}: ${target}`)
-            : null;
+        const commitSha = await runtime.commitSession(`${spec.name}: ${target}`);
         return { result: textResult(renderResult(value)), outcome: "success" as const, commitSha };
       } finally {
         runtime.endWrite();
@@ -266,7 +263,7 @@ function failure(deps: CallDeps, tool: string, err: unknown, outcome: AuditOutco
       `${tool} on ${deps.kb} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
     );
   }
-  return { result: textResult(renderError(err), true), outcome };
+  return { result: textResult(renderError(err, [deps.runtime.store.root]), true), outcome };
 }
 
 /**

@@ -34,17 +34,42 @@ export function isHiddenDenial(err: unknown): boolean {
 }
 
 /**
- * `<code>: <message>` for a KbError; `forbidden` and hidden `not found` denials render exactly;
- * anything else is an internal failure whose message is shortened (no stack, no paths beyond it).
+ * An absolute path in a message: a `/` at the start or after a space, quote, bracket, `=` or `,`
+ * (never after `:` — `http://…` stays), up to the next space, quote or bracket.
  */
-export function renderError(err: unknown): string {
+const ABSOLUTE_PATH = /(?<=^|[\s'"`(<[{=,])\/[^\s'"`()<>[\]{}]*/g;
+
+/**
+ * `message` with no absolute server path: the KB root (and its real path) becomes relative,
+ * any other absolute path shrinks to `…/<last segment>`. Every error text goes through it,
+ * whatever raised the error (fs, git, SQLite), so no path of the server's disk leaks.
+ */
+export function scrubPaths(message: string, roots: readonly string[] = []): string {
+  let out = message;
+  for (const root of roots) {
+    const base = root.replace(/\/+$/, "");
+    if (base.length < 2) continue;
+    out = out.split(`${base}/`).join("").split(base).join(".");
+  }
+  return out.replace(ABSOLUTE_PATH, (p) => {
+    const last = p.replace(/\/+$/, "").split("/").pop();
+    return last ? `…/${last}` : "…";
+  });
+}
+
+/**
+ * `<code>: <message>` for a KbError; `forbidden` and hidden `not found` denials render exactly;
+ * anything else is an internal failure whose message is shortened (no stack). Absolute paths are
+ * scrubbed from every message ({@link scrubPaths}; `roots` are the KB root's spellings).
+ */
+export function renderError(err: unknown, roots: readonly string[] = []): string {
   if (err instanceof KbError) {
     if (err.code === "forbidden") return FORBIDDEN_TEXT;
     if (isHiddenDenial(err)) return NOT_FOUND_TEXT;
-    return `${err.code}: ${err.message}`;
+    return `${err.code}: ${scrubPaths(err.message, roots)}`;
   }
   const message = err instanceof Error ? err.message : String(err);
-  const firstLine = message.split("\n")[0] ?? "";
+  const firstLine = scrubPaths(message.split("\n")[0] ?? "", roots);
   const short =
     firstLine.length > MAX_INTERNAL_MESSAGE
       ? `${firstLine.slice(0, MAX_INTERNAL_MESSAGE - 3)}...`

@@ -1,0 +1,90 @@
+/**
+ * Issue 10 item 10: no error text ever carries an absolute server path. Internal failures are
+ * provoked on a real KB (a folder where a concept file would go, a file where a folder must be)
+ * and rendered by the real call pipeline; the scrub itself is pinned on sample messages.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/logger.js";
+import { LOCAL_ADMIN } from "../../src/mcp/context.js";
+import type { MountedKb } from "../../src/mcp/mount.js";
+import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { scrubPaths } from "../../src/tools/result.js";
+import { must, type TempMounts, tempMounts } from "./helpers.js";
+
+let kbs: TempMounts;
+let main: MountedKb;
+beforeAll(async () => {
+  kbs = await tempMounts(["main"]);
+  main = must(kbs.byName.main);
+});
+afterAll(async () => kbs?.cleanup());
+
+const ctx = { principal: LOCAL_ADMIN, transport: "in-memory" as const, requestId: "" };
+
+async function errorText(name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await surfaceForMount(main, { audit: null, logger: silentLogger }).callTool(
+    name,
+    args,
+    ctx,
+  );
+  expect(result.isError, JSON.stringify(result)).toBe(true);
+  return (result.content as Array<{ text: string }>).map((c) => c.text).join("\n");
+}
+
+/** An absolute path: `/` at the start or after a space, quote or bracket, then a name. */
+const ABSOLUTE = /(^|[\s'"`(<[{=,])\/[A-Za-z0-9_.-]/;
+
+describe("error texts carry no absolute server path", () => {
+  it("an internal failure from the file system names the file relative to the KB", async () => {
+    const root = main.runtime.store.root;
+    // A folder where the concept file would go: the rename fails inside the store.
+    await mkdir(join(root, "data", "blocked.md"), { recursive: true });
+    await writeFile(join(root, "data", "blocked.md", "x"), "x");
+    const texts = [
+      await errorText("concept_write", {
+        id: "blocked",
+        frontmatter: { type: "note" },
+        body: "b\n",
+      }),
+    ];
+    // A file where a folder must be: mkdir under it fails.
+    await writeFile(join(root, "data", "plainfile"), "x");
+    texts.push(
+      await errorText("concept_write", {
+        id: "plainfile/child",
+        frontmatter: { type: "note" },
+        body: "b\n",
+      }),
+    );
+    for (const text of texts) {
+      expect(text).not.toContain(root);
+      expect(text, text).not.toMatch(ABSOLUTE);
+    }
+  });
+
+  it("scrubPaths makes the KB root relative and shortens any other absolute path", () => {
+    const root = "/srv/kbs/main";
+    expect(
+      scrubPaths(
+        `EISDIR: illegal operation on a directory, rename '${root}/data/.x.tmp' -> '${root}/data/a.md'`,
+        [root],
+      ),
+    ).toBe("EISDIR: illegal operation on a directory, rename 'data/.x.tmp' -> 'data/a.md'");
+    expect(
+      scrubPaths("ENOENT: no such file or directory, open '/private/srv/kbs/main/data/a.md'", [
+        root,
+      ]),
+    ).toBe("ENOENT: no such file or directory, open '…/a.md'");
+    expect(scrubPaths(`fatal: Unable to create ${root}/.git/index.lock: File exists`, [root])).toBe(
+      "fatal: Unable to create .git/index.lock: File exists",
+    );
+    expect(scrubPaths("not a KB: /home/u/kb (run cartographer kb create)")).toBe(
+      "not a KB: …/kb (run cartographer kb create)",
+    );
+    // Relative paths, ids and URLs stay as they are.
+    const plain = 'id "a/b": segment "b" is reserved; see https://example.org/docs/x';
+    expect(scrubPaths(plain, [root])).toBe(plain);
+  });
+});
