@@ -5,7 +5,7 @@
  *  2. each names the other as `superseded_by` (a supersession cycle: neither can be current).
  * A pair is reported once, ordered by id, with the concepts that declared it.
  */
-import type { ConceptDoc, FmValue, Frontmatter } from "../../kb/types.js";
+import type { ConceptDoc, FmValue, Frontmatter } from "./types.js";
 
 export const CONTRADICTION_FIELDS = ["contradicts", "conflicts_with"] as const;
 

@@ -4,8 +4,8 @@
  * that do not exist are kept apart as `broken`; asset links as `assets`.
  */
 
-import { extractLinks, type LinkRef } from "../../kb/markdown.js";
-import type { ConceptDoc } from "../../kb/types.js";
+import { extractLinks, type LinkRef } from "./markdown.js";
+import type { ConceptDoc } from "./types.js";
 
 export interface LinkGraph {
   /** id → ids it links to (existing concepts only, itself excluded). */

@@ -1,16 +1,16 @@
 /**
- * contradiction_report (rule: governance-contradict-rule.ts) and conflict_resolve, which
+ * contradiction_report (rule: src/kb/contradictions.ts) and conflict_resolve, which
  * settles the contradictions recorded on one concept through store plans, as one batch.
  */
 import type { WritePlan } from "../../kb/api.js";
+import { findContradictions, withoutContradiction } from "../../kb/contradictions.js";
 import { KbError } from "../../kb/errors.js";
 import { validateId } from "../../kb/ids.js";
 import type { ConceptDoc, Frontmatter } from "../../kb/types.js";
 import { defineTool } from "../define.js";
 import { enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { findContradictions, withoutContradiction } from "./governance-contradict-rule.js";
-import { docVisible } from "./read-visibility.js";
+import { docVisible } from "../support/visibility.js";
 
 const under = (id: string, prefix: string) => id === prefix || id.startsWith(`${prefix}/`);
 

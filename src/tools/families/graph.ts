@@ -4,12 +4,12 @@
  * bridges two visible ones (D118).
  */
 import { validateId } from "../../kb/ids.js";
+import { buildLinkGraph, neighbourDistances } from "../../kb/link-graph.js";
 import { notFound } from "../../kb/store-read.js";
 import { defineTool } from "../define.js";
 import { enumOf, int, nonEmptyStr, opt } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { buildLinkGraph, neighbourDistances } from "./graph-links.js";
-import { docVisible } from "./read-visibility.js";
+import { docVisible } from "../support/visibility.js";
 
 export const MAX_GRAPH_DEPTH = 3;
 

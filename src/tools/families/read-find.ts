@@ -6,8 +6,8 @@ import type { ChangeRecord } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
 import { parseTimestamp } from "../../search/index.js";
 import type { ToolSpec } from "../spec.js";
+import { idVisible } from "../support/visibility.js";
 import { optEnum, optInt, optString, reqString } from "./read-args.js";
-import { idVisible } from "./read-visibility.js";
 
 const SEARCH_DEFAULT_LIMIT = 10;
 const SEARCH_MAX_LIMIT = 100;

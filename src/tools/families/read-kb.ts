@@ -4,12 +4,12 @@
 import { KbError } from "../../kb/errors.js";
 import { contentHash } from "../../kb/hash.js";
 import { validateId } from "../../kb/ids.js";
+import { newestFirst, parseLogEntries } from "../../kb/log-entries.js";
 import type { MapDescriptor } from "../../kb/types.js";
 import { defineTool } from "../define.js";
 import { int, nonEmptyStr, opt } from "../schema.js";
 import type { ToolContext, ToolSpec } from "../spec.js";
-import { newestFirst, parseLogEntries } from "./read-log.js";
-import { mapVisible } from "./read-visibility.js";
+import { mapVisible } from "../support/visibility.js";
 
 const LOG_TAIL_DEFAULT = 20;
 

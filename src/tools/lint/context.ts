@@ -3,9 +3,9 @@
  * functions of this context, so each one is tested by building a KB and reading it here.
  */
 import type { AssetInfo, KbStore } from "../../kb/api.js";
+import { buildLinkGraph, type LinkGraph } from "../../kb/link-graph.js";
 import { extractLinks, type LinkRef } from "../../kb/markdown.js";
 import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
-import { buildLinkGraph, type LinkGraph } from "../families/graph-links.js";
 
 /** Size limits the oversize checks use (overridable for tests and per-KB tuning). */
 export interface LintLimits {
