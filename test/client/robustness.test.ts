@@ -259,6 +259,14 @@ describe("switching a binding's scope moves it", () => {
     sb.io.cwd = other;
     expect(await connect(sb.io, { providers: ["claude"], scope: "project" })).toBe(0);
     expect(JSON.parse(await inProject(".mcp.json")).mcpServers.cartographer).toBeUndefined();
+    // Codex reads the project file only once the project is trusted (project-trust.test.ts).
+    const codexUser = (await sb.exists(PROVIDER_FILES.codex))
+      ? await sb.read(PROVIDER_FILES.codex)
+      : "";
+    await sb.write(
+      PROVIDER_FILES.codex,
+      `${codexUser}\n[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`,
+    );
     expect(await status(sb.io)).toBe(0);
   });
 

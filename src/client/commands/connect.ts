@@ -24,6 +24,7 @@ import {
   tilde,
 } from "./io.js";
 import { planProvider } from "./plan.js";
+import { claudeApprovalState, codexTrustProblem } from "./readiness.js";
 
 export interface ConnectOptions extends CommonOptions {
   /** Provider ids, or ["all"]; empty = the providers already in the yaml. */
@@ -120,6 +121,28 @@ async function leaveOldPlace(
 }
 
 /**
+ * A project-scope entry is not used at once: Codex reads `.codex/config.toml` only in a trusted
+ * project, Claude Code asks to approve `.mcp.json` servers. Says so on stderr with the exact next
+ * step; connect never trusts or approves on the user's behalf (docs/decisions.md).
+ */
+async function projectNotice(
+  io: CommandIo,
+  binding: ProviderBinding,
+  entryNames: string[],
+  dryRun: boolean,
+): Promise<void> {
+  const log = loggerFor(io);
+  const codex = await codexTrustProblem(binding, io);
+  if (codex) {
+    log.warn(
+      `${codex.replace(/\n/g, "\n    ")}\n    (or start codex in that directory and accept its trust prompt)`,
+    );
+  }
+  const claude = await claudeApprovalState(binding, entryNames, io);
+  if (claude && !dryRun) log.warn(claude.message);
+}
+
+/**
  * The shared write path of connect, sync and reconnect: applies every binding against the
  * live `/health`, then records what the server told us in the yaml. `previous` holds the saved
  * bindings connect is moving to another scope or project (see leaveOldPlace).
@@ -170,6 +193,12 @@ export async function applyBindings(
           `${PROVIDERS[binding.name].label} has a flat tool namespace: its ${plan.entries.length} per-KB entries expose the same tool names; upgrade the server to get one routed entry`,
         );
       }
+      await projectNotice(
+        io,
+        binding,
+        plan.entries.map((e) => e.name),
+        dryRun,
+      );
       recorded.push(binding);
     } catch (err) {
       const touched = err instanceof ProviderFailure && err.touched;

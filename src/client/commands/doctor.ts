@@ -10,7 +10,9 @@ import {
   EXIT_OK,
   reportFailure,
 } from "./io.js";
-import { checkAll } from "./status.js";
+import type { Topology } from "./plan.js";
+import { claudeApproval, offlineBlockers } from "./readiness.js";
+import { checkAll, overall, printBlockers } from "./status.js";
 
 export interface DoctorOptions extends CommonOptions {
   json?: boolean;
@@ -19,7 +21,9 @@ export interface DoctorOptions extends CommonOptions {
 /**
  * `cartographer doctor`: offline. Derives the expected entries from the yaml alone (mount mode,
  * routed path and KB list saved by the last connect) and checks every provider file:
- * in-sync / partial / missing. Exit 0 all in sync, 1 otherwise, 2 no usable yaml.
+ * in-sync / partial / missing; then what it can tell without the server: the token variable is
+ * set, Codex trusts its project (readiness.ts). It never asks the server (status does, and
+ * tells a refused token). Exit 0 all in sync, 1 otherwise, 2 no usable yaml.
  */
 export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<number> {
   try {
@@ -38,22 +42,28 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
       );
     }
     const routed = config.server_mount_mode === "routed" && config.server_routed_path !== undefined;
-    const checks = await checkAll(
-      config,
-      {
-        base: baseUrlOf(config.server_url),
-        ...(routed ? { routedPath: config.server_routed_path } : {}),
-        serverKbs: config.server_kbs ?? [],
-      },
-      io,
+    const topology: Topology = {
+      base: baseUrlOf(config.server_url),
+      ...(routed ? { routedPath: config.server_routed_path } : {}),
+      serverKbs: config.server_kbs ?? [],
+    };
+    const checks = await checkAll(config, topology, io);
+    const approval = await claudeApproval(config, topology, io);
+    const blockers = [...(await offlineBlockers(config, io)), ...approval.blockers];
+    const { state } = overall(
+      checks.some((c) => c.state !== "in-sync"),
+      blockers,
     );
-    const inSync = checks.every((c) => c.state === "in-sync");
     if (opts.json) {
       io.stdout.write(
-        `${JSON.stringify({ state: inSync ? "in-sync" : "drift", providers: checks })}\n`,
+        `${JSON.stringify({ state, blockers, notes: approval.notes, providers: checks })}\n`,
       );
-    } else for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
-    return inSync ? EXIT_OK : EXIT_DRIFT;
+    } else {
+      for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
+      printBlockers(io, blockers);
+      for (const n of approval.notes) io.stdout.write(`note: ${n}\n`);
+    }
+    return state === "in-sync" ? EXIT_OK : EXIT_DRIFT;
   } catch (err) {
     return reportFailure(io, err, opts.json);
   }

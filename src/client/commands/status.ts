@@ -11,6 +11,7 @@ import {
   reportFailure,
 } from "./io.js";
 import { planProvider, type Topology } from "./plan.js";
+import { claudeApproval, offlineBlockers, probeBlockers } from "./readiness.js";
 
 export interface StatusOptions extends CommonOptions {
   json?: boolean;
@@ -56,7 +57,32 @@ export async function checkAll(
   return checks;
 }
 
-/** `cartographer status [--json]`: 0 in sync, 1 drift, 2 error / unreachable / no yaml. */
+/**
+ * The overall state and its last line: drift (files or server facts differ: sync/reconnect
+ * heals it) wins over blocked (files match, but the agent tools cannot use them: token unset
+ * or refused, Codex project untrusted).
+ */
+export function overall(
+  drift: boolean,
+  blockers: string[],
+): { state: "in-sync" | "drift" | "blocked"; line: string } {
+  if (drift)
+    return { state: "drift", line: "drift: run cartographer sync (or reconnect, as noted)" };
+  if (blockers.length > 0) {
+    return {
+      state: "blocked",
+      line: "the files are in sync, but the agent tools cannot use them yet: see above",
+    };
+  }
+  return { state: "in-sync", line: "in sync" };
+}
+
+/** Prints each blocker; a multi-line one (a TOML snippet) keeps its lines, indented. */
+export function printBlockers(io: CommandIo, blockers: string[]): void {
+  for (const b of blockers) io.stdout.write(`not usable: ${b.replace(/\n/g, "\n    ")}\n`);
+}
+
+/** `cartographer status [--json]`: 0 in sync, 1 drift or blocked, 2 error / unreachable / no yaml. */
 export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<number> {
   const fail = (err: unknown): number => reportFailure(io, err, opts.json);
   try {
@@ -70,20 +96,25 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
     const base = baseUrlOf(config.server_url);
     const health = await fetchHealth(base, io.fetch);
     const messages = serverChanges(config, health);
-    const checks = await checkAll(
-      config,
-      {
-        base,
-        ...(health.routedPath ? { routedPath: health.routedPath } : {}),
-        serverKbs: health.kbs,
-      },
-      io,
-    );
-    const inSync = messages.length === 0 && checks.every((c) => c.state === "in-sync");
+    const topology: Topology = {
+      base,
+      ...(health.routedPath ? { routedPath: health.routedPath } : {}),
+      serverKbs: health.kbs,
+    };
+    const checks = await checkAll(config, topology, io);
+    const approval = await claudeApproval(config, topology, io);
+    const blockers = [
+      ...(await offlineBlockers(config, io)),
+      ...approval.blockers,
+      ...(await probeBlockers(config, topology, io)),
+    ];
+    const notes = approval.notes;
+    const drift = messages.length > 0 || checks.some((c) => c.state !== "in-sync");
+    const { state, line } = overall(drift, blockers);
     if (opts.json) {
       io.stdout.write(
         `${JSON.stringify({
-          state: inSync ? "in-sync" : "drift",
+          state,
           server: {
             url: base,
             version: health.version,
@@ -92,6 +123,8 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
             kbs: health.kbs,
           },
           messages,
+          blockers,
+          notes,
           providers: checks,
         })}\n`,
       );
@@ -101,11 +134,11 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
       );
       for (const m of messages) io.stdout.write(`${m}\n`);
       for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
-      io.stdout.write(
-        inSync ? "in sync\n" : "drift: run cartographer sync (or reconnect, as noted)\n",
-      );
+      printBlockers(io, blockers);
+      for (const n of notes) io.stdout.write(`note: ${n}\n`);
+      io.stdout.write(`${line}\n`);
     }
-    return inSync ? EXIT_OK : EXIT_DRIFT;
+    return state === "in-sync" ? EXIT_OK : EXIT_DRIFT;
   } catch (err) {
     return fail(err);
   }
