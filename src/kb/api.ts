@@ -181,7 +181,8 @@ export interface KbStore {
   apply(plan: WritePlan): Promise<AppliedPlan>;
   /**
    * One commit of `paths` with `message` (`<tool>: <target>`). Returns the sha, or null when
-   * nothing changed or autocommit is off. A failure throws `git_failed`; the files stay written.
+   * nothing changed or autocommit is off. A failure throws `git_failed` after rolling back every
+   * file applied since the last commit and unstaging it (`details.rolledBack`; commit-undo.ts).
    */
   commit(paths: string[], message: string, author?: GitIdentity): Promise<string | null>;
   /** Creates a lightweight tag / snapshot commit marker (snapshot tool). */

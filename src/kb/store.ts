@@ -23,6 +23,7 @@ import type {
 } from "./api.js";
 import { applyChanges } from "./apply.js";
 import * as assets from "./assets.js";
+import { UncommittedWrites } from "./commit-undo.js";
 import { KbError } from "./errors.js";
 import { readTextOrNull, readTextsChunked } from "./fsutil.js";
 import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git, headSha, runGit } from "./git.js";
@@ -49,6 +50,8 @@ class Store implements KbStore {
   private readonly mapsCache: MapsCache;
   private ownIdentity: Promise<GitIdentity | null> | null = null;
   private readonly ctx: PlanContext;
+  /** What the files applied since the last commit looked like before (commit-undo.ts). */
+  private readonly uncommitted: UncommittedWrites;
 
   constructor(
     readonly settings: KbSettings,
@@ -56,6 +59,7 @@ class Store implements KbStore {
   ) {
     this.root = settings.root;
     this.mapsCache = new MapsCache(this.root, logger);
+    this.uncommitted = new UncommittedWrites(this.root);
     this.ctx = { root: this.root, settings, logger, maps: () => this.maps() };
   }
 
@@ -200,6 +204,7 @@ class Store implements KbStore {
   }
 
   async apply(plan: WritePlan): Promise<AppliedPlan> {
+    if (this.settings.autocommit) await this.uncommitted.remember(plan.changes.map((c) => c.path));
     await applyChanges(this.root, plan.changes);
     return { paths: [...new Set(plan.changes.map((c) => c.path))], touchedIds: plan.touchedIds };
   }
@@ -218,15 +223,25 @@ class Store implements KbStore {
   async commit(paths: string[], message: string, author?: GitIdentity): Promise<string | null> {
     if (!this.settings.autocommit) return null;
     try {
-      return await commitPaths(this.root, paths, message, await this.identity(author));
+      const sha = await commitPaths(this.root, paths, message, await this.identity(author));
+      this.uncommitted.forget();
+      return sha;
     } catch (e) {
+      // A write is one commit or nothing: put the files and the git index back (commit-undo.ts).
+      const left = await this.uncommitted.rollBack(this.logger);
       if (!(e instanceof KbError) || e.code !== "git_failed") throw e;
-      // The files are already applied: say so, so that nobody re-sends the write.
-      throw new KbError(
-        "git_failed",
-        `the change is written to disk but not committed (${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ", …" : ""}): ${e.message}; fix git, then the next write of these files commits them (or commit by hand)`,
-        { paths, written: true },
-      );
+      const shown = `${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ", …" : ""}`;
+      throw left.length === 0
+        ? new KbError(
+            "git_failed",
+            `the change was not committed and has been rolled back (${shown} as before): ${e.message}; fix git, then send the write again`,
+            { paths, written: false, rolledBack: true },
+          )
+        : new KbError(
+            "git_failed",
+            `the change was not committed and could not be fully rolled back (${left.slice(0, 5).join(", ")} may hold the new content): ${e.message}; fix git, then commit or restore these files by hand`,
+            { paths, written: true, rolledBack: false },
+          );
     }
   }
 

@@ -4,12 +4,15 @@
  * re-synced for the touched ids, and the paths remembered for the one commit the surface makes.
  */
 import type { AppliedPlan, KbStore, WritePlan } from "../kb/api.js";
+import { isKbError } from "../kb/errors.js";
 import type { KbSettings } from "../kb/types.js";
 import type { SearchIndex } from "../search/api.js";
 
 export interface WriteSession {
   paths: Set<string>;
   targets: string[];
+  /** Concept ids the applied plans touched (re-indexed again if the commit is rolled back). */
+  ids: Set<string>;
 }
 
 export class KbRuntime {
@@ -26,7 +29,7 @@ export class KbRuntime {
 
   /** Starts collecting applied paths for one write call (the surface calls this under the lock). */
   beginWrite(): WriteSession {
-    this.session = { paths: new Set(), targets: [] };
+    this.session = { paths: new Set(), targets: [], ids: new Set() };
     return this.session;
   }
 
@@ -39,8 +42,25 @@ export class KbRuntime {
     const applied = await this.store.apply(plan);
     for (const path of applied.paths) this.session?.paths.add(path);
     this.session?.targets.push(plan.target);
+    for (const id of applied.touchedIds) this.session?.ids.add(id);
     await this.syncIndex(applied.touchedIds);
     return applied;
+  }
+
+  /**
+   * The one commit of the write session under way (`<tool>: <target>`), or null when it applied
+   * nothing. When the commit fails the store rolls the files back; the index follows them.
+   */
+  async commitSession(message: string): Promise<string | null> {
+    const session = this.session;
+    if (!session || session.paths.size === 0) return null;
+    try {
+      return await this.store.commit([...session.paths], message);
+    } catch (err) {
+      if (isKbError(err, "git_failed") && err.details?.rolledBack === true)
+        await this.syncIndex([...session.ids]);
+      throw err;
+    }
   }
 
   /**

@@ -15,12 +15,12 @@ try {
     displayPath: "kb.lock",
     logger: silentLogger,
   });
-  process.stdout.write("held\n");
   const keepAlive = setInterval(() => {}, 60_000);
   process.once("SIGTERM", () => {
     clearInterval(keepAlive);
     void lock.release().then(() => process.exit(0));
   });
+  process.stdout.write("held\n");
 } catch (err) {
   process.stdout.write(`refused: ${(err as Error).message}\n`);
   process.exit(3);

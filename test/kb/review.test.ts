@@ -162,31 +162,6 @@ describe("a blank first line after --- (Go fixture) survives every write path", 
   });
 });
 
-describe("a failed commit", () => {
-  it("keeps the written content on disk and is reported as git_failed saying so", async () => {
-    const before = commitCount(kb.root);
-    await writeFile(join(kb.root, ".git/index.lock"), "");
-    const plan = await kb.store.planConceptWrite({
-      id: "infra/nas",
-      frontmatter: { type: "service" },
-      body: "NAS\n",
-      mode: "create",
-    });
-    await fails(run(kb.store, plan, "concept_write"), "git_failed", "not committed");
-    expect((await kb.store.readConcept("infra/nas")).body).toBe("NAS\n");
-    expect(commitCount(kb.root)).toBe(before);
-    await rm(join(kb.root, ".git/index.lock"));
-    // The next write of the same concept commits it.
-    await run(
-      kb.store,
-      await kb.store.planConceptPatch({ id: "infra/nas", frontmatter: { title: "NAS" } }),
-      "concept_patch",
-    );
-    expect(commitCount(kb.root)).toBe(before + 1);
-    expect(gitIn(kb.root, ["status", "--porcelain"]).trim()).toBe("");
-  });
-});
-
 describe("concept_new", () => {
   it("a variable value reads back unchanged in the frontmatter (# and newlines quoted, numbers typed)", async () => {
     await mkdir(join(kb.root, "templates"));
