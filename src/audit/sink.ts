@@ -21,9 +21,12 @@ import {
 import { type AuditFile, type AuditIo, nodeAuditIo } from "./io.js";
 import { acquireAuditLogLock } from "./log-lock.js";
 import { CorruptAuditLogError, readTail } from "./tail.js";
-import type { AuditMode, AuditRecordInput, AuditSink } from "./types.js";
-
-export const REQUIRED_MODE_REJECTION = "audit log unavailable: call rejected (required mode)";
+import {
+  type AuditMode,
+  type AuditRecordInput,
+  type AuditSink,
+  REQUIRED_MODE_REJECTION,
+} from "./types.js";
 
 export interface AuditSinkOptions {
   /** The live JSONL log (audit.log / CARTOGRAPHER_AUDIT_LOG). */

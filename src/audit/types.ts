@@ -29,6 +29,12 @@ export interface AuditRecordInput {
   commit_sha?: string | null;
 }
 
+/**
+ * What a `tools/call` gets when the audit attempt could not be made durable in `required` mode:
+ * the sink's rejection and the call pipeline's tool error carry this one text.
+ */
+export const REQUIRED_MODE_REJECTION = "audit log unavailable: call rejected (required mode)";
+
 export type AuditMode = "best_effort" | "required";
 
 export interface AuditSink {

@@ -13,7 +13,7 @@
  *     authorization_servers: ["https://issuer.example"]
  */
 import { z } from "zod";
-import { KbError } from "../kb/errors.js";
+import { SettingError } from "../kb/errors.js";
 import { roleProblems, tokenProblems } from "./checks.js";
 import type { Access } from "./types.js";
 
@@ -139,7 +139,7 @@ export const authConfigSchema = rawAuthSchema
     }),
   );
 
-/** Parses the `auth:` block (undefined = defaults); throws KbError listing every problem. */
+/** Parses the `auth:` block (undefined = defaults); throws SettingError listing every problem. */
 export function parseAuthConfig(raw: unknown): AuthConfig {
   const result = authConfigSchema.safeParse(raw ?? {});
   if (result.success) return result.data;
@@ -149,7 +149,7 @@ export function parseAuthConfig(raw: unknown): AuthConfig {
       .join("");
     return issue.code === "custom" ? `- ${issue.message}` : `- auth${path}: ${issue.message}`;
   });
-  throw new KbError("invalid_argument", `invalid auth config:\n${lines.join("\n")}`);
+  throw new SettingError(`invalid auth config:\n${lines.join("\n")}`);
 }
 
 export { expandEnvRefs } from "./env-refs.js";

@@ -2,7 +2,7 @@
  * Merges the YAML `auth:` block with the env/flag overrides into what compileAuth takes
  * (precedence default → YAML → env → flags is the CLI's; it passes the winning raw strings).
  */
-import { KbError } from "../kb/errors.js";
+import { SettingError } from "../kb/errors.js";
 import type { AuthConfig, AuthMode, Env, ResolvedAuthInput } from "./config.js";
 import { expandEnvRefs } from "./env-refs.js";
 import { parseTokensEnv } from "./tokens-env.js";
@@ -16,7 +16,7 @@ export interface AuthOverrides {
   env: Env;
 }
 
-/** @throws KbError invalid_argument from the env parsers or an unset `${NAME}`. */
+/** @throws SettingError from the env parsers or an unset `${NAME}`. */
 export function resolveAuthInput(config: AuthConfig, overrides: AuthOverrides): ResolvedAuthInput {
   const mode =
     overrides.mode !== undefined
@@ -34,12 +34,12 @@ export function resolveAuthInput(config: AuthConfig, overrides: AuthOverrides): 
 
 /**
  * Parses `CARTOGRAPHER_AUTH` / a `--auth` flag: `auto` (or empty), `true`/`1`/`on`, `false`/`0`/`off`.
- * @throws KbError invalid_argument naming `source` and the accepted values.
+ * @throws SettingError naming `source` and the accepted values.
  */
 export function parseAuthMode(value: string, source = "CARTOGRAPHER_AUTH"): AuthMode {
   const v = value.trim().toLowerCase();
   if (v === "" || v === "auto") return "auto";
   if (v === "true" || v === "1" || v === "on" || v === "yes") return true;
   if (v === "false" || v === "0" || v === "off" || v === "no") return false;
-  throw new KbError("invalid_argument", `${source} must be auto, true or false`);
+  throw new SettingError(`${source} must be auto, true or false`);
 }

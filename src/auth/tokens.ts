@@ -3,7 +3,7 @@
  * compares against every digest in constant time. Policies compile once, deep-frozen.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { KbError } from "../kb/errors.js";
+import { SettingError } from "../kb/errors.js";
 import { roleProblems, tokenLabel, tokenProblems } from "./checks.js";
 import type { AuthMode, ResolvedAuthInput, RoleSpec, TokenSpec } from "./config.js";
 import { parseScope } from "./scopes.js";
@@ -70,13 +70,12 @@ export function derivedPrincipalId(token: string): string {
 /**
  * Auth on/off: `auto` = on when tokens exist; `true` = on and at least one token is required;
  * `false` = off.
- * @throws KbError invalid_argument when mode is true and there are no tokens.
+ * @throws SettingError when mode is true and there are no tokens.
  */
 export function resolveAuthEnabled(mode: AuthMode, tokenCount: number): boolean {
   if (mode === false) return false;
   if (mode === true && tokenCount === 0) {
-    throw new KbError(
-      "invalid_argument",
+    throw new SettingError(
       "auth is required (auth.mode / CARTOGRAPHER_AUTH = true) but no tokens are configured: add auth.tokens or set CARTOGRAPHER_TOKENS",
     );
   }
@@ -87,7 +86,7 @@ export function resolveAuthEnabled(mode: AuthMode, tokenCount: number): boolean 
  * Validates the whole auth input (roles, tokens, duplicate ids including derived ones) and
  * builds the token store. Roles and scopes union into one policy per token; a token with neither
  * is admin.
- * @throws KbError invalid_argument listing every problem, naming roles and token ids/positions.
+ * @throws SettingError listing every problem, naming roles and token ids/positions.
  */
 export function compileAuth(input: ResolvedAuthInput): CompiledAuth {
   const roleNames = new Set(input.roles.map((r) => r.name.trim()));
@@ -98,10 +97,7 @@ export function compileAuth(input: ResolvedAuthInput): CompiledAuth {
   }));
   problems.push(...duplicateProblems(input.tokens, principals));
   if (problems.length > 0) {
-    throw new KbError(
-      "invalid_argument",
-      `invalid auth config:\n${problems.map((p) => `- ${p}`).join("\n")}`,
-    );
+    throw new SettingError(`invalid auth config:\n${problems.map((p) => `- ${p}`).join("\n")}`);
   }
   const roles = new Map(input.roles.map((r) => [r.name.trim(), r]));
   const entries = input.tokens.map((spec, index) => ({

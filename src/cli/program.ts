@@ -3,7 +3,7 @@
  * plus the CliIo; this file only declares the command line.
  */
 import { Command, CommanderError } from "commander";
-import { isKbError } from "../kb/errors.js";
+import { isKbError, isSettingError } from "../kb/errors.js";
 import { VERSION } from "../version.js";
 import { registerAuditCommands } from "./commands/audit.js";
 import { registerClientCommands } from "./commands/client.js";
@@ -56,6 +56,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (err instanceof CliExit) {
       if (err.message) io.stderr.write(`cartographer: ${err.message}\n`);
       return err.exitCode;
+    }
+    if (isSettingError(err)) {
+      io.stderr.write(`cartographer: ${err.code}: ${err.message}\n`);
+      return EXIT_USAGE;
     }
     if (isKbError(err)) {
       io.stderr.write(`cartographer: ${err.code}: ${err.message}\n`);

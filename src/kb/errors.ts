@@ -40,3 +40,23 @@ export class KbError extends Error {
 export function isKbError(err: unknown, code?: KbErrorCode): err is KbError {
   return err instanceof KbError && (code === undefined || err.code === code);
 }
+
+/**
+ * A bad setting — YAML key, environment variable, flag, token or role spec — found while the
+ * configuration is resolved at start-up (STYLE §7). Kept apart from KbError, whose codes are
+ * the outcome of a KB operation: a setting error is never a tool result. The message names the
+ * setting and how to fix it; the CLI renders it `invalid_argument: <message>` and exits 2.
+ */
+export class SettingError extends Error {
+  /** The code the CLI prints, the same one a bad tool argument has. */
+  readonly code = "invalid_argument" as const;
+
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingError";
+  }
+}
+
+export function isSettingError(err: unknown): err is SettingError {
+  return err instanceof SettingError;
+}

@@ -17,7 +17,12 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { AuditOutcome, AuditRecordInput, AuditSink } from "../audit/types.js";
+import {
+  type AuditOutcome,
+  type AuditRecordInput,
+  type AuditSink,
+  REQUIRED_MODE_REJECTION,
+} from "../audit/types.js";
 import { authorize } from "../auth/decide.js";
 import type { AuthRequest, Decision } from "../auth/types.js";
 import { isKbError, KbError } from "../kb/errors.js";
@@ -29,8 +34,6 @@ import type { ToolSpec } from "../tools/spec.js";
 import type { CallContext } from "./context.js";
 import { textResult } from "./surface.js";
 import { buildAuthRequest, unclassifiedWrite } from "./target-facts.js";
-
-export const AUDIT_REQUIRED_REJECTION = "audit log unavailable: call rejected (required mode)";
 
 export interface CallDeps {
   kb: string;
@@ -151,7 +154,7 @@ async function runCall(
       await deps.audit.append(record("attempt"));
     } catch (err) {
       deps.logger.error(`audit attempt for ${name} on ${deps.kb} failed: ${messageOf(err)}`);
-      if (deps.audit.mode === "required") return textResult(AUDIT_REQUIRED_REJECTION, true);
+      if (deps.audit.mode === "required") return textResult(REQUIRED_MODE_REJECTION, true);
     }
   }
 

@@ -1,7 +1,8 @@
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openAuditSink, REQUIRED_MODE_REJECTION } from "../../src/audit/sink.js";
+import { openAuditSink } from "../../src/audit/sink.js";
+import { REQUIRED_MODE_REJECTION } from "../../src/audit/types.js";
 import { verifyAudit } from "../../src/audit/verify.js";
 import { memoryLogger } from "../../src/logger.js";
 import { appendPairs, faultyIo, record, SEED, tempDir } from "./helpers.js";

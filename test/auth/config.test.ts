@@ -6,7 +6,7 @@ import {
   type ResolvedAuthInput,
 } from "../../src/auth/config.js";
 import { compileAuth } from "../../src/auth/tokens.js";
-import { isKbError } from "../../src/kb/errors.js";
+import { isSettingError } from "../../src/kb/errors.js";
 
 /** `${NAME}` written without a template-looking literal. */
 const ref = (name: string): string => ["$", "{", name, "}"].join("");
@@ -17,7 +17,7 @@ function configError(raw: unknown): string {
   try {
     parseAuthConfig(raw);
   } catch (err) {
-    expect(isKbError(err, "invalid_argument")).toBe(true);
+    expect(isSettingError(err)).toBe(true);
     return (err as Error).message;
   }
   throw new Error("config was accepted");
@@ -27,7 +27,7 @@ function compileError(input: Partial<ResolvedAuthInput>): string {
   try {
     compileAuth({ mode: "auto", tokens: [], roles: [], ...input });
   } catch (err) {
-    expect(isKbError(err, "invalid_argument")).toBe(true);
+    expect(isSettingError(err)).toBe(true);
     return (err as Error).message;
   }
   throw new Error("input was accepted");

@@ -9,7 +9,7 @@ import {
   scopesSupported,
   TokenStore,
 } from "../../src/auth/tokens.js";
-import { isKbError } from "../../src/kb/errors.js";
+import { isSettingError } from "../../src/kb/errors.js";
 
 const roles = [
   {
@@ -127,7 +127,7 @@ describe("auth mode", () => {
       compileAuth({ mode: true, roles: [], tokens: [] });
       expect.unreachable();
     } catch (err) {
-      expect(isKbError(err, "invalid_argument")).toBe(true);
+      expect(isSettingError(err)).toBe(true);
     }
   });
 });

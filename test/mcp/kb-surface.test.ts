@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REQUIRED_MODE_REJECTION } from "../../src/audit/types.js";
 import { memoryLogger } from "../../src/logger.js";
-import { AUDIT_REQUIRED_REJECTION } from "../../src/mcp/call-pipeline.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { KbSurface } from "../../src/mcp/kb-surface.js";
 import {
@@ -116,7 +116,7 @@ describe("KbSurface.callTool order", () => {
     ] as const) {
       const r = await s.callTool(tool, args, ctx());
       expect(r.isError).toBe(true);
-      expect(textOf(r)).toBe(AUDIT_REQUIRED_REJECTION);
+      expect(textOf(r)).toBe(REQUIRED_MODE_REJECTION);
     }
     expect(counter).toMatchObject({ reads: 0, writes: 0 });
     expect(logger.lines.some((l) => l.includes("audit attempt"))).toBe(true);

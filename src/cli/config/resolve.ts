@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, resolve as resolvePath } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { KbError } from "../../kb/errors.js";
+import { SettingError } from "../../kb/errors.js";
 import type { GitIdentity } from "../../kb/types.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
 import {
@@ -93,8 +93,7 @@ export function loadConfigFile(path: string): FileConfig {
   try {
     text = readFileSync(path, "utf8");
   } catch (err) {
-    throw new KbError(
-      "invalid_argument",
+    throw new SettingError(
       `config file ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? err})`,
     );
   }
@@ -102,17 +101,13 @@ export function loadConfigFile(path: string): FileConfig {
   try {
     raw = parseYaml(text) ?? {};
   } catch (err) {
-    throw new KbError(
-      "invalid_argument",
+    throw new SettingError(
       `config file ${path}: not valid YAML: ${(err as Error).message.split("\n")[0]}`,
     );
   }
   const parsed = fileConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new KbError(
-      "invalid_argument",
-      `config file ${path}: ${describeIssues(parsed.error, raw)}`,
-    );
+    throw new SettingError(`config file ${path}: ${describeIssues(parsed.error, raw)}`);
   }
   return parsed.data;
 }
@@ -157,10 +152,7 @@ export function resolveServerConfig(
       : env.CARTOGRAPHER_TOOLS_PROFILE
         ? "CARTOGRAPHER_TOOLS_PROFILE"
         : "tools.profile";
-    throw new KbError(
-      "invalid_argument",
-      `${key}: '${profileRaw}' is not a tools profile; use agent or full`,
-    );
+    throw new SettingError(`${key}: '${profileRaw}' is not a tools profile; use agent or full`);
   }
   const autocommit =
     env.CARTOGRAPHER_GIT_AUTOCOMMIT !== undefined
@@ -276,14 +268,12 @@ function checkDataDir(dir: string, value: string, key: string): void {
   try {
     isDir = statSync(dir).isDirectory();
   } catch {
-    throw new KbError(
-      "invalid_argument",
+    throw new SettingError(
       `${key}: '${value}' (${dir}) does not exist; create a KB in it with 'cartographer kb create NAME --data ${value}' or fix the path`,
     );
   }
   if (!isDir)
-    throw new KbError(
-      "invalid_argument",
+    throw new SettingError(
       `${key}: '${value}' (${dir}) is not a directory; point it at the folder that holds the KB folders`,
     );
 }
@@ -381,14 +371,10 @@ function resolvePublicUrl(
   try {
     url = new URL(value);
   } catch {
-    throw new KbError(
-      "invalid_argument",
-      `${key}: '${value}' is not a URL; use e.g. https://kb.example.com`,
-    );
+    throw new SettingError(`${key}: '${value}' is not a URL; use e.g. https://kb.example.com`);
   }
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash) {
-    throw new KbError(
-      "invalid_argument",
+    throw new SettingError(
       `${key}: '${value}' must be an http(s) URL without query or fragment, e.g. https://kb.example.com`,
     );
   }

@@ -1,5 +1,5 @@
 /** Parsing of scalar settings from env and flags; every error names the setting. */
-import { KbError } from "../../kb/errors.js";
+import { SettingError } from "../../kb/errors.js";
 
 export interface HttpAddress {
   host: string;
@@ -13,8 +13,7 @@ export const DEFAULT_HOST = "127.0.0.1";
 export function parseHttpAddress(value: string | number, setting: string): HttpAddress {
   const text = String(value).trim();
   const fail = () =>
-    new KbError(
-      "invalid_argument",
+    new SettingError(
       `${setting}: '${text}' is not an address; use host:port (e.g. 127.0.0.1:${DEFAULT_PORT}), :port or a port number`,
     );
   if (text === "") throw fail();
@@ -41,10 +40,7 @@ export function parseBoolean(value: string, setting: string): boolean {
   const v = value.trim().toLowerCase();
   if (TRUE.has(v)) return true;
   if (FALSE.has(v)) return false;
-  throw new KbError(
-    "invalid_argument",
-    `${setting}: '${value}' is not a boolean; use true or false`,
-  );
+  throw new SettingError(`${setting}: '${value}' is not a boolean; use true or false`);
 }
 
 /** Upper bound of `index.refresh_seconds` (one day; Node timers overflow past ~24.8 days). */
@@ -55,8 +51,7 @@ export function parseRefreshSeconds(value: string, setting: string): number {
   const text = value.trim();
   const seconds = Number(text);
   if (text === "" || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_REFRESH_SECONDS)
-    throw new KbError(
-      "invalid_argument",
+    throw new SettingError(
       `${setting}: '${value}' is not a number of seconds; use 0 (off) up to ${MAX_REFRESH_SECONDS}, e.g. 30`,
     );
   return seconds;
