@@ -8,6 +8,7 @@ import type { ConceptFileStat, KbStore } from "../kb/api.js";
 import type { ConceptDoc } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
+import { isDamagedDbError } from "./open-db.js";
 import type { FileStat } from "./rows.js";
 import type { PathExists } from "./search-query.js";
 import { type IndexedFile, openSearchIndex, type SqliteSearchIndex } from "./sqlite-index.js";
@@ -54,11 +55,8 @@ export async function openKbIndex(
     exists: fileExistsUnder(store.root),
   });
   try {
-    const stats = await reconcileFromStore(
-      store,
-      index,
-      opts.bulkReadThreshold ?? BULK_READ_THRESHOLD,
-    );
+    const threshold = opts.bulkReadThreshold ?? BULK_READ_THRESHOLD;
+    const stats = await recovering(index, () => reconcileFromStore(store, index, threshold));
     return { index, stats, rebuilt: index.fresh };
   } catch (err) {
     index.close();
@@ -76,7 +74,23 @@ export function refreshKbIndex(
   index: SqliteSearchIndex,
   opts: Pick<KbIndexOptions, "bulkReadThreshold"> = {},
 ): Promise<ReconcileStats> {
-  return reconcileFromStore(store, index, opts.bulkReadThreshold ?? BULK_READ_THRESHOLD);
+  const threshold = opts.bulkReadThreshold ?? BULK_READ_THRESHOLD;
+  return recovering(index, () => reconcileFromStore(store, index, threshold));
+}
+
+/**
+ * Runs a pass that writes the whole index; when the file turns out damaged (before: a query
+ * marked it; during: SQLite says so) it is moved aside and the pass runs again on a fresh file.
+ */
+async function recovering<T>(index: SqliteSearchIndex, pass: () => Promise<T>): Promise<T> {
+  if (index.damaged) index.recreate("found damaged by an earlier query");
+  try {
+    return await pass();
+  } catch (err) {
+    if (!isDamagedDbError(err)) throw err;
+    index.recreate(err instanceof Error ? err.message : String(err));
+    return pass();
+  }
 }
 
 async function reconcileFromStore(
@@ -192,14 +206,27 @@ export async function reindexKb(
       const doc = docs.get(file.id);
       if (doc) entries.push({ doc, stat: { mtimeMs: file.mtimeMs, size: file.size } });
     }
-    const before = index.indexedFiles();
-    index.transaction(() => {
-      index.replaceAll(entries, opts.onProgress);
-      index.setMeta(LAYOUT_KEY, layout);
+    // A damaged file cannot say what it held: everything then counts as added.
+    let before = new Map<string, { hash: string }>();
+    return await recovering(index, async () => {
+      before = readableFiles(index);
+      index.transaction(() => {
+        index.replaceAll(entries, opts.onProgress);
+        index.setMeta(LAYOUT_KEY, layout);
+      });
+      return diffStats(before, entries);
     });
-    return diffStats(before, entries);
   } finally {
     if (!opts.index) index.close();
+  }
+}
+
+function readableFiles(index: SqliteSearchIndex): Map<string, { hash: string }> {
+  try {
+    return index.indexedFiles();
+  } catch (err) {
+    if (isDamagedDbError(err)) return new Map();
+    throw err;
   }
 }
 

@@ -1,6 +1,9 @@
 /**
- * Opens (or creates) the index database. The file is derived data: a missing, unreadable,
- * corrupt or outdated (schema version) file is replaced by a fresh empty one — never fatal.
+ * Opens (or creates) the index database. The file is derived data: a missing or outdated
+ * (schema version) file is replaced by a fresh empty one; an unreadable or corrupt one (db, -wal
+ * or -shm) is moved aside as `index.db.corrupt-<time>[-wal|-shm]` (kept for a post-mortem, see
+ * docs/search.md) and replaced, with a warning. Never fatal: when even a fresh file cannot be
+ * created, the index lives in memory for this run (issue 10 item 2).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -17,7 +20,7 @@ export interface OpenedDb {
 export function openIndexDb(dbPath: string, logger: Logger): OpenedDb {
   const inMemory = dbPath === ":memory:";
   if (!inMemory) fs.mkdirSync(path.dirname(dbPath), { recursive: true });
-  const existed = !inMemory && fs.existsSync(dbPath);
+  let damage: unknown;
   try {
     const db = new Database(dbPath);
     try {
@@ -31,23 +34,47 @@ export function openIndexDb(dbPath: string, logger: Logger): OpenedDb {
         createSchema(db);
         return { db, fresh: true };
       }
+      // Outdated, not damaged: nothing worth keeping.
       logger.warn(
         `search index ${dbPath} has schema version ${version}, expected ${SCHEMA_VERSION}; rebuilding it`,
       );
+      db.close();
+      removeDbFiles(dbPath);
+      return { db: createDb(dbPath, logger), fresh: true };
     } catch (err) {
-      logger.warn(`search index ${dbPath} is unreadable (${describe(err)}); rebuilding it`);
+      if (inMemory) throw err;
+      // Aside before closing: SQLite's close would checkpoint and delete the WAL evidence.
+      moveAside(dbPath, describe(err), logger);
+      closeQuietly(db);
+      return { db: createDb(dbPath, logger), fresh: true };
     }
-    db.close();
   } catch (err) {
-    logger.warn(`search index ${dbPath} could not be opened (${describe(err)}); rebuilding it`);
+    damage = err;
   }
-  if (inMemory || !existed) throw new Error(`cannot create search index at ${dbPath}`);
-  removeDbFiles(dbPath);
-  const db = new Database(dbPath);
-  configure(db);
-  createSchema(db);
-  return { db, fresh: true };
+  if (inMemory) throw damage;
+  moveAside(dbPath, describe(damage), logger);
+  return { db: createDb(dbPath, logger), fresh: true };
 }
+
+/**
+ * Replaces a database found damaged while in use: moves its files aside and creates a fresh,
+ * empty one at the same path (the caller has closed the old handle and refills the new one).
+ */
+export function recreateIndexDb(dbPath: string, reason: string, logger: Logger): Database.Database {
+  if (dbPath !== ":memory:") moveAside(dbPath, reason, logger);
+  return createDb(dbPath, logger);
+}
+
+/**
+ * True for SQLite errors meaning the file itself is bad or unusable (corrupt, not a database,
+ * I/O error, cannot open, read-only, permission): a rebuild helps. Busy or locked do not count.
+ */
+export function isDamagedDbError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && DAMAGED.test(code);
+}
+
+const DAMAGED = /^SQLITE_(CORRUPT|NOTADB|IOERR|CANTOPEN|READONLY|PERM)/;
 
 function configure(db: Database.Database): void {
   db.pragma("journal_mode = WAL");
@@ -57,7 +84,10 @@ function configure(db: Database.Database): void {
   db.pragma("cache_size = -65536"); // 64 MiB: the ranking joins touch every matching row
 }
 
-/** Touches every table so a damaged file fails here, at open, rather than mid-query. */
+/**
+ * Fails here, at open, rather than mid-query on a damaged file: every table is touched and
+ * quick_check walks every b-tree page (tens of ms on the 10,000-concept KB, docs/benchmarks.md).
+ */
 function probe(db: Database.Database): void {
   db.prepare("SELECT rowid, id, hash FROM concepts LIMIT 1").all();
   db.prepare("SELECT key FROM meta LIMIT 1").all();
@@ -65,6 +95,33 @@ function probe(db: Database.Database): void {
   db.prepare("SELECT concept FROM bodies LIMIT 1").all();
   db.prepare("SELECT rowid FROM concepts_fts WHERE concepts_fts MATCH 'probe' LIMIT 1").all();
   db.prepare("SELECT rowid FROM concepts_tri WHERE concepts_tri MATCH 'probe' LIMIT 1").all();
+  const check = db.pragma("quick_check(1)", { simple: true });
+  if (check !== "ok")
+    throw Object.assign(new Error(`quick_check: ${check}`), { code: "SQLITE_CORRUPT" });
+}
+
+/** A fresh database with the schema; in memory (with a warning) when the file cannot be made. */
+function createDb(dbPath: string, logger: Logger): Database.Database {
+  try {
+    return withSchema(new Database(dbPath));
+  } catch (err) {
+    if (dbPath === ":memory:") throw err;
+    logger.warn(
+      `search index ${dbPath} cannot be created (${describe(err)}); keeping the index in memory for this run`,
+    );
+    return withSchema(new Database(":memory:"));
+  }
+}
+
+function withSchema(db: Database.Database): Database.Database {
+  try {
+    configure(db);
+    createSchema(db);
+    return db;
+  } catch (err) {
+    closeQuietly(db);
+    throw err;
+  }
 }
 
 function tableCount(db: Database.Database): number {
@@ -72,9 +129,41 @@ function tableCount(db: Database.Database): number {
   return row.n;
 }
 
+const SIDE_FILES = ["", "-wal", "-shm", "-journal"];
+
 function removeDbFiles(dbPath: string): void {
-  for (const suffix of ["", "-wal", "-shm", "-journal"]) {
-    fs.rmSync(dbPath + suffix, { force: true });
+  for (const suffix of SIDE_FILES) fs.rmSync(dbPath + suffix, { force: true });
+}
+
+/** Renames the db and its side files to `<name>.corrupt-<time><suffix>`; deletes what cannot move. */
+function moveAside(dbPath: string, reason: string, logger: Logger): void {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const aside = `${dbPath}.corrupt-${stamp}`;
+  let moved = false;
+  let existed = false;
+  for (const suffix of SIDE_FILES) {
+    if (!fs.existsSync(dbPath + suffix)) continue;
+    existed = true;
+    try {
+      fs.renameSync(dbPath + suffix, aside + suffix);
+      moved = true;
+    } catch {
+      fs.rmSync(dbPath + suffix, { recursive: true, force: true });
+    }
+  }
+  if (!existed) {
+    logger.warn(`search index ${dbPath} cannot be opened (${reason}); creating it afresh`);
+    return;
+  }
+  const where = moved ? `moved aside to ${path.basename(aside)}` : "removed";
+  logger.warn(`search index ${dbPath} is damaged (${reason}); ${where}, rebuilding it`);
+}
+
+function closeQuietly(db: Database.Database): void {
+  try {
+    db.close();
+  } catch {
+    // Already unusable: its files are moved aside next.
   }
 }
 

@@ -2,6 +2,7 @@
  * The SQLite FTS5 implementation of SearchIndex (src/search/api.ts).
  */
 import type Database from "better-sqlite3";
+import { KbError } from "../kb/errors.js";
 import type { ConceptDoc } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type {
@@ -13,7 +14,7 @@ import type {
   SearchResult,
 } from "./api.js";
 import { runList } from "./list-query.js";
-import { openIndexDb } from "./open-db.js";
+import { isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
 import { type ConceptRow, conceptRow, type FileStat, fieldPairs } from "./rows.js";
 import { createIndexes, createSchema, dropSchema } from "./schema.js";
 import { type PathExists, runSearch } from "./search-query.js";
@@ -34,8 +35,15 @@ export interface IndexedFile {
 
 /** SearchIndex plus the file bookkeeping openKbIndex/reindexKb use (additive to the contract). */
 export interface SqliteSearchIndex extends SearchIndex {
-  /** True when the database file was created empty at open (missing, corrupt, outdated). */
+  /** True when the database file was created empty at open (missing, corrupt, outdated) or since. */
   readonly fresh: boolean;
+  /**
+   * True once a query met a damaged file (SQLITE_CORRUPT and kin): the next refresh or reindex
+   * calls recreate() and refills it (kb-index.ts).
+   */
+  readonly damaged: boolean;
+  /** Moves the damaged file aside and continues on a fresh, empty one (refill it next). */
+  recreate(reason: string): void;
   /** Inserts or replaces a concept; `stat` lets the next open skip the file while unchanged. */
   upsert(doc: ConceptDoc, stat?: FileStat): void;
   /** Stored path/hash/stat per indexed id. */
@@ -71,8 +79,9 @@ export function openSearchIndex(
   dbPath: string,
   opts: OpenSearchIndexOptions = {},
 ): SqliteSearchIndex {
-  const { db, fresh } = openIndexDb(dbPath, opts.logger ?? silentLogger);
-  return new Index(db, fresh, opts.exists);
+  const logger = opts.logger ?? silentLogger;
+  const { db, fresh } = openIndexDb(dbPath, logger);
+  return new Index(db, fresh, { dbPath, logger, exists: opts.exists });
 }
 
 const INSERT_SQL = `INSERT INTO concepts
@@ -83,15 +92,63 @@ const INSERT_SQL = `INSERT INTO concepts
 const PROGRESS_EVERY = 250;
 
 class Index implements SqliteSearchIndex {
-  private readonly cache: StatementCache;
+  private cache: StatementCache;
   private closed = false;
+  private wasDamaged = false;
 
   constructor(
-    private readonly db: Database.Database,
-    readonly fresh: boolean,
-    private readonly exists?: PathExists,
+    private db: Database.Database,
+    private isFresh: boolean,
+    private readonly opts: { dbPath: string; logger: Logger; exists?: PathExists },
   ) {
     this.cache = new StatementCache(db);
+  }
+
+  get fresh(): boolean {
+    return this.isFresh;
+  }
+
+  get damaged(): boolean {
+    return this.wasDamaged;
+  }
+
+  recreate(reason: string): void {
+    this.cache.clear();
+    try {
+      this.db.close();
+    } catch {
+      // The old handle is unusable anyway.
+    }
+    this.db = recreateIndexDb(this.opts.dbPath, reason, this.opts.logger);
+    this.cache = new StatementCache(this.db);
+    this.isFresh = true;
+    this.wasDamaged = false;
+  }
+
+  /**
+   * Runs a query; a damaged file marks the index for a rebuild and answers a clear error
+   * instead of SQLite's (the refresh or reindex rebuilds it from the files).
+   */
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (!isDamagedDbError(err)) throw err;
+      this.markDamaged(err);
+      throw new KbError(
+        "internal",
+        "the search index is damaged; it is being rebuilt from the files (or run the reindex tool), retry shortly",
+      );
+    }
+  }
+
+  private markDamaged(err: unknown): void {
+    if (!this.wasDamaged) {
+      this.opts.logger.warn(
+        `search index ${this.opts.dbPath} is damaged (${err instanceof Error ? err.message : String(err)}); it will be rebuilt`,
+      );
+    }
+    this.wasDamaged = true;
   }
 
   reconcile(docs: Iterable<ConceptDoc>): ReconcileStats {
@@ -126,11 +183,21 @@ class Index implements SqliteSearchIndex {
   }
 
   upsert(doc: ConceptDoc, stat?: FileStat): void {
-    this.transaction(() => this.write(doc, stat));
+    this.keepUp(() => this.transaction(() => this.write(doc, stat)));
   }
 
   remove(id: string): void {
-    this.transaction(() => this.removeRow(id));
+    this.keepUp(() => this.transaction(() => this.removeRow(id)));
+  }
+
+  /** Index upkeep after a write: on a damaged file the write stands, the rebuild catches up. */
+  private keepUp(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      if (!isDamagedDbError(err)) throw err;
+      this.markDamaged(err);
+    }
   }
 
   private removeRow(id: string): void {
@@ -146,15 +213,17 @@ class Index implements SqliteSearchIndex {
   }
 
   search(query: SearchQuery): SearchResult {
-    return runSearch(this.cache, query, this.exists);
+    return this.guard(() => runSearch(this.cache, query, this.opts.exists));
   }
 
   list(query: ListQuery): ListResult {
-    return runList(this.cache, query, this.exists);
+    return this.guard(() => runList(this.cache, query, this.opts.exists));
   }
 
   count(): number {
-    return (this.cache.get("SELECT count(*) AS n FROM concepts").get() as { n: number }).n;
+    return this.guard(
+      () => (this.cache.get("SELECT count(*) AS n FROM concepts").get() as { n: number }).n,
+    );
   }
 
   indexedFiles(): Map<string, IndexedFile> {

@@ -35,7 +35,8 @@ export async function reindexCommand(io: CliIo, kbPath: string): Promise<void> {
   );
   const progress = progressReporter(io.stderr, "reindex");
   const started = Date.now();
-  const stats = await reindexKb(store, { onProgress: progress.update }).finally(() =>
+  const logger = stderrLogger(io.stderr); // a damaged index is moved aside with a warning
+  const stats = await reindexKb(store, { onProgress: progress.update, logger }).finally(() =>
     lock.release(),
   );
   progress.done();
