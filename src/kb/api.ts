@@ -78,6 +78,20 @@ export interface ChangeRecord {
   last_time: string;
   authors: string[];
   subjects: string[];
+  /**
+   * The commits behind `subjects`, newest first: what each touched, so a tool can rebuild the
+   * subjects a principal may see (a subject can name hidden ids). Never rendered as is.
+   */
+  commits?: ChangeCommit[];
+}
+
+/** One commit of a ChangeRecord: its subject and every concept id and other path it touched. */
+export interface ChangeCommit {
+  subject: string;
+  /** Concept ids the commit touched, both sides of a rename, in commit order. */
+  ids: string[];
+  /** True when it also touched files that are not concepts (assets, indexes, logs, …). */
+  otherPaths: boolean;
 }
 
 export interface AssetInfo {

@@ -3,7 +3,7 @@
  * The folding is pure (`foldHistory`); `changesSince` only runs git.
  */
 
-import type { ChangeRecord } from "./api.js";
+import type { ChangeCommit, ChangeRecord } from "./api.js";
 import { KbError } from "./errors.js";
 import { runGit } from "./git.js";
 
@@ -42,6 +42,22 @@ export function foldHistory(
   idOf: (path: string) => string | null,
 ): ChangeRecord[] {
   const records = new Map<string, ChangeRecord>();
+  const touches = new Map<LogCommit, ChangeCommit>();
+  const touchesOf = (c: LogCommit): ChangeCommit => {
+    let t = touches.get(c);
+    if (!t) {
+      const ids: string[] = [];
+      let otherPaths = false;
+      for (const p of c.files.flatMap((f) => f.paths)) {
+        const id = idOf(p);
+        if (id === null) otherPaths = true;
+        else if (!ids.includes(id)) ids.push(id);
+      }
+      t = { subject: c.subject, ids, otherPaths };
+      touches.set(c, t);
+    }
+    return t;
+  };
   const touch = (id: string, c: LogCommit, change: ChangeRecord["change"], from?: string) => {
     const prev = records.get(id);
     const rec: ChangeRecord = prev ?? { id, change, last_time: c.time, authors: [], subjects: [] };
@@ -55,6 +71,9 @@ export function foldHistory(
     rec.last_time = c.time; // commits are folded oldest → newest
     if (!rec.authors.includes(c.author)) rec.authors.push(c.author);
     if (!rec.subjects.includes(c.subject)) rec.subjects.push(c.subject);
+    rec.commits ??= [];
+    const t = touchesOf(c);
+    if (!rec.commits.includes(t)) rec.commits.push(t);
     records.set(id, rec);
   };
   for (const c of [...commits].reverse()) {
@@ -95,6 +114,7 @@ export function foldHistory(
   for (const r of records.values()) {
     r.authors.reverse();
     r.subjects.reverse();
+    r.commits?.reverse();
   }
   return [...records.values()].sort((a, b) =>
     a.last_time < b.last_time ? 1 : a.last_time > b.last_time ? -1 : a.id < b.id ? -1 : 1,
@@ -119,10 +139,31 @@ export async function changesSince(
   ]);
   if (r.code !== 0) {
     if (/does not have any commits|unknown revision/.test(r.stderr)) return [];
-    throw new KbError("git_failed", `git log failed in ${root}: ${r.stderr.trim().split("\n")[0]}`);
+    throw new KbError("git_failed", `git log failed: ${r.stderr.trim().split("\n")[0]}`);
   }
   // git's --since parser saturates far-future dates; the window is re-checked on commit times.
   const floor = since.getTime();
   const commits = parseLog(r.stdout).filter((c) => Date.parse(c.time) >= floor);
   return foldHistory(commits, idOf);
+}
+
+/**
+ * The subjects of `rec` a principal may see, newest first: a commit whose every touched id is
+ * visible and that touched nothing else keeps its subject; a tool commit (`<tool>: …`) touching
+ * anything hidden is retold as `<tool>: <its visible ids>`; any other subject touching hidden
+ * things is dropped. So no hidden id, title or count ("and 1 more") reaches the principal.
+ */
+export function visibleSubjects(rec: ChangeRecord, visible: (id: string) => boolean): string[] {
+  if (!rec.commits) return rec.subjects;
+  const out: string[] = [];
+  for (const c of rec.commits) {
+    let subject: string | null = c.subject;
+    if (c.otherPaths || !c.ids.every(visible)) {
+      const tool = /^([a-z][a-z0-9_]*): /.exec(c.subject)?.[1];
+      const shown = c.ids.filter(visible);
+      subject = tool && shown.length > 0 ? `${tool}: ${shown.join(", ")}` : null;
+    }
+    if (subject !== null && !out.includes(subject)) out.push(subject);
+  }
+  return out;
 }

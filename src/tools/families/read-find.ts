@@ -2,11 +2,10 @@
  * search (keyword, through the FTS index) and changes_since (git history), both filtered by the
  * caller's visibility before their limits (D118).
  */
-import type { ChangeRecord } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
 import { parseTimestamp } from "../../search/index.js";
 import type { ToolSpec } from "../spec.js";
-import { idVisible } from "../support/visibility.js";
+import { visibleChanges } from "../support/change-visibility.js";
 import { optEnum, optInt, optString, reqString } from "./read-args.js";
 
 const SEARCH_DEFAULT_LIMIT = 10;
@@ -23,7 +22,7 @@ export function parseSince(since: string, now: Date): Date {
   if (rel) {
     const n = Number(rel[1]);
     const ms = rel[2] === "d" ? n * 86_400_000 : n * 3_600_000;
-    return new Date(now.getTime() - ms);
+    return inRange(new Date(now.getTime() - ms), since);
   }
   const t = parseTimestamp(since.trim());
   if (t === null) {
@@ -32,7 +31,22 @@ export function parseSince(since: string, now: Date): Date {
       `argument "since" must be an ISO time (2024-05-01T00:00:00Z) or <N>d / <N>h, got "${since}"`,
     );
   }
-  return new Date(t);
+  return inRange(new Date(t), since);
+}
+
+/** Years a `since` may name: far wider than any git history, narrow enough for toISOString. */
+const SINCE_MIN = Date.parse("0001-01-01T00:00:00Z"); // Date.UTC(1, …) would mean 1901
+const SINCE_MAX = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+function inRange(d: Date, since: string): Date {
+  const t = d.getTime();
+  if (!Number.isFinite(t) || t < SINCE_MIN || t > SINCE_MAX) {
+    throw new KbError(
+      "invalid_argument",
+      `argument "since" is out of range ("${since}"): give a time between years 1 and 9999, e.g. 30d or 2024-05-01`,
+    );
+  }
+  return d;
 }
 
 const search: ToolSpec = {
@@ -104,19 +118,7 @@ const changesSince: ToolSpec = {
     const since = parseSince(sinceArg, ctx.now());
     const limit = optInt(args, "limit", CHANGES_DEFAULT_LIMIT, 1, CHANGES_MAX_LIMIT);
     const { store } = ctx.runtime;
-    const records = await store.changesSince(since);
-    const maps = await store.maps();
-    const visible: ChangeRecord[] = [];
-    for (const rec of records) {
-      // Deleted concepts have no type any more: placement decides, type-restricted rules hide them.
-      const doc = rec.change === "deleted" ? null : await store.tryReadConcept(rec.id);
-      const type = doc?.type ?? null;
-      if (!idVisible(ctx.visibility, rec.id, maps, type)) continue;
-      if (rec.from !== undefined && !idVisible(ctx.visibility, rec.from, maps, type)) {
-        const { from: _hidden, ...rest } = rec;
-        visible.push(rest);
-      } else visible.push(rec);
-    }
+    const visible = await visibleChanges(store, ctx.visibility, await store.changesSince(since));
     return {
       since: since.toISOString(),
       changes: visible.slice(0, limit),
