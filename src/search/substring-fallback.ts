@@ -25,6 +25,9 @@ export interface SubstringRow {
   start: number;
 }
 
+/** The fallback is skipped for queries longer than this (characters, after folding). */
+export const MAX_SUBSTRING_QUERY_CHARS = 1_000;
+
 const TITLE = "coalesce(b.title_fold, c.title, '')";
 const BODY = "coalesce(b.body_fold, b.body)";
 
@@ -39,7 +42,8 @@ export function substringRows(
   limit: number,
 ): SubstringRow[] {
   const needle = foldText(query.trim());
-  if (needle === "" || limit <= 0) return [];
+  // Longer needles are pasted text, not fragments; SQLite also refuses LIKE patterns > 50,000 bytes.
+  if (needle === "" || limit <= 0 || needle.length > MAX_SUBSTRING_QUERY_CHARS) return [];
   const pattern = `%${escapeLike(needle)}%`;
   const where = andAll([
     {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { VISIBLE_ALL, type Visibility } from "../../src/kb/types.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
+import { MAX_SUBSTRING_QUERY_CHARS } from "../../src/search/substring-fallback.js";
 import {
   boundedBody,
   MAX_INDEXED_BODY_CHARS,
@@ -50,6 +51,12 @@ describe("the substring fallback is served from the index", () => {
     expect(ids("0x0%")).toEqual(["a/percent"]);
     expect(ids("e_10x")).toEqual(["a/under"]);
     expect(ids("x0_")).toEqual([]);
+  });
+
+  it("skips queries too long to be a fragment instead of failing (SQLite caps LIKE patterns)", () => {
+    open([doc("a/long", { body: "ab".repeat(40_000) })]);
+    expect(q("ba".repeat(MAX_SUBSTRING_QUERY_CHARS / 2))).toMatchObject({ match: "substring" });
+    expect(q("ba".repeat(30_000))).toEqual({ results: [], match: "none" });
   });
 
   it("ranks title matches first, then by id, and applies visibility and scope before the limit", () => {
