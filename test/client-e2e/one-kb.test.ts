@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../e2e/helpers.js";
 import { makeKbs, managedBlock, type Sandbox, sandbox, serveKbs } from "./helpers.js";
 
+/** The yaml names $CARTO_TOKEN: status and doctor want it set (this server has no auth). */
+const ANY_TOKEN = "any-token-0123456789";
+
 const CLAUDE_BEFORE = `${JSON.stringify(
   { numStartups: 3, mcpServers: { other: { type: "stdio", command: "other-mcp" } }, projects: {} },
   null,
@@ -150,10 +153,10 @@ describe("client against a real one-KB server without auth", () => {
     expect((await sb.cli(["sync"])).code).toBe(0);
     expect(PROVIDER_FILES.map((f) => sb.read(f))).toEqual(bytes);
 
-    const text = await sb.cli(["status"]);
+    const text = await sb.cli(["status"], ANY_TOKEN);
     expect(text.code, text.stdout + text.stderr).toBe(0);
     expect(text.stdout).toContain("in sync");
-    const res = await sb.cli(["status", "--json"]);
+    const res = await sb.cli(["status", "--json"], ANY_TOKEN);
     expect(res.code).toBe(0);
     const status = JSON.parse(res.stdout);
     expect(status.state).toBe("in-sync");
@@ -175,13 +178,13 @@ describe("client against a real one-KB server without auth", () => {
   });
 
   it("doctor reports in-sync, then partial (a stale entry), then missing (file gone)", async () => {
-    const ok = await sb.cli(["doctor"]);
+    const ok = await sb.cli(["doctor"], ANY_TOKEN);
     expect(ok.code, ok.stdout).toBe(0);
     expect(ok.stdout).toContain("kiro (user): in-sync");
 
     const kiro = sb.read(".kiro/settings/mcp.json");
     sb.write(".kiro/settings/mcp.json", kiro.replace("/mcp/routed", "/mcp/elsewhere"));
-    const partial = await sb.cli(["doctor", "--json"]);
+    const partial = await sb.cli(["doctor", "--json"], ANY_TOKEN);
     expect(partial.code).toBe(1);
     const states = JSON.parse(partial.stdout);
     const kiroCheck = (states.providers ?? states).find(
@@ -190,15 +193,15 @@ describe("client against a real one-KB server without auth", () => {
     expect(kiroCheck).toMatchObject({ state: "partial", stale: ["cartographer"] });
 
     sb.write(".kiro/settings/mcp.json", "{}\n");
-    const missing = await sb.cli(["doctor"]);
+    const missing = await sb.cli(["doctor"], ANY_TOKEN);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain("kiro (user): missing");
-    expect((await sb.cli(["status"])).code).toBe(1);
+    expect((await sb.cli(["status"], ANY_TOKEN)).code).toBe(1);
 
     // sync heals it.
     expect((await sb.cli(["sync"])).code).toBe(0);
     expect(sb.read(".kiro/settings/mcp.json")).toBe(kiro);
-    expect((await sb.cli(["doctor"])).code).toBe(0);
+    expect((await sb.cli(["doctor"], ANY_TOKEN)).code).toBe(0);
   });
 
   it("reconnect rewrites the same bytes; disconnect restores every pre-existing file exactly", async () => {
@@ -220,12 +223,12 @@ describe("client against a real one-KB server without auth", () => {
     expect((await sb.cli(connectArgs("claude"))).code).toBe(0);
     const before = sb.read(".claude.json");
     expect(await server.stop()).toBe(0);
-    const st = await sb.cli(["status"]);
+    const st = await sb.cli(["status"], ANY_TOKEN);
     expect(st.code).toBe(2);
     expect(st.stderr).toMatch(
       /server unreachable at http:\/\/127\.0\.0\.1:\d+\/health \(ECONNREFUSED\)/,
     );
-    const js = await sb.cli(["status", "--json"]);
+    const js = await sb.cli(["status", "--json"], ANY_TOKEN);
     expect(js.code).toBe(2);
     expect(JSON.parse(js.stdout)).toMatchObject({ state: "error", error: { kind: "unreachable" } });
     const sy = await sb.cli(["sync"]);

@@ -194,10 +194,43 @@ describe("client against a real three-KB server with auth", () => {
     );
   });
 
+  it("status and doctor tell when the agent tools cannot authenticate: variable unset, token refused", async () => {
+    // Unset: both exit 1 naming the variable; status probes nothing more for it.
+    const unset = await sb.cli(["status"]);
+    expect(unset.code, unset.stdout + unset.stderr).toBe(1);
+    expect(unset.stdout).toMatch(
+      /not usable: \$CARTO_TOKEN is not set: claude, codex, opencode, kiro read the bearer token from it/,
+    );
+    const offline = await sb.cli(["doctor", "--json"]);
+    expect(offline.code).toBe(1);
+    expect(JSON.parse(offline.stdout)).toMatchObject({
+      state: "blocked",
+      blockers: [expect.stringMatching(/^\$CARTO_TOKEN is not set/)],
+    });
+
+    // A token the server does not know: the real server answers 401, status says so.
+    const wrong = "wrong-token-e2e-0123456789abcdef";
+    const refused = await sb.cli(["status"], wrong);
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stdout).toMatch(
+      /not usable: the server refused the token in \$CARTO_TOKEN \(HTTP 401 at http:\/\/127\.0\.0\.1:\d+\/mcp\/routed/,
+    );
+    const json = JSON.parse((await sb.cli(["status", "--json"], wrong)).stdout);
+    expect(json.state).toBe("blocked");
+    for (const res of [unset, offline, refused]) {
+      expect(res.stdout + res.stderr).not.toContain(wrong);
+      expect(res.stdout + res.stderr).not.toContain(ADMIN_TOKEN);
+    }
+    // doctor never asks the server: with the variable set it has nothing to say about the token.
+    expect((await sb.cli(["doctor"], wrong)).code).toBe(0);
+    // The right token: in sync again.
+    expect((await sb.cli(["status"], ADMIN_TOKEN)).code).toBe(0);
+  });
+
   it("disconnect one provider leaves the others in place", async () => {
     expect((await sb.cli(["disconnect", "kiro"])).code).toBe(0);
     expect(JSON.stringify(sb.readJson(".kiro/settings/mcp.json"))).not.toContain("cartographer");
-    const doctor = await sb.cli(["doctor"]);
+    const doctor = await sb.cli(["doctor"], ADMIN_TOKEN);
     expect(doctor.stdout).toContain("claude (user): in-sync");
     expect(doctor.stdout).not.toContain("kiro");
     expect(doctor.code).toBe(0);
