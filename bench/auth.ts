@@ -10,6 +10,7 @@ import { compileAuth } from "../src/auth/tokens.js";
 import type { Principal } from "../src/auth/types.js";
 import { type HttpServerHandle, startHttpServer } from "../src/http/server.js";
 import { silentLogger } from "../src/logger.js";
+import { createCartographer } from "../src/mcp/app.js";
 import { KbSurface } from "../src/mcp/kb-surface.js";
 import { mountKb } from "../src/mcp/mount.js";
 import { toolsFor } from "../src/tools/registry.js";
@@ -70,7 +71,8 @@ export async function run(ctx: BenchContext): Promise<Section> {
     roles: [],
     tokens: [{ token: TOKEN, id: "bench-reader", scopes: ["kb:bench:r"] }],
   });
-  const common = { mounts: [mount], port: 0, logger: silentLogger, version: "bench" };
+  const app = await createCartographer({ mounts: [mount], logger: silentLogger });
+  const common = { app, port: 0, version: "bench" };
   const on = await startHttpServer({ ...common, auth: { tokens: auth.store } });
   const off = await startHttpServer(common);
   const ids = kb.concepts.slice(0, 500).map((c) => c.id);
@@ -92,7 +94,8 @@ export async function run(ctx: BenchContext): Promise<Section> {
     }
   } finally {
     await on.close();
-    await off.close(); // closes the mount's index
+    await off.close();
+    await app.close(); // closes the mount's index
   }
   const total = CALLS_PER_ROUND * HTTP_ROUNDS;
   const a = summarize(asAdmin);

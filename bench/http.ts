@@ -9,6 +9,7 @@ import path from "node:path";
 import { openAuditSink } from "../src/audit/sink.js";
 import { startHttpServer } from "../src/http/server.js";
 import { silentLogger } from "../src/logger.js";
+import { createCartographer } from "../src/mcp/app.js";
 import { mountKb } from "../src/mcp/mount.js";
 import { startBareServer } from "./bare-server.js";
 import type { BenchContext } from "./context.js";
@@ -51,22 +52,17 @@ export async function run(ctx: BenchContext): Promise<Section> {
   const kb = await ctx.kb();
   ctx.log("http: mounting the generated KB");
   const mount = await mountKb(ctx.settings(kb.root), { logger: silentLogger });
-  const plain = await startHttpServer({
-    mounts: [mount],
-    port: 0,
-    logger: silentLogger,
-    version: "bench",
-  });
+  const app = await createCartographer({ mounts: [mount], logger: silentLogger });
+  const plain = await startHttpServer({ app, port: 0, version: "bench" });
   const auditPath = path.join(ctx.tmpRoot, "http-audit.jsonl");
   const sink = await openAuditSink({ path: auditPath, mode: "best_effort" });
-  // Same mount behind a second server that audits; its close() closes the mount again (no-op).
-  const audited = await startHttpServer({
+  // Same mount behind a second server that audits (its app closes the mount again: a no-op).
+  const auditedApp = await createCartographer({
     mounts: [mount],
-    port: 0,
     logger: silentLogger,
-    version: "bench",
     audit: sink,
   });
+  const audited = await startHttpServer({ app: auditedApp, port: 0, version: "bench" });
   const bare = await startBareServer();
   const figures: Figure[] = [];
   try {
@@ -123,6 +119,8 @@ export async function run(ctx: BenchContext): Promise<Section> {
     await bare.close();
     await audited.close();
     await plain.close();
+    await auditedApp.close();
+    await app.close();
     await sink.close();
   }
   return { name: "http", figures };

@@ -9,6 +9,7 @@ import { startHttpServer } from "../src/http/server.js";
 import { initKb } from "../src/kb/init.js";
 import type { KbSettings } from "../src/kb/types.js";
 import { silentLogger } from "../src/logger.js";
+import { createCartographer } from "../src/mcp/app.js";
 import { type MountedKb, mountKb } from "../src/mcp/mount.js";
 import type { ToolsProfile } from "../src/mcp/surface.js";
 import type { BenchContext } from "./context.js";
@@ -40,13 +41,10 @@ async function listBytes(url: string): Promise<{ bytes: number; tools: number }>
 }
 
 async function serve(mounts: MountedKb[], profile: ToolsProfile) {
-  return startHttpServer({
-    mounts,
-    toolsProfile: profile,
-    port: 0,
-    logger: silentLogger,
-    version: "bench",
-  });
+  const app = await createCartographer({ mounts, logger: silentLogger });
+  const server = await startHttpServer({ app, toolsProfile: profile, port: 0, version: "bench" });
+  // Callers close the server only; the mounts go with it, as before.
+  return { ...server, close: () => server.close().then(() => app.close()) };
 }
 
 export async function run(ctx: BenchContext): Promise<Section> {

@@ -5,9 +5,16 @@
  */
 import type { IncomingMessage } from "node:http";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { BodyRead } from "./exchange.js";
 import { RpcCode } from "./replies.js";
 
-export type BodyRead = { ok: true; bytes: Buffer } | { ok: false; reason: "too_large" | "aborted" };
+export type { BodyRead } from "./exchange.js";
+
+/**
+ * Most messages one POST may batch (issue 10 item 6): a batch runs on one request, so a large
+ * one of expensive calls would hold a connection and the event loop for its whole length.
+ */
+export const DEFAULT_MAX_BATCH_MESSAGES = 32;
 
 /**
  * The whole body, or `too_large` as soon as it exceeds `maxBytes` (a declared Content-Length
@@ -55,9 +62,13 @@ const SHAPE =
 /**
  * JSON-RPC classification of a body: not JSON → -32700 Parse error; JSON that is not a message,
  * an empty batch, or a batch with a non-message → -32600 Invalid Request. Uses the SDK's own
- * message schema, so whatever passes here the transport accepts.
+ * message schema, so whatever passes here the transport accepts. A batch longer than `maxBatch`
+ * is one Invalid Request naming the limit, before any of it runs.
  */
-export function parseRpcBody(bytes: Buffer): RpcBody {
+export function parseRpcBody(
+  bytes: Buffer,
+  maxBatch: number = DEFAULT_MAX_BATCH_MESSAGES,
+): RpcBody {
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString("utf8"));
@@ -67,6 +78,10 @@ export function parseRpcBody(bytes: Buffer): RpcBody {
   if (Array.isArray(parsed)) {
     // JSON-RPC 2.0 §6: an empty batch is one Invalid Request (the SDK would answer 202).
     if (parsed.length === 0) return invalid("empty batch");
+    if (parsed.length > maxBatch)
+      return invalid(
+        `batch of ${parsed.length} messages is over the limit of ${maxBatch} per request; send it as several requests`,
+      );
     const bad = parsed.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success);
     if (bad !== -1) return invalid(`batch element ${bad} is not a JSON-RPC 2.0 message; ${SHAPE}`);
   } else if (!JSONRPCMessageSchema.safeParse(parsed).success) {

@@ -1,15 +1,16 @@
 /**
- * One MCP POST, stateless (the SDK's documented pattern): a fresh Server + transport per
- * request, JSON responses, both closed when the response is. The body was already read,
- * capped and parsed by the caller, which passes it as `parsedBody`.
+ * One MCP POST, stateless (the SDK's documented pattern): a fresh Server + web-standard
+ * transport per request, JSON responses, both closed once the answer is complete. The body was
+ * already read, capped and parsed by the caller, which passes it as `parsedBody`. Request value
+ * in, reply value out: no socket here.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { canReadAnyKb } from "../auth/decide.js";
 import type { Principal } from "../auth/types.js";
 import type { Logger } from "../logger.js";
 import { createMcpServer } from "../mcp/server.js";
 import type { ToolSurface, ToolsProfile } from "../mcp/surface.js";
+import type { HttpReply, HttpRequest } from "./exchange.js";
 
 export interface McpExchange {
   surface: ToolSurface;
@@ -21,11 +22,10 @@ export interface McpExchange {
 }
 
 export async function serveMcpRequest(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
   parsedBody: unknown,
   x: McpExchange,
-): Promise<void> {
+): Promise<HttpReply> {
   const kbs = [...x.surface.kbNames];
   const server = createMcpServer(x.surface, {
     name: x.serverName,
@@ -36,14 +36,29 @@ export async function serveMcpRequest(
     // D187: metadata needs read access to at least one KB this endpoint reaches.
     metadataGate: () => canReadAnyKb(x.principal.policy, kbs),
   });
-  const transport = new StreamableHTTPServerTransport({
+  const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  res.on("close", () => {
-    void transport.close();
-    void server.close();
-  });
   await server.connect(transport);
-  await transport.handleRequest(req, res, parsedBody);
+  try {
+    const response = await transport.handleRequest(webRequestOf(req), { parsedBody });
+    const body = response.body === null ? null : await response.text();
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    if (body !== null) headers["content-length"] = String(Buffer.byteLength(body));
+    return { status: response.status, headers, body };
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+}
+
+/** The web Request the SDK transport reads headers from (the body is passed parsed). */
+function webRequestOf(req: HttpRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of req.headers) headers.append(name, value);
+  return new Request(new URL(req.target, "http://localhost"), { method: req.method, headers });
 }

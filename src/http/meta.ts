@@ -1,13 +1,15 @@
 /** Bodies of the public non-MCP routes: /health, /ready, /.well-known/oauth-protected-resource. */
 import { protectedResourceMetadata } from "../auth/bearer.js";
 import { scopesSupported } from "../auth/scopes.js";
+import type { KbStatus } from "../mcp/kb-status.js";
 import { MCP_PATH, ROUTED_PATH } from "./routes.js";
 
 export const WELL_KNOWN_PATH = "/.well-known/oauth-protected-resource";
 
 export interface HealthFacts {
   version: string;
-  kbs: readonly string[];
+  /** Every configured KB with its status (issue 10 item 3); routing needs a served one. */
+  kbs: readonly KbStatus[];
   ready: boolean;
 }
 
@@ -16,10 +18,12 @@ export function healthBody(facts: HealthFacts): Record<string, unknown> {
     status: "ok",
     version: facts.version,
     ready: facts.ready,
-    kbs: facts.kbs.map((name) => ({ name })),
+    kbs: facts.kbs.map(({ name, status, reason }) =>
+      reason === undefined ? { name, status } : { name, status, reason },
+    ),
   };
-  // D288: clients detect routing from these two fields; an empty server advertises neither.
-  if (facts.kbs.length > 0) {
+  // D288: clients detect routing from these two fields; a server with no KB served advertises neither.
+  if (facts.kbs.some((kb) => kb.status === "ok")) {
     body.mount_mode = "routed";
     body.routed_path = ROUTED_PATH;
   }

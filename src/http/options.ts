@@ -1,15 +1,16 @@
 /**
  * What `startHttpServer` takes. Resolved by cli/ from config (nothing here reads the env).
  */
-import type { AuditSink } from "../audit/types.js";
 import type { TokenStore } from "../auth/tokens.js";
-import type { KbSettings } from "../kb/types.js";
-import type { Logger } from "../logger.js";
-import type { MountedKb } from "../mcp/mount.js";
+import type { Cartographer } from "../mcp/app.js";
 import type { ToolsProfile } from "../mcp/surface.js";
-import type { ToolSpec } from "../tools/spec.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** Open connections served in full; see HttpServerOptions.maxConnections. */
+export const DEFAULT_MAX_CONNECTIONS = 256;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export interface HttpAuthOptions {
   /** Bearer tokens; null = auth off (every request runs as LOCAL_ADMIN). */
@@ -20,11 +21,10 @@ export interface HttpAuthOptions {
 
 export interface HttpServerOptions {
   /**
-   * Mounted KBs (mountKb). A KB named `routed` is skipped with a warning (it would shadow
-   * /mcp/routed); a repeated name is skipped with a warning, the first one wins. close()
-   * closes every mount passed here, skipped ones included.
+   * What is served (createCartographer): surfaces, routed cache, KB statuses, audit, logger.
+   * The caller owns it: close() stops HTTP only; close the app after it.
    */
-  mounts: readonly MountedKb[];
+  app: Cartographer;
   /** tools/list profile of every endpoint. Default `agent`. */
   toolsProfile?: ToolsProfile;
   /** Bind address. Default `127.0.0.1`. */
@@ -39,27 +39,37 @@ export interface HttpServerOptions {
   corsOrigins?: string[];
   /** Request body cap. Default 2 MiB (over → 413). */
   maxBodyBytes?: number;
+  /** Most JSON-RPC messages in one batch POST. Default 32 (over → 400). */
+  maxBatchMessages?: number;
+  /**
+   * Connections served in full. Default 256. Beyond it, up to max(8, cap/8) more are accepted
+   * only for /health and /ready (everything else 503, then the connection closes); past that
+   * headroom new connections are closed at once.
+   */
+  maxConnections?: number;
+  /** Time to receive a request's headers. Default 10 s (over → 408, connection closed). */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included. Default 30 s (over → 408). */
+  requestTimeoutMs?: number;
+  /** Idle time before a kept-alive connection is closed. Default 5 s. */
+  keepAliveTimeoutMs?: number;
   /** Absent = auth off. */
   auth?: HttpAuthOptions;
   /** With auth off, listening on a non-loopback address is refused unless this is true. */
   allowInsecureNoAuth?: boolean;
-  /** Absent = no audit. The caller owns it (close() does not close it). */
-  audit?: AuditSink | null;
-  logger: Logger;
   /** Server version (serverInfo, /health). */
   version: string;
   /** Public base URL (e.g. behind a proxy) for well-known metadata; default from the Host header. */
   publicUrl?: string;
-  /** The tools a KB registers; default the registry's `toolsFor` (tests pass their own). */
-  toolsFor?: (settings: KbSettings) => readonly ToolSpec[];
-  /** Max routed surfaces cached (one per distinct KB binding). Default 64. */
-  routedCacheSize?: number;
 }
 
 export interface HttpServerHandle {
   /** `http://<host>:<port>` as bound. */
   readonly url: string;
   readonly port: number;
-  /** Stops accepting, cuts uploads still in progress, waits for in-flight calls, then closes the mounts' indexes. */
+  /**
+   * Stops accepting, cuts uploads still in progress, waits for in-flight requests, then closes
+   * every connection. The app (mounts, audit) stays open: close it afterwards.
+   */
   close(): Promise<void>;
 }

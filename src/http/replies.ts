@@ -1,5 +1,5 @@
-/** Writing JSON and JSON-RPC error responses (every HTTP error body is a JSON-RPC error object). */
-import type { ServerResponse } from "node:http";
+/** Reply values: JSON bodies and JSON-RPC error objects (every HTTP error body is one). */
+import type { HttpReply } from "./exchange.js";
 
 /** JSON-RPC error codes used at the HTTP edge. */
 export const RpcCode = {
@@ -10,27 +10,28 @@ export const RpcCode = {
   unauthorized: -32001,
 } as const;
 
-export function sendJson(
-  res: ServerResponse,
+export function jsonReply(
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
-): void {
+): HttpReply {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    "Content-Type": "application/json",
-    "Content-Length": String(Buffer.byteLength(text)),
-  });
-  res.end(text);
+  return {
+    status,
+    headers: {
+      ...headers,
+      "Content-Type": "application/json",
+      "Content-Length": String(Buffer.byteLength(text)),
+    },
+    body: text,
+  };
 }
 
-export function sendRpcError(
-  res: ServerResponse,
+export function rpcError(
   status: number,
   code: number,
   message: string,
   headers: Record<string, string> = {},
-): void {
-  sendJson(res, status, { jsonrpc: "2.0", id: null, error: { code, message } }, headers);
+): HttpReply {
+  return jsonReply(status, { jsonrpc: "2.0", id: null, error: { code, message } }, headers);
 }

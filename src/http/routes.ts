@@ -6,6 +6,7 @@
  *   /mcp/<name>     that KB; a conflicting ?kb= → 400; unknown → 404
  *   /mcp/routed     ?kbs=a,b binds (narrowing only); absent = all; unknown → 400; ?kb= → 400
  *   any             ?kb= or ?kbs= repeated → 400 (never first-value-wins); ?kbs= off /mcp/routed → 400
+ *   a KB that could not be opened (issue 10 item 3), wherever it is named → 503 with its reason
  */
 export const MCP_PATH = "/mcp";
 export const ROUTED_PATH = "/mcp/routed";
@@ -20,7 +21,7 @@ export type McpTarget =
 
 export type RouteResult =
   | { ok: true; target: McpTarget }
-  | { ok: false; status: 400 | 404; message: string };
+  | { ok: false; status: 400 | 404 | 503; message: string };
 
 /** True when `pathname` is an MCP endpoint path (whatever its query). */
 export function isMcpPath(pathname: string): boolean {
@@ -32,8 +33,19 @@ export function resolveMcpRoute(
   pathname: string,
   query: URLSearchParams,
   mounted: readonly string[],
+  unavailable: (name: string) => string | undefined = () => undefined,
 ): RouteResult {
   const p = trimSlash(pathname);
+  const down = (name: string): RouteResult | null => {
+    const reason = unavailable(name);
+    return reason === undefined
+      ? null
+      : {
+          ok: false,
+          status: 503,
+          message: `KB ${JSON.stringify(name)} is unavailable: ${reason}; the other KBs are served`,
+        };
+  };
   // One channel, one value: `?kb=a&kb=b` must not silently mean `a` (URLSearchParams.get).
   for (const param of ["kb", "kbs"]) {
     const count = query.getAll(param).length;
@@ -64,6 +76,10 @@ export function resolveMcpRoute(
       .filter((s) => s !== "");
     if (names.length === 0)
       return { ok: false, status: 400, message: `?kbs= names no KB; mounted KBs: ${list}` };
+    for (const name of names) {
+      const refusal = down(name);
+      if (refusal) return refusal;
+    }
     const unknown = names.find((n) => !mounted.includes(n));
     if (unknown !== undefined) {
       return {
@@ -94,6 +110,8 @@ export function resolveMcpRoute(
         message: `?kb= is required with several KBs mounted: ${list}`,
       };
     }
+    const refusal = down(kbParam);
+    if (refusal) return refusal;
     if (!mounted.includes(kbParam))
       return {
         ok: false,
@@ -108,6 +126,8 @@ export function resolveMcpRoute(
   } catch {
     return { ok: false, status: 404, message: "malformed KB name in path" };
   }
+  const refusal = down(name);
+  if (refusal) return refusal;
   if (!mounted.includes(name))
     return {
       ok: false,

@@ -12,8 +12,16 @@ export class RoutedSurfaceCache {
   readonly #max: number;
   readonly #entries = new Map<string, RoutedSurface>();
 
-  constructor(surfaces: readonly KbSurface[], max = DEFAULT_ROUTED_CACHE_SIZE) {
+  readonly #unavailable?: (name: string) => string | undefined;
+
+  /** `unavailable`: why a configured KB could not be opened (see RoutedSurface). */
+  constructor(
+    surfaces: readonly KbSurface[],
+    max = DEFAULT_ROUTED_CACHE_SIZE,
+    unavailable?: (name: string) => string | undefined,
+  ) {
     this.#surfaces = new Map(surfaces.map((s) => [s.name, s]));
+    this.#unavailable = unavailable;
     this.#max = Math.max(1, max);
   }
 
@@ -35,7 +43,7 @@ export class RoutedSurfaceCache {
       if (!surface) throw new Error(`no mounted KB named ${name}`);
       return surface;
     });
-    const built = new RoutedSurface(surfaces);
+    const built = new RoutedSurface(surfaces, this.#unavailable);
     this.#entries.set(key, built);
     if (this.#entries.size > this.#max) {
       const oldest = this.#entries.keys().next().value as string;

@@ -20,8 +20,17 @@ export class RoutedSurface implements ToolSurface {
   readonly #surfaces: ReadonlyMap<string, KbSurface>;
   readonly #lists = new Map<ToolsProfile, DescriptorList>();
 
-  /** `surfaces`: the bound KBs, in the order their descriptors take precedence. */
-  constructor(surfaces: readonly KbSurface[]) {
+  readonly #unavailable: (name: string) => string | undefined;
+
+  /**
+   * `surfaces`: the bound KBs, in the order their descriptors take precedence. `unavailable`
+   * gives the reason a configured KB could not be opened, so a call naming it says so.
+   */
+  constructor(
+    surfaces: readonly KbSurface[],
+    unavailable: (name: string) => string | undefined = () => undefined,
+  ) {
+    this.#unavailable = unavailable;
     if (surfaces.length === 0) throw new Error("a routed surface needs at least one KB");
     this.#surfaces = new Map(surfaces.map((s) => [s.name, s]));
     this.kbNames = Object.freeze(surfaces.map((s) => s.name));
@@ -52,6 +61,12 @@ export class RoutedSurface implements ToolSurface {
       target = this.#surfaces.get(this.kbNames[0] as string);
     } else {
       target = typeof named === "string" ? this.#surfaces.get(named) : undefined;
+      const down = typeof named === "string" && !target ? this.#unavailable(named) : undefined;
+      if (down !== undefined)
+        return textResult(
+          `unavailable: KB '${named}' could not be opened (${down}); the other KBs are served`,
+          true,
+        );
       if (!target) {
         return textResult(
           `invalid_argument: 'kb' must be one of the KBs this connection is bound to (${this.kbNames.join(", ")}), got ${JSON.stringify(named)}`,

@@ -5,6 +5,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import type { Logger } from "../logger.js";
+import type { Cartographer } from "./app.js";
 import { LOCAL_ADMIN } from "./context.js";
 import type { KbSurface } from "./kb-surface.js";
 import { RoutedSurface } from "./routed-surface.js";
@@ -32,6 +33,26 @@ export interface StdioSession {
 export function stdioSurface(surfaces: readonly KbSurface[]): ToolSurface {
   if (surfaces.length === 0) throw new Error("stdio needs at least one KB");
   return surfaces.length === 1 ? (surfaces[0] as KbSurface) : new RoutedSurface(surfaces);
+}
+
+/**
+ * The surface stdio serves for an app: its one served KB, or the routed surface over every
+ * served KB in mount order (a call naming an unavailable KB is told why). Throws when no KB is
+ * served, naming the unavailable ones.
+ */
+export function stdioSurfaceOf(app: Cartographer): ToolSurface {
+  const surfaces = [...app.surfaces.values()];
+  if (surfaces.length === 0) {
+    const down = app.kbs.map((k) => `'${k.name}' (${k.reason ?? k.status})`).join(", ");
+    throw new Error(
+      down === ""
+        ? "stdio needs at least one KB: pass --kb PATH"
+        : `stdio needs at least one KB, and none could be opened: ${down}`,
+    );
+  }
+  return surfaces.length === 1
+    ? (surfaces[0] as KbSurface)
+    : new RoutedSurface(surfaces, app.unavailable);
 }
 
 export async function serveStdio(surface: ToolSurface, opts: StdioOptions): Promise<StdioSession> {

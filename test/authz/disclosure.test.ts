@@ -14,6 +14,7 @@ import { BENCH_GIT_ENV, generateKb } from "../../bench/gen-kb.js";
 import { compileAuth } from "../../src/auth/tokens.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js";
 import { silentLogger } from "../../src/logger.js";
+import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { type MountedKb, mountKb } from "../../src/mcp/mount.js";
 import { MCP_HEADERS, raw } from "../http/helpers.js";
 import { run, STALE } from "./setup.js";
@@ -25,6 +26,7 @@ const ADMIN = "disclosure-admin-token";
 let tmp: string;
 let mount: MountedKb;
 let server: HttpServerHandle;
+let app: Cartographer | undefined;
 let visibleMap: string;
 const hidden: string[] = [];
 const visible: string[] = [];
@@ -83,16 +85,17 @@ beforeAll(async () => {
       { token: ADMIN, id: "admin" },
     ],
   });
+  app = await createCartographer({ mounts: [mount], logger: silentLogger });
   server = await startHttpServer({
-    mounts: [mount],
+    app,
     port: 0,
-    logger: silentLogger,
     version: "test",
     auth: { tokens: auth.store },
   });
 }, 60_000);
 afterAll(async () => {
   await server?.close();
+  await app?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 

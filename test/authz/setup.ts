@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { compileAuth } from "../../src/auth/tokens.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js";
 import { memoryLogger } from "../../src/logger.js";
+import { createCartographer } from "../../src/mcp/app.js";
 import type { MountedKb } from "../../src/mcp/mount.js";
 import { allTools } from "../../src/tools/registry.js";
 import { type TempMounts, tempMounts } from "../mcp/helpers.js";
@@ -83,9 +84,8 @@ export async function startAuthzServer(
   });
   const logger = memoryLogger();
   const server = await startHttpServer({
-    mounts: kbs.mounts,
+    app: await createCartographer({ mounts: kbs.mounts, logger }),
     port: 0,
-    logger,
     version: "test",
     toolsProfile: "full",
     auth: { tokens: auth.store },

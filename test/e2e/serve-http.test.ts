@@ -38,7 +38,7 @@ describe("cartographer serve over HTTP (the built binary)", () => {
     const health = await (await fetch(`${server.url}/health`)).json();
     expect(health).toMatchObject({
       status: "ok",
-      kbs: [{ name: "notes" }],
+      kbs: [{ name: "notes", status: "ok" }],
       mount_mode: "routed",
       routed_path: "/mcp/routed",
     });
@@ -69,7 +69,7 @@ describe("cartographer serve over HTTP (the built binary)", () => {
     expect(await server.stop()).toBe(0);
     const again = await serve(["--http", "127.0.0.1:0"], dir);
     const health2 = await (await fetch(`${again.url}/health`)).json();
-    expect(health2.kbs).toEqual([{ name: "notes" }]);
+    expect(health2.kbs).toEqual([{ name: "notes", status: "ok" }]);
   });
 
   it("prints each deprecation warning exactly once and skips a KB named routed", async () => {
@@ -111,7 +111,7 @@ describe("cartographer serve over HTTP (the built binary)", () => {
       err.split("\n").filter((l) => l.includes("'routed'") && l.includes("skipped")),
     ).toHaveLength(1);
     const health = await (await fetch(`${server.url}/health`)).json();
-    expect(health.kbs).toEqual([{ name: "alpha" }]);
+    expect(health.kbs).toEqual([{ name: "alpha", status: "ok" }]);
   });
 
   it("stops gracefully on SIGTERM and SIGINT with exit 0", async () => {

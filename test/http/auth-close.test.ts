@@ -2,12 +2,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TokenStore, tokenDigest } from "../../src/auth/tokens.js";
-import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js";
+import type { HttpServerHandle } from "../../src/http/server.js";
 import { memoryLogger } from "../../src/logger.js";
 import { toolsFor } from "../../src/tools/registry.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 import { principal, type TempMounts, tempMounts, textOf } from "../mcp/helpers.js";
-import { postInit, raw } from "./helpers.js";
+import { postInit, raw, serveMounts } from "./helpers.js";
 
 const ADMIN_TOKEN = "canary-admin-token-4f1c";
 const B_TOKEN = "canary-b-token-77aa";
@@ -24,9 +24,7 @@ beforeAll(async () => {
     },
     { digest: tokenDigest(B_TOKEN), principal: principal("reader-b", [{ kb: "b", access: "r" }]) },
   ]);
-  server = await startHttpServer({
-    mounts: kbs.mounts,
-    port: 0,
+  server = await serveMounts(kbs.mounts, {
     logger,
     version: "1",
     auth: { tokens, authorizationServers: ["https://auth.example"] },
@@ -128,9 +126,7 @@ describe("graceful close", () => {
         return { done: true };
       },
     };
-    const s = await startHttpServer({
-      mounts: mounts.mounts,
-      port: 0,
+    const s = await serveMounts(mounts.mounts, {
       logger: memoryLogger(),
       version: "1",
       toolsFor: (settings) => [...toolsFor(settings), slow],
@@ -165,9 +161,7 @@ describe("readiness with a required-mode audit", () => {
     const { MemoryAudit } = await import("../mcp/helpers.js");
     const mounts = await tempMounts(["r"]);
     const audit = new MemoryAudit("required");
-    const s = await startHttpServer({
-      mounts: mounts.mounts,
-      port: 0,
+    const s = await serveMounts(mounts.mounts, {
       logger: memoryLogger(),
       version: "1",
       audit,

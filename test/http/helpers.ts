@@ -1,5 +1,16 @@
-/** Raw HTTP requests with full control of headers (Host included), for status tests. */
+/** Raw HTTP requests with full control of headers (Host included), and a server over mounts. */
 import { request } from "node:http";
+import type { AuditSink } from "../../src/audit/types.js";
+import {
+  type HttpServerHandle,
+  type HttpServerOptions,
+  startHttpServer,
+} from "../../src/http/server.js";
+import type { KbSettings } from "../../src/kb/types.js";
+import { type Logger, silentLogger } from "../../src/logger.js";
+import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
+import type { MountedKb } from "../../src/mcp/mount.js";
+import type { ToolSpec } from "../../src/tools/spec.js";
 
 export interface RawResponse {
   status: number;
@@ -64,4 +75,33 @@ export function postInit(
   headers: Record<string, string> = {},
 ): Promise<RawResponse> {
   return raw(port, { path, headers: { ...MCP_HEADERS, ...headers }, body: INITIALIZE });
+}
+
+/**
+ * An HTTP server over already-mounted KBs, composed as `serve` does: the app (composition
+ * root) adopts the mounts; close() stops HTTP, then closes the app (drain, mounts).
+ */
+export async function serveMounts(
+  mounts: readonly MountedKb[],
+  opts: Omit<HttpServerOptions, "app" | "version"> & {
+    version?: string;
+    logger?: Logger;
+    audit?: AuditSink | null;
+    toolsFor?: (settings: KbSettings) => readonly ToolSpec[];
+  } = {},
+): Promise<HttpServerHandle & { app: Cartographer }> {
+  const { logger, audit, toolsFor, version, ...http } = opts;
+  const app = await createCartographer({
+    mounts,
+    logger: logger ?? silentLogger,
+    ...(audit !== undefined ? { audit } : {}),
+    ...(toolsFor ? { toolsFor } : {}),
+  });
+  const server = await startHttpServer({ app, port: 0, version: version ?? "1", ...http });
+  return {
+    app,
+    url: server.url,
+    port: server.port,
+    close: () => server.close().then(() => app.close()),
+  };
 }

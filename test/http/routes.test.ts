@@ -1,19 +1,17 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js";
+import type { HttpServerHandle } from "../../src/http/server.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type TempMounts, tempMounts } from "../mcp/helpers.js";
-import { INITIALIZE, MCP_HEADERS, postInit, raw } from "./helpers.js";
+import { INITIALIZE, MCP_HEADERS, postInit, raw, serveMounts } from "./helpers.js";
 
 let kbs: TempMounts;
 let server: HttpServerHandle;
 const logger = memoryLogger();
 beforeAll(async () => {
   kbs = await tempMounts(["a", "b", "c", "routed", "a"], { artifacts: ["b"] });
-  server = await startHttpServer({
-    mounts: kbs.mounts,
-    port: 0,
+  server = await serveMounts(kbs.mounts, {
     logger,
     version: "9.9.9",
     corsOrigins: ["https://app.example"],
@@ -43,7 +41,11 @@ describe("HTTP routes", () => {
       status: "ok",
       version: "9.9.9",
       ready: true,
-      kbs: [{ name: "a" }, { name: "b" }, { name: "c" }],
+      kbs: [
+        { name: "a", status: "ok" },
+        { name: "b", status: "ok" },
+        { name: "c", status: "ok" },
+      ],
       mount_mode: "routed",
       routed_path: "/mcp/routed",
     });
@@ -264,9 +266,7 @@ describe("HTTP routes", () => {
 
 describe("HTTP server without KBs", () => {
   it("/ready is 503 and /health advertises no routing", async () => {
-    const empty = await startHttpServer({
-      mounts: [],
-      port: 0,
+    const empty = await serveMounts([], {
       logger: memoryLogger(),
       version: "1",
     });
@@ -285,8 +285,7 @@ describe("HTTP server without KBs", () => {
 
   it("refuses a non-loopback bind with auth off unless explicitly allowed", async () => {
     await expect(
-      startHttpServer({
-        mounts: [],
+      serveMounts([], {
         host: "0.0.0.0",
         port: 0,
         logger: memoryLogger(),

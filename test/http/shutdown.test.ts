@@ -1,12 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { startHttpServer } from "../../src/http/server.js";
 import { memoryLogger } from "../../src/logger.js";
 import { toolsFor } from "../../src/tools/registry.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 import { tempMounts } from "../mcp/helpers.js";
-import { MCP_HEADERS } from "./helpers.js";
+import { MCP_HEADERS, serveMounts } from "./helpers.js";
 
 describe("graceful close with a write in flight", () => {
   it("a client that hangs up mid-write does not let close() shut the index under the write", async () => {
@@ -43,9 +42,7 @@ describe("graceful close with a write in flight", () => {
         }
       },
     };
-    const s = await startHttpServer({
-      mounts: mounts.mounts,
-      port: 0,
+    const s = await serveMounts(mounts.mounts, {
       logger: memoryLogger(),
       version: "1",
       toolsFor: (settings) => [...toolsFor(settings), slowWrite],
@@ -95,9 +92,7 @@ describe("graceful close with a write in flight", () => {
 describe("graceful close with a stalled upload", () => {
   it("a client that never finishes its body does not hold shutdown", async () => {
     const mounts = await tempMounts(["s"]);
-    const s = await startHttpServer({
-      mounts: mounts.mounts,
-      port: 0,
+    const s = await serveMounts(mounts.mounts, {
       logger: memoryLogger(),
       version: "1",
     });

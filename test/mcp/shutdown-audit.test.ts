@@ -12,6 +12,7 @@ import { openAuditSink } from "../../src/audit/sink.js";
 import { verifyAudit } from "../../src/audit/verify.js";
 import { startHttpServer } from "../../src/http/server.js";
 import { memoryLogger, silentLogger } from "../../src/logger.js";
+import { createCartographer } from "../../src/mcp/app.js";
 import { drainCalls, SHUTTING_DOWN } from "../../src/mcp/call-pipeline.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { KbSurface } from "../../src/mcp/kb-surface.js";
@@ -64,14 +65,13 @@ describe("shutdown with a call in flight whose client hung up", () => {
       const audit = await openAuditSink({ path: log, mode: "best_effort" });
       const slow = gatedTool(readOnly);
       const logger = memoryLogger();
-      const s = await startHttpServer({
+      const app = await createCartographer({
         mounts: mounts.mounts,
-        port: 0,
         logger,
-        version: "1",
         audit,
         toolsFor: (settings) => [...toolsFor(settings), slow.spec],
       });
+      const s = await startHttpServer({ app, port: 0, version: "1" });
       cleanups.push(() => s.close());
       const req = request({
         host: "127.0.0.1",
@@ -98,6 +98,7 @@ describe("shutdown with a call in flight whose client hung up", () => {
       let closed = false;
       const shutdown = s
         .close()
+        .then(() => app.close())
         .then(() => audit.close())
         .then(() => {
           closed = true;

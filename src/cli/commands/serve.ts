@@ -6,15 +6,12 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { openAuditSink } from "../../audit/sink.js";
-import type { AuditSink } from "../../audit/types.js";
 import { startHttpServer } from "../../http/server.js";
 import { initKb } from "../../kb/init.js";
 import type { KbSettings } from "../../kb/types.js";
 import { type Logger, stderrLogger } from "../../logger.js";
-import { closeMount, type MountedKb, mountKb } from "../../mcp/mount.js";
-import { serveStdio, stdioSurface } from "../../mcp/stdio.js";
-import { surfaceForMount } from "../../mcp/surface-for-mount.js";
+import { type Cartographer, createCartographer } from "../../mcp/app.js";
+import { serveStdio, stdioSurfaceOf } from "../../mcp/stdio.js";
 import { VERSION } from "../../version.js";
 import { resolveServerConfig, type ServeFlags, type ServerConfig } from "../config/resolve.js";
 import { isLoopbackHost } from "../config/values.js";
@@ -78,29 +75,45 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
     await createStarterKb(config, logger);
     config = resolveServerConfig(flags, io.env, io.cwd);
   }
-  await initMissingKbs(config, logger);
+  if (config.initMissing) await initMissingKbs(config, logger);
   if (config.kbs.length === 0)
     logger.warn("no KB is mounted: /ready answers 503 until one is configured");
 
-  const audit = config.audit
-    ? await openAuditSink({
-        path: config.audit.log,
-        mode: config.audit.mode,
-        keySeedHex: config.audit.keySeedHex,
-        maxSegmentBytes: config.audit.maxSegmentBytes,
-        archiveDir: config.audit.archiveDir,
-        retentionDays: config.audit.retentionDays,
-        logger,
-      })
-    : null;
-  const mounts = await mountAll(config, logger);
+  // The composition root: a KB that cannot open is reported and skipped, never fatal.
+  const app = await createCartographer({
+    kbs: config.kbs.map(kbSettings(config)),
+    logger,
+    indexRefreshMs: config.indexRefreshSeconds * 1000,
+    ...(config.audit ? { auditLog: auditLogOptions(config.audit) } : {}),
+  });
   try {
     return config.transport === "stdio"
-      ? await runStdio(io, config, mounts, audit, logger)
-      : await runHttp(io, config, mounts, audit, auth, logger);
+      ? await runStdio(io, config, app)
+      : await runHttp(io, config, app, auth);
   } finally {
-    await audit?.close();
+    await app.close();
   }
+}
+
+const kbSettings =
+  (config: ServerConfig) =>
+  (kb: ServerConfig["kbs"][number]): KbSettings => ({
+    name: kb.name,
+    root: kb.root,
+    allowArtifactWrite: kb.allowArtifactWrite,
+    autocommit: config.autocommit,
+    ...(kb.gitAuthor ? { gitAuthor: kb.gitAuthor } : {}),
+  });
+
+function auditLogOptions(audit: NonNullable<ServerConfig["audit"]>) {
+  return {
+    path: audit.log,
+    mode: audit.mode,
+    keySeedHex: audit.keySeedHex,
+    maxSegmentBytes: audit.maxSegmentBytes,
+    archiveDir: audit.archiveDir,
+    retentionDays: audit.retentionDays,
+  };
 }
 
 async function createStarterKb(config: ServerConfig, logger: Logger): Promise<void> {
@@ -111,68 +124,32 @@ async function createStarterKb(config: ServerConfig, logger: Logger): Promise<vo
   logger.info(`created the starter KB 'notes' at ${root}`);
 }
 
+/** serve --init: creates every configured KB that is not one yet. */
 async function initMissingKbs(config: ServerConfig, logger: Logger): Promise<void> {
   for (const kb of config.kbs) {
     if (existsSync(join(kb.root, "data", "index.md"))) continue;
-    if (!config.initMissing)
-      throw new CliExit(
-        EXIT_USAGE,
-        `${kb.root} (${kb.source}) is not a KB (no data/index.md); create it with --init or 'cartographer kb create'`,
-      );
     await initKb(kb.root, { title: kb.name });
     logger.info(`created KB '${kb.name}' at ${kb.root}`);
   }
 }
 
-async function mountAll(config: ServerConfig, logger: Logger): Promise<MountedKb[]> {
-  const mounts: MountedKb[] = [];
+async function runStdio(io: CliIo, config: ServerConfig, app: Cartographer): Promise<number> {
+  let surface: ReturnType<typeof stdioSurfaceOf>;
   try {
-    for (const kb of config.kbs) {
-      const settings: KbSettings = {
-        name: kb.name,
-        root: kb.root,
-        allowArtifactWrite: kb.allowArtifactWrite,
-        autocommit: config.autocommit,
-        ...(kb.gitAuthor ? { gitAuthor: kb.gitAuthor } : {}),
-      };
-      const mount = await mountKb(settings, {
-        logger,
-        indexRefreshMs: config.indexRefreshSeconds * 1000,
-      });
-      const { added, changed, removed } = mount.stats;
-      logger.info(
-        `mounted KB '${kb.name}' (${kb.root}); index: ${added} added, ${changed} changed, ${removed} removed`,
-      );
-      mounts.push(mount);
-    }
+    surface = stdioSurfaceOf(app);
   } catch (err) {
-    for (const m of mounts) await closeMount(m);
-    throw err;
+    throw new CliExit(EXIT_USAGE, (err as Error).message);
   }
-  return mounts;
-}
-
-async function runStdio(
-  io: CliIo,
-  config: ServerConfig,
-  mounts: MountedKb[],
-  audit: AuditSink | null,
-  logger: Logger,
-): Promise<number> {
-  if (mounts.length === 0)
-    throw new CliExit(EXIT_USAGE, "stdio needs at least one KB: pass --kb PATH");
-  const surface = stdioSurface(mounts.map((m) => surfaceForMount(m, { audit, logger })));
   const session = await serveStdio(surface, {
     stdin: io.stdin as never,
     stdout: io.stdout as never,
-    logger,
+    logger: app.logger,
     version: VERSION,
     profile: config.toolsProfile,
   });
   const stop = onSignals(() => session.close());
   await session.closed;
   stop();
-  for (const m of mounts) await closeMount(m);
   // After a signal the client may still hold stdin open; an open stdin keeps the process alive.
   (io.stdin as { destroy?: () => void }).destroy?.();
   return 0;
@@ -181,13 +158,12 @@ async function runStdio(
 async function runHttp(
   io: CliIo,
   config: ServerConfig,
-  mounts: MountedKb[],
-  audit: AuditSink | null,
+  app: Cartographer,
   auth: ReturnType<typeof buildServerAuth>,
-  logger: Logger,
 ): Promise<number> {
+  const logger = app.logger;
   const server = await startHttpServer({
-    mounts,
+    app,
     toolsProfile: config.toolsProfile,
     host: config.http.host,
     port: config.http.port,
@@ -200,8 +176,6 @@ async function runHttp(
       ? { tokens: auth.compiled.store, authorizationServers: auth.authorizationServers }
       : undefined,
     allowInsecureNoAuth: config.allowInsecureNoAuth,
-    audit,
-    logger,
     version: VERSION,
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === "EADDRINUSE" || err.code === "EACCES") {
@@ -227,7 +201,7 @@ async function runHttp(
       });
     });
   });
-  printEndpoints(io, server.url, mounts, auth.compiled.enabled, config.http.host);
+  printEndpoints(io, server.url, app, config, auth.compiled.enabled);
   await stopped;
   return 0;
 }
@@ -242,18 +216,21 @@ function authLine(authOn: boolean, host: string): string {
 function printEndpoints(
   io: CliIo,
   url: string,
-  mounts: MountedKb[],
+  app: Cartographer,
+  config: ServerConfig,
   authOn: boolean,
-  host: string,
 ): void {
   const lines = [`cartographer ${VERSION} listening on ${url}`];
-  if (mounts.length > 0) {
-    lines.push(`  routed (all KBs):  ${url}/mcp/routed`);
-    for (const m of mounts)
-      lines.push(`  KB ${m.name.padEnd(14)} ${url}/mcp/${m.name}   (${m.settings.root})`);
+  const rootOf = (name: string) => config.kbs.find((k) => k.name === name)?.root ?? "";
+  if (app.kbs.length > 0) {
+    if (app.surfaces.size > 0) lines.push(`  routed (all KBs):  ${url}/mcp/routed`);
+    for (const kb of app.kbs) {
+      const where = kb.status === "ok" ? `${url}/mcp/${kb.name}  ` : "UNAVAILABLE (see the log)";
+      lines.push(`  KB ${kb.name.padEnd(14)} ${where} (${rootOf(kb.name)})`);
+    }
   }
   lines.push(`  health:            ${url}/health`);
-  lines.push(`  auth:              ${authLine(authOn, host)}`);
+  lines.push(`  auth:              ${authLine(authOn, config.http.host)}`);
   lines.push(
     "",
     `next: connect an agent tool, e.g.  npx cartographer connect claude --server-url ${url}`,

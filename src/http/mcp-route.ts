@@ -1,0 +1,78 @@
+/**
+ * The MCP route handler: bearer (401) → KB selection (400/404, 503 for a KB that could not be
+ * opened) → Content-Type (415) → body cap (413) → JSON-RPC shape and batch cap (400) → one
+ * stateless MCP exchange (mcp-endpoint.ts).
+ */
+import { parseBearer, wwwAuthenticate } from "../auth/bearer.js";
+import type { Principal } from "../auth/types.js";
+import { LOCAL_ADMIN } from "../mcp/context.js";
+import { serverName } from "../mcp/server.js";
+import type { ToolSurface } from "../mcp/surface.js";
+import { DEFAULT_MAX_BATCH_MESSAGES, parseRpcBody } from "./body.js";
+import { isJsonContentType } from "./content-type.js";
+import type { RouteContext } from "./core.js";
+import { type HttpReply, type HttpRequest, headerOf } from "./exchange.js";
+import { serveMcpRequest } from "./mcp-endpoint.js";
+import { WELL_KNOWN_PATH } from "./meta.js";
+import { DEFAULT_MAX_BODY_BYTES, type HttpServerOptions } from "./options.js";
+import { RpcCode, rpcError } from "./replies.js";
+import { resolveMcpRoute } from "./routes.js";
+
+export async function serveMcpRoute(ctx: RouteContext): Promise<HttpReply | null> {
+  const { req, url, cors, opts } = ctx;
+  const principal = authenticate(req, opts);
+  if (principal === null)
+    return rpcError(401, RpcCode.unauthorized, "unauthorized: a valid bearer token is required", {
+      ...cors,
+      "WWW-Authenticate": wwwAuthenticate(`${ctx.baseUrl()}${WELL_KNOWN_PATH}`),
+    });
+  const app = opts.app;
+  const names = [...app.surfaces.keys()];
+  const route = resolveMcpRoute(url.pathname, url.searchParams, names, app.unavailable);
+  if (!route.ok)
+    return rpcError(
+      route.status,
+      route.status === 400 ? RpcCode.invalidRequest : RpcCode.serverError,
+      route.message,
+      cors,
+    );
+  if (!isJsonContentType(headerOf(req, "content-type")))
+    return rpcError(
+      415,
+      RpcCode.serverError,
+      "unsupported media type: Content-Type must be application/json",
+      cors,
+    );
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const body = await req.readBody(maxBody);
+  if (!body.ok) {
+    if (body.reason === "aborted") return null;
+    return rpcError(413, RpcCode.serverError, `request body over ${maxBody} bytes`, {
+      ...cors,
+      Connection: "close",
+    });
+  }
+  const rpc = parseRpcBody(body.bytes, opts.maxBatchMessages ?? DEFAULT_MAX_BATCH_MESSAGES);
+  if (!rpc.ok) return rpcError(400, rpc.code, rpc.message, cors);
+  const target = route.target;
+  const surface: ToolSurface =
+    target.kind === "kb"
+      ? (app.surfaces.get(target.kb) as ToolSurface)
+      : app.routed.get(target.kbs);
+  const reply = await serveMcpRequest(req, rpc.parsed, {
+    surface,
+    serverName: serverName(target.kind === "kb" ? target.kb : null, names.length),
+    version: opts.version,
+    profile: opts.toolsProfile ?? "agent",
+    principal,
+    logger: app.logger,
+  });
+  return { ...reply, headers: { ...cors, ...reply.headers } };
+}
+
+function authenticate(req: HttpRequest, opts: HttpServerOptions): Principal | null {
+  const tokens = opts.auth?.tokens;
+  if (tokens == null) return LOCAL_ADMIN;
+  const bearer = parseBearer(headerOf(req, "authorization"));
+  return bearer === null ? null : tokens.authenticate(bearer);
+}

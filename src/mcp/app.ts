@@ -1,0 +1,149 @@
+/**
+ * The composition root (issue 11): everything both transports serve, built once — the mounts,
+ * one KbSurface per mount, the routed-surface cache, the audit sink and the logger — and closed
+ * once. stdio and HTTP take a `Cartographer` and build nothing of their own.
+ *
+ * One bad KB never stops the server (issue 10 item 3): a KB that fails to open for any reason
+ * (not a KB, held by another process, data/ outside the KB, unreadable) is logged, reported as
+ * `unavailable` with a path-free reason, and every other KB is served.
+ */
+import { type AuditSinkOptions, openAuditSink } from "../audit/sink.js";
+import type { AuditSink } from "../audit/types.js";
+import type { KbSettings } from "../kb/types.js";
+import type { Logger } from "../logger.js";
+import type { ToolSpec } from "../tools/spec.js";
+import { publicReason } from "./kb-status.js";
+import type { KbSurface } from "./kb-surface.js";
+import { closeMount, type MountedKb, mountKb } from "./mount.js";
+import { RoutedSurfaceCache } from "./routed-cache.js";
+import { surfaceForMount } from "./surface-for-mount.js";
+
+export type { KbStatus } from "./kb-status.js";
+
+import type { KbStatus } from "./kb-status.js";
+
+export interface CartographerConfig {
+  /** KBs to open, in order (a KB that fails to open is reported, never fatal). */
+  kbs?: readonly KbSettings[];
+  /** KBs already opened by the caller (tests, benchmarks); adopted: close() closes them. */
+  mounts?: readonly MountedKb[];
+  logger: Logger;
+  /** Opens this audit log (closed by close(), after the mounts). Wins over `audit`. */
+  auditLog?: Omit<AuditSinkOptions, "logger">;
+  /** An audit sink the caller owns (close() leaves it open). Absent or null: no audit. */
+  audit?: AuditSink | null;
+  /** Background index refresh per mount (ms); 0 or absent = off. */
+  indexRefreshMs?: number;
+  /** The tools a KB registers; default the registry's `toolsFor` (tests pass their own). */
+  toolsFor?: (settings: KbSettings) => readonly ToolSpec[];
+  /** Max routed surfaces cached (one per distinct KB binding). Default 64. */
+  routedCacheSize?: number;
+}
+
+export interface Cartographer {
+  /** The served KBs by name, in mount order (skipped and unavailable ones excluded). */
+  readonly surfaces: ReadonlyMap<string, KbSurface>;
+  /** One routed surface per distinct binding of served KBs. */
+  readonly routed: RoutedSurfaceCache;
+  /** Every configured KB with its status, in configuration order (for /health). */
+  readonly kbs: readonly KbStatus[];
+  readonly audit: AuditSink | null;
+  readonly logger: Logger;
+  /** Why `name` is unavailable (path-free), or undefined when it is served or unknown. */
+  unavailable(name: string): string | undefined;
+  /** Drains and closes every mount, then the audit sink. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens every KB of `config` (a failure is logged and reported, not thrown) and builds the
+ * surfaces. A KB named `routed` (it would shadow /mcp/routed, D288) and a repeated name (it
+ * would make /mcp/<name> ambiguous) are skipped with one warning each.
+ */
+export async function createCartographer(config: CartographerConfig): Promise<Cartographer> {
+  const { logger } = config;
+  const ownedAudit = config.auditLog ? await openAuditSink({ ...config.auditLog, logger }) : null;
+  const audit = ownedAudit ?? config.audit ?? null;
+  const mounts: MountedKb[] = [...(config.mounts ?? [])];
+  const statuses: KbStatus[] = [];
+  const surfaces = new Map<string, KbSurface>();
+
+  const serve = (mount: MountedKb) => {
+    if (!admissible(mount.name, mount.settings.root, surfaces, statuses, logger)) return;
+    surfaces.set(
+      mount.name,
+      surfaceForMount(mount, {
+        audit,
+        logger,
+        ...(config.toolsFor ? { toolsFor: config.toolsFor } : {}),
+      }),
+    );
+    statuses.push({ name: mount.name, status: "ok" });
+  };
+
+  for (const mount of mounts) serve(mount);
+  for (const settings of config.kbs ?? []) {
+    try {
+      const mount = await mountKb(settings, { logger, indexRefreshMs: config.indexRefreshMs });
+      mounts.push(mount);
+      const { added, changed, removed } = mount.stats;
+      logger.info(
+        `mounted KB '${settings.name}' (${settings.root}); index: ${added} added, ${changed} changed, ${removed} removed`,
+      );
+      serve(mount);
+    } catch (err) {
+      const full = err instanceof Error ? err.message : String(err);
+      logger.error(
+        `KB '${settings.name}' (${settings.root}) could not be opened and is unavailable: ${full}; the other KBs are served`,
+      );
+      if (!statuses.some((s) => s.name === settings.name))
+        statuses.push({
+          name: settings.name,
+          status: "unavailable",
+          reason: publicReason(err, settings.root),
+        });
+    }
+  }
+
+  const unavailable = (name: string) =>
+    statuses.find((s) => s.name === name && s.status === "unavailable")?.reason;
+  let closed: Promise<void> | null = null;
+  return Object.freeze({
+    surfaces,
+    routed: new RoutedSurfaceCache([...surfaces.values()], config.routedCacheSize, unavailable),
+    kbs: Object.freeze(statuses),
+    audit,
+    logger,
+    unavailable,
+    close: () => {
+      closed ??= (async () => {
+        // Mounts first: closeMount drains calls under way, whose audit completions need the sink.
+        for (const mount of mounts) await closeMount(mount);
+        await ownedAudit?.close();
+      })();
+      return closed;
+    },
+  });
+}
+
+function admissible(
+  name: string,
+  root: string,
+  surfaces: ReadonlyMap<string, KbSurface>,
+  statuses: readonly KbStatus[],
+  logger: Logger,
+): boolean {
+  if (name === "routed") {
+    logger.warn(
+      `KB at ${root} is named "routed", which collides with /mcp/routed: skipped (rename it)`,
+    );
+    return false;
+  }
+  if (surfaces.has(name) || statuses.some((s) => s.name === name)) {
+    logger.warn(
+      `KB name "${name}" is used twice (${root}): the second is skipped (give it another name)`,
+    );
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,29 @@
+/**
+ * The status of one configured KB as /health reports it (issue 10 item 3). The reason of an
+ * unavailable KB is shown to any client of /health, so it never carries an absolute server path
+ * (the log line has the full message for the operator).
+ */
+export interface KbStatus {
+  readonly name: string;
+  readonly status: "ok" | "unavailable";
+  /** Why the KB could not be opened (only when unavailable); free of absolute paths. */
+  readonly reason?: string;
+}
+
+/** Longest reason kept; error messages (a git or SQLite dump) can be long. */
+const MAX_REASON = 240;
+
+/**
+ * A path-free, bounded rendering of why a KB failed to open: the KB root becomes `<kb>`, any
+ * other absolute path `<path>`; prefixed with the error's code when it has a string one.
+ */
+export function publicReason(err: unknown, root: string): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown } | null)?.code;
+  let text = message.split(root).join("<kb>");
+  // An absolute path starts a token (nothing word-like, `.` or `>` before its first slash).
+  text = text.replace(/(?<![\w.>~-])(?:[A-Za-z]:)?[\\/][^\s'"`,;()[\]{}]+/g, "<path>");
+  text = text.replace(/\s+/g, " ").trim();
+  if (text.length > MAX_REASON) text = `${text.slice(0, MAX_REASON - 1)}…`;
+  return typeof code === "string" && !text.startsWith(code) ? `${code}: ${text}` : text;
+}
