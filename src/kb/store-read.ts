@@ -132,12 +132,27 @@ export async function resolveConcept(
   const [flat, expanded] = candidatePaths(id);
   const isMapFolder = !id.includes("/") && maps.some((m) => m.name === id);
   const [a, b] = await Promise.all([
-    readTextOrNull(root, flat),
-    isMapFolder ? Promise.resolve(null) : readTextOrNull(root, expanded),
+    readCandidate(root, flat),
+    isMapFolder ? Promise.resolve(null) : readCandidate(root, expanded),
   ]);
-  if (a !== null) return { path: flat, text: a, ambiguous: b !== null };
-  if (b !== null) return { path: expanded, text: b, ambiguous: false };
+  const text = (r: typeof a) => (r instanceof KbError ? null : r);
+  // A candidate leading outside through a symlink never counts; it is the answer (refused)
+  // only when no candidate inside exists, so a stray link next to a concept breaks nothing.
+  if (text(a) !== null) return { path: flat, text: text(a) as string, ambiguous: text(b) !== null };
+  if (text(b) !== null) return { path: expanded, text: text(b) as string, ambiguous: false };
+  if (a instanceof KbError) throw a;
+  if (b instanceof KbError) throw b;
   return null;
+}
+
+/** A candidate file's text, null when missing, or the refusal when it leads outside the KB. */
+async function readCandidate(root: string, path: string): Promise<string | null | KbError> {
+  try {
+    return await readTextOrNull(root, path);
+  } catch (e) {
+    if (e instanceof KbError && e.code === "invalid_argument") return e;
+    throw e;
+  }
 }
 
 export function notFound(id: string): KbError {

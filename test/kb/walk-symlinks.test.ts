@@ -65,6 +65,11 @@ beforeAll(async () => {
   await symlink(join(root, "data", "alpha"), join(root, "data", "mirror"));
   await symlink(join(outside, "secret.md"), join(root, "templates", "evil.md"));
   await symlink(join(outside, "skill"), join(root, "skills"));
+  // Files lint looks up by name: a map index and an expanded twin of alpha/inside, both outside.
+  await mkdir(join(outside, "twin"), { recursive: true });
+  await writeFile(join(outside, "twin", "index.md"), secretNote);
+  await symlink(join(outside, "twin"), join(root, "data", "alpha", "inside"));
+  await symlink(join(outside, "secret.md"), join(root, "data", "alpha", "index.md"));
   // The index is built from the walk on open (scan + reconcile).
   kb = await makeTempKb({ existingRoot: root });
 });

@@ -3,6 +3,7 @@
  * functions of this context, so each one is tested by building a KB and reading it here.
  */
 import type { AssetInfo, KbStore } from "../../kb/api.js";
+import { isKbError } from "../../kb/errors.js";
 import { buildLinkGraph, type LinkGraph } from "../../kb/link-graph.js";
 import { extractLinks, type LinkRef } from "../../kb/markdown.js";
 import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
@@ -40,6 +41,19 @@ export interface LintContext {
   limits: LintLimits;
 }
 
+/**
+ * A file lint looks at by name, or null. A path leading outside the KB through a symlink is
+ * refused by the store (`invalid_argument`): lint treats it as absent rather than failing.
+ */
+async function readOrNull(store: KbStore, path: string): Promise<string | null> {
+  try {
+    return await store.readText(path);
+  } catch (e) {
+    if (isKbError(e, "invalid_argument")) return null;
+    throw e;
+  }
+}
+
 export async function readLintContext(
   store: KbStore,
   now: Date,
@@ -53,7 +67,7 @@ export async function readLintContext(
   const indexes: IndexFile[] = [];
   for (const m of [null, ...maps.map((d) => d.name)]) {
     const path = m === null ? "data/index.md" : `data/${m}/index.md`;
-    const text = await store.readText(path);
+    const text = await readOrNull(store, path);
     if (text !== null) indexes.push({ path, map: m, links: extractLinks(text, path) });
   }
   // The store reads the flat `<id>.md` when both forms exist, so look for the expanded twin.
@@ -63,7 +77,7 @@ export async function readLintContext(
     await Promise.all(
       flat.slice(i, i + TWIN_BATCH).map(async (d) => {
         const twin = d.path.replace(/\.md$/, "/index.md");
-        if ((await store.readText(twin)) !== null) flatTwins.add(d.id);
+        if ((await readOrNull(store, twin)) !== null) flatTwins.add(d.id);
       }),
     );
   }
