@@ -84,7 +84,9 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
     .action(async (opts: { config?: string }) => setExit(await sync(clientIo(io), opts)));
   program
     .command("status")
-    .description("compare written entries with the server; exit 0 in sync, 1 drift, 2 error")
+    .description(
+      "compare written entries with the server and check the agent tools can use them (token, Codex trust); exit 0 in sync, 1 drift or blocked, 2 error",
+    )
     .option(configOption, configHelp)
     .option("--json", "print JSON")
     .action(async (opts: { config?: string; json?: boolean }) =>
@@ -93,7 +95,7 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
   program
     .command("doctor")
     .description(
-      "offline check of every provider file against the saved config: in-sync, partial, missing",
+      "offline check of every provider file against the saved config (in-sync, partial, missing), the token variable and Codex trust",
     )
     .option(configOption, configHelp)
     .option("--json", "print JSON")
