@@ -3,7 +3,7 @@ import { type Dirent, readFileSync } from "node:fs";
 import { readdir, readFile, realpath } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { KbError } from "./errors.js";
-import { resolveInside } from "./paths.js";
+import { resolveInside, UNSAFE_CHAR } from "./paths.js";
 
 const realRoots = new Map<string, Promise<string>>();
 
@@ -79,7 +79,8 @@ export async function listWalkDir(root: string, rel: string): Promise<Dirent[]> 
 
 /**
  * Every regular file (KB-root-relative paths, sorted) under `dir`, through {@link listWalkDir}:
- * hidden entries, symlinks and symlinked folders skipped. `accept` filters file names.
+ * hidden entries, symlinks, symlinked folders and names with control or bidi characters skipped.
+ * `accept` filters file names.
  */
 export async function walkFiles(
   root: string,
@@ -90,6 +91,8 @@ export async function walkFiles(
   const visit = async (rel: string): Promise<void> => {
     const subdirs: string[] = [];
     for (const e of await listWalkDir(root, rel)) {
+      // A name no tool may address (control or bidi characters) is never listed either.
+      if (UNSAFE_CHAR.test(e.name)) continue;
       const child = `${rel}/${e.name}`;
       if (e.isDirectory()) subdirs.push(child);
       else if (e.isFile() && accept(e.name)) out.push(child);

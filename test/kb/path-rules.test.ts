@@ -97,6 +97,14 @@ describe("control and bidi characters (item 12)", () => {
     }
   });
 
+  it("a file named with one (made outside the tools) is never listed", async () => {
+    await mkdir(join(kb.root, "data", "bidi"), { recursive: true });
+    await writeFile(join(kb.root, "data", "bidi", "gpj\u202e.exe"), PNG);
+    await writeFile(join(kb.root, "data", "bidi", "plain.bin"), PNG);
+    const listed = (await kb.store.assets("bidi")).map((a) => a.path);
+    expect(listed).toEqual(["data/bidi/plain.bin"]);
+  });
+
   it("are refused in ids", async () => {
     for (const c of bad) await fails(write(`a/x${c}y`), "invalid_id");
   });
