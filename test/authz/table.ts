@@ -177,7 +177,7 @@ export const ROWS: readonly Row[] = [
   wholeWrite("artifact_delete", { path: "absent.txt" }),
   wholeRead("skill_list"),
   wholeWrite("skill_install", { name: "zzz-no-such-skill" }),
-  wholeRead("index_rebuild"),
+  wholeWrite("index_rebuild"),
   wholeWrite("reindex"),
 ];
 

@@ -104,7 +104,7 @@ const ROWS: Row[] = [
 ];
 
 /** Writes that by design make no commit: a tag, and the (uncommitted) search index. */
-const NO_COMMIT = new Set(["snapshot", "reindex"]);
+const NO_COMMIT = new Set(["snapshot", "reindex", "index_rebuild"]);
 
 let kb: SurfaceKb;
 beforeAll(async () => {

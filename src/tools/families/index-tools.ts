@@ -1,11 +1,17 @@
 /**
  * Search-index maintenance (advanced). The index is derived data: neither tool changes the KB
- * or makes a commit.
+ * or makes a commit. Both are whole-KB writes (admin or full read-write on the KB), so they run
+ * one at a time under the KB write lock. `index_rebuild` (every file read, the whole index
+ * swapped) is also rate-limited per KB (docs/decisions.md).
  */
 import type { SearchIndex } from "../../search/api.js";
 import { reindexKb, type SqliteSearchIndex } from "../../search/index.js";
+import { Cooldown } from "../cooldown.js";
 import { obj } from "../schema-legacy.js";
 import type { ToolSpec } from "../spec.js";
+
+/** At most one full rebuild per KB per 30 s (one takes 0.6–1.4 s on 10,000 concepts). */
+const rebuildCooldown = new Cooldown<object>(30_000, "index_rebuild");
 
 function asSqlite(index: SearchIndex): SqliteSearchIndex | null {
   const candidate = index as Partial<SqliteSearchIndex>;
@@ -17,14 +23,15 @@ function asSqlite(index: SearchIndex): SqliteSearchIndex | null {
 const indexRebuild: ToolSpec = {
   name: "index_rebuild",
   description:
-    "Rebuild the search index from the files on disk; returns added/changed/removed counts.",
+    "Rebuild the search index from scratch from the files on disk; returns added/changed/removed counts. At most once per 30 s per KB (rate_limited).",
   inputSchema: obj(),
-  readOnly: true,
+  readOnly: false,
   advanced: true,
   idempotent: true,
   resource: "whole",
   auditFields: [],
   handler: async (_args, ctx) => {
+    rebuildCooldown.take(ctx.runtime, ctx.now());
     const started = Date.now();
     const { store, index } = ctx.runtime;
     const sqlite = asSqlite(index);
