@@ -5,6 +5,7 @@
  * then closes its index.
  */
 import type { KbStore } from "../kb/api.js";
+import { realPathInside } from "../kb/fsutil.js";
 import { acquireKbLock } from "../kb/kb-lock.js";
 import type { HeldLock } from "../kb/process-lock.js";
 import { openKb } from "../kb/store.js";
@@ -42,6 +43,9 @@ export interface MountOptions {
 
 /** Opens the store and index of `settings`; the index is closed again if anything fails. */
 export async function mountKb(settings: KbSettings, opts: MountOptions): Promise<MountedKb> {
+  // A data/ (or data/index.md) leading outside the KB through a symlink would serve someone
+  // else's files: refused here, so the KB is reported unavailable (issue 10 item 3).
+  await realPathInside(settings.root, "data/index.md");
   const store = await openKb(settings, { logger: opts.logger });
   // A second process on the same KB is refused (KbError `locked`, holder named) before it
   // touches the index or git (issue 10 item 9).
