@@ -7,9 +7,10 @@ import type { AssetInfo } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
 import type { Placement } from "../../kb/types.js";
 import { isVisible } from "../../kb/visibility.js";
-import { bool, obj, str } from "../schema-legacy.js";
+import { defineTool } from "../define.js";
+import { bool, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolContext, ToolSpec, ToolTarget } from "../spec.js";
-import { applyPlan, optStr, reqStr } from "./write-args.js";
+import { applyPlan } from "../support/write-plan.js";
 
 /** An asset path as a data/-relative id for authorization (its first segment is the map). */
 export function assetTargetId(path: string): string {
@@ -50,10 +51,10 @@ async function placementOfAsset(ctx: ToolContext): Promise<(path: string) => Pla
   };
 }
 
-const assetRead: ToolSpec = {
+const assetRead = defineTool({
   name: "asset_read",
   description: "Read an asset under data/ as base64 with its size and hash. Errors: not_found.",
-  inputSchema: obj({ path: str() }, ["path"]),
+  args: { path: nonEmptyStr() },
   readOnly: true,
   advanced: false,
   idempotent: true,
@@ -61,16 +62,16 @@ const assetRead: ToolSpec = {
   auditFields: ["path"],
   targets: assetTarget(false),
   handler: async (args, ctx) => {
-    const { info, bytes } = await ctx.runtime.store.readAsset(reqStr(args, "path"));
+    const { info, bytes } = await ctx.runtime.store.readAsset(args.path);
     return { ...info, content_base64: Buffer.from(bytes).toString("base64") };
   },
-};
+});
 
-const assetList: ToolSpec = {
+const assetList = defineTool({
   name: "asset_list",
   description:
     "List assets (non-Markdown files under data/) with size and hash; prefix filters by path.",
-  inputSchema: obj({ prefix: str() }),
+  args: { prefix: opt(nonEmptyStr()) },
   readOnly: true,
   advanced: false,
   idempotent: true,
@@ -83,22 +84,19 @@ const assetList: ToolSpec = {
       ? [{ id: `${assetTargetId(args.prefix).replace(/\/+$/, "")}/*`, write: false }]
       : [],
   handler: async (args, ctx) => {
-    const assets = await ctx.runtime.store.assets(optStr(args, "prefix") || undefined);
+    const assets = await ctx.runtime.store.assets(args.prefix);
     const placementOf = await placementOfAsset(ctx);
     // Assets carry no type: a type-restricted rule never shows them (D118, fail closed).
     const items = assets.filter((a) => isVisible(ctx.visibility, placementOf(a.path), null));
     return { items, total: items.length };
   },
-};
+});
 
-const assetWrite: ToolSpec = {
+const assetWrite = defineTool({
   name: "asset_write",
   description:
     "Create or replace an asset under data/ (≤1 MiB) from base64 content. Errors: stale_write (if_match = sha256 of bytes), too_large.",
-  inputSchema: obj({ path: str(), content_base64: str(), if_match: str() }, [
-    "path",
-    "content_base64",
-  ]),
+  args: { path: nonEmptyStr(), content_base64: str(), if_match: opt(str()) },
   readOnly: false,
   advanced: false,
   idempotent: true,
@@ -107,19 +105,19 @@ const assetWrite: ToolSpec = {
   targets: assetTarget(true),
   handler: async (args, ctx) => {
     const plan = await ctx.runtime.store.planAssetWrite({
-      path: reqStr(args, "path"),
-      bytes: decodeBase64(String(args.content_base64 ?? "")),
-      ifMatch: optStr(args, "if_match"),
+      path: args.path,
+      bytes: decodeBase64(args.content_base64),
+      ifMatch: args.if_match,
     });
     return applyPlan(ctx, plan);
   },
-};
+});
 
-const assetDelete: ToolSpec = {
+const assetDelete = defineTool({
   name: "asset_delete",
   description:
     "Delete an asset. Errors: conflict (still linked from a concept; pass force), not_found, stale_write.",
-  inputSchema: obj({ path: str(), if_match: str(), force: bool() }, ["path"]),
+  args: { path: nonEmptyStr(), if_match: opt(str()), force: opt(bool()) },
   readOnly: false,
   advanced: true,
   destructive: true,
@@ -128,13 +126,13 @@ const assetDelete: ToolSpec = {
   targets: assetTarget(true),
   handler: async (args, ctx) => {
     const plan = await ctx.runtime.store.planAssetDelete({
-      path: reqStr(args, "path"),
-      ifMatch: optStr(args, "if_match"),
+      path: args.path,
+      ifMatch: args.if_match,
       force: args.force === true,
     });
     return applyPlan(ctx, plan);
   },
-};
+});
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -147,29 +145,28 @@ function utf8OrNull(bytes: Uint8Array): string | null {
   }
 }
 
-const artifactRead: ToolSpec = {
+const artifactRead = defineTool({
   name: "artifact_read",
   description:
     "Read a file under artifacts/ (path relative to it) with its hash: content, or content_base64 when not UTF-8. Errors: not_found.",
-  inputSchema: obj({ path: str() }, ["path"]),
+  args: { path: nonEmptyStr() },
   readOnly: true,
   advanced: false,
   idempotent: true,
   resource: "whole",
   auditFields: ["path"],
   handler: async (args, ctx) => {
-    const { info, bytes } = await ctx.runtime.store.readArtifact(reqStr(args, "path"));
+    const { info, bytes } = await ctx.runtime.store.readArtifact(args.path);
     const text = utf8OrNull(bytes);
     return text === null
       ? { ...info, content_base64: Buffer.from(bytes).toString("base64") }
       : { ...info, content: text };
   },
-};
+});
 
-const artifactList: ToolSpec = {
+const artifactList = defineTool({
   name: "artifact_list",
   description: "List the files under artifacts/ with size and hash.",
-  inputSchema: obj(),
   readOnly: true,
   advanced: true,
   idempotent: true,
@@ -179,18 +176,18 @@ const artifactList: ToolSpec = {
     const items: AssetInfo[] = await ctx.runtime.store.artifacts();
     return { items, total: items.length };
   },
-};
+});
 
 const ARTIFACT_ENABLE = {
   enabledFor: (s: { allowArtifactWrite: boolean }) => s.allowArtifactWrite,
   enableKey: "allow_artifact_write",
 };
 
-const artifactWrite: ToolSpec = {
+const artifactWrite = defineTool({
   name: "artifact_write",
   description:
     "Create or replace a text file under artifacts/ (≤256 KiB). Errors: stale_write (if_match = sha256 of bytes), too_large.",
-  inputSchema: obj({ path: str(), content: str(), if_match: str() }, ["path", "content"]),
+  args: { path: nonEmptyStr(), content: str(), if_match: opt(str()) },
   readOnly: false,
   advanced: false,
   idempotent: true,
@@ -199,18 +196,18 @@ const artifactWrite: ToolSpec = {
   ...ARTIFACT_ENABLE,
   handler: async (args, ctx) => {
     const plan = await ctx.runtime.store.planArtifactWrite({
-      path: reqStr(args, "path"),
-      bytes: new TextEncoder().encode(String(args.content ?? "")),
-      ifMatch: optStr(args, "if_match"),
+      path: args.path,
+      bytes: new TextEncoder().encode(args.content),
+      ifMatch: args.if_match,
     });
     return applyPlan(ctx, plan);
   },
-};
+});
 
-const artifactDelete: ToolSpec = {
+const artifactDelete = defineTool({
   name: "artifact_delete",
   description: "Delete an artifact. Errors: not_found, stale_write.",
-  inputSchema: obj({ path: str(), if_match: str() }, ["path"]),
+  args: { path: nonEmptyStr(), if_match: opt(str()) },
   readOnly: false,
   advanced: true,
   destructive: true,
@@ -219,12 +216,12 @@ const artifactDelete: ToolSpec = {
   ...ARTIFACT_ENABLE,
   handler: async (args, ctx) => {
     const plan = await ctx.runtime.store.planArtifactDelete({
-      path: reqStr(args, "path"),
-      ifMatch: optStr(args, "if_match"),
+      path: args.path,
+      ifMatch: args.if_match,
     });
     return applyPlan(ctx, plan);
   },
-};
+});
 
 export const assetTools: ToolSpec[] = [
   assetRead,

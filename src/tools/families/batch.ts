@@ -5,25 +5,27 @@
  */
 import type { WritePlan } from "../../kb/api.js";
 import { isKbError, KbError } from "../../kb/errors.js";
-import { validateArgs } from "../args.js";
-import { arr, enumOf, str } from "../schema-legacy.js";
+import { parseArgs, validateArgs } from "../args.js";
+import { defineTool } from "../define.js";
+import { arr, enumOf, openObject, str } from "../schema.js";
 import type { ToolContext, ToolSpec, ToolTarget } from "../spec.js";
-import { writeTools } from "./write.js";
+import { applyPlan, proposedType } from "../support/write-plan.js";
 import {
-  applyPlan,
-  editsFrom,
-  frontmatterArg,
-  optRecord,
-  optStr,
-  proposedType,
-  reqStr,
-} from "./write-args.js";
+  CONCEPT_DELETE_ARGS,
+  CONCEPT_PATCH_ARGS,
+  CONCEPT_WRITE_ARGS,
+  planDelete,
+  planPatch,
+  planWrite,
+  writeTools,
+} from "./write.js";
 
 export const MAX_BATCH_OPS = 50;
 export const MAX_BATCH_BYTES = 512 * 1024;
 
 const OPS = { write: "concept_write", patch: "concept_patch", delete: "concept_delete" } as const;
 type Op = keyof typeof OPS;
+const OP_NAMES = Object.keys(OPS) as Op[];
 
 function specFor(op: Op): ToolSpec {
   const spec = writeTools.find((s) => s.name === OPS[op]);
@@ -31,9 +33,8 @@ function specFor(op: Op): ToolSpec {
   return spec;
 }
 
-function operationsOf(args: Record<string, unknown>): Record<string, unknown>[] {
-  const ops = args.operations;
-  if (!Array.isArray(ops) || ops.length === 0) {
+function operationsOf<T>(ops: T[]): T[] {
+  if (ops.length === 0) {
     throw new KbError("invalid_argument", "'operations' is required: pass 1 to 50 operations");
   }
   if (ops.length > MAX_BATCH_OPS) {
@@ -49,7 +50,7 @@ function operationsOf(args: Record<string, unknown>): Record<string, unknown>[] 
       `batch is ${bytes} bytes: at most ${MAX_BATCH_BYTES} (512 KiB); split it`,
     );
   }
-  return ops as Record<string, unknown>[];
+  return ops;
 }
 
 /**
@@ -62,59 +63,28 @@ function inOperation(index: number, op: Record<string, unknown>, err: unknown): 
   return new KbError(err.code, `${where}: ${err.message}`, { ...err.details, operation: index });
 }
 
+/** Parses one operation's arguments as its tool does and plans it with that tool's planner. */
 async function planOperation(
   op: Op,
   args: Record<string, unknown>,
   ctx: ToolContext,
 ): Promise<WritePlan> {
   const store = ctx.runtime.store;
-  const id = reqStr(args, "id");
-  const ifMatch = optStr(args, "if_match");
-  if (op === "write") {
-    return store.planConceptWrite({
-      id,
-      frontmatter: frontmatterArg(args) ?? {},
-      body: typeof args.body === "string" ? args.body : "",
-      ifMatch,
-      mode: "upsert",
-    });
-  }
-  if (op === "patch") {
-    const edits = editsFrom(args);
-    const frontmatter = optRecord(args, "frontmatter");
-    if (!edits && !frontmatter)
-      throw new KbError("invalid_argument", "nothing to patch: pass edits or frontmatter");
-    return store.planConceptPatch({ id, edits, frontmatter, ifMatch });
-  }
-  const variant = optStr(args, "variant");
-  return store.planConceptDelete({
-    id,
-    ifMatch,
-    recursive: args.recursive === true,
-    variant: variant === "flat" || variant === "expanded" ? variant : undefined,
-  });
+  const spec = specFor(op);
+  if (op === "write") return planWrite(store, parseArgs(spec, CONCEPT_WRITE_ARGS, args));
+  if (op === "patch") return planPatch(store, parseArgs(spec, CONCEPT_PATCH_ARGS, args));
+  return planDelete(store, parseArgs(spec, CONCEPT_DELETE_ARGS, args));
 }
 
 function batchTarget(ids: string[]): string {
   return ids.length === 1 ? (ids[0] ?? "") : `${ids[0]} and ${ids.length - 1} more`;
 }
 
-const conceptBatch: ToolSpec = {
+const conceptBatch = defineTool({
   name: "concept_batch",
   description:
     "Apply ≤50 write/patch/delete operations ({op, …that tool's args}, distinct ids, ≤512 KiB) as one commit; all validated first, all or nothing. Errors: too_large; others name operations[i].",
-  inputSchema: {
-    type: "object",
-    properties: {
-      operations: arr({
-        type: "object",
-        properties: { op: enumOf(Object.keys(OPS)), id: str() },
-        required: ["op", "id"],
-      }),
-    },
-    required: ["operations"],
-    additionalProperties: false,
-  },
+  args: { operations: arr(openObject({ op: enumOf(OP_NAMES), id: str() })) },
   readOnly: false,
   advanced: true,
   resource: "batch",
@@ -144,13 +114,12 @@ const conceptBatch: ToolSpec = {
     return targets;
   },
   handler: async (args, ctx) => {
-    const ops = operationsOf(args);
+    const ops = operationsOf(args.operations);
     const seen = new Map<string, number>();
     const checked = ops.map((raw, index) => {
       try {
         const { op, ...rest } = raw;
-        const spec = specFor(op as Op);
-        const valid = validateArgs(spec, rest);
+        const valid = validateArgs(specFor(op), rest);
         const id = String(valid.id);
         const first = seen.get(id);
         if (first !== undefined) {
@@ -160,7 +129,7 @@ const conceptBatch: ToolSpec = {
           );
         }
         seen.set(id, index);
-        return { op: op as Op, args: valid };
+        return { op, args: valid };
       } catch (err) {
         throw inOperation(index, raw, err);
       }
@@ -178,6 +147,6 @@ const conceptBatch: ToolSpec = {
     await applyPlan(ctx, merged);
     return { applied: plans.length, results: plans.map((p) => p.result) };
   },
-};
+});
 
 export const batchTools: ToolSpec[] = [conceptBatch];

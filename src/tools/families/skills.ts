@@ -7,9 +7,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { KbError } from "../../kb/errors.js";
 import { parseDocument } from "../../kb/frontmatter.js";
-import { obj, str } from "../schema-legacy.js";
+import { defineTool } from "../define.js";
+import { nonEmptyStr } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { applyPlan, reqStr } from "./write-args.js";
+import { applyPlan } from "../support/write-plan.js";
 
 /**
  * The bundled skills folder. This module sits three levels below the package root both as
@@ -66,11 +67,10 @@ export async function skillFiles(dir: string): Promise<Record<string, string>> {
   return files;
 }
 
-const skillList: ToolSpec = {
+const skillList = defineTool({
   name: "skill_list",
   description:
     "List the KB's skills and the bundled ones (bundled: true; install with skill_install).",
-  inputSchema: obj(),
   readOnly: true,
   advanced: true,
   idempotent: true,
@@ -93,19 +93,19 @@ const skillList: ToolSpec = {
       ],
     };
   },
-};
+});
 
-const skillInstall: ToolSpec = {
+const skillInstall = defineTool({
   name: "skill_install",
   description:
     "Copy a bundled skill into the KB's skills/<name>/. Errors: not_found (lists bundled skills).",
-  inputSchema: obj({ name: str() }, ["name"]),
+  args: { name: nonEmptyStr() },
   readOnly: false,
   advanced: true,
   resource: "whole",
   auditFields: ["name"],
   handler: async (args, ctx) => {
-    const name = reqStr(args, "name");
+    const { name } = args;
     const bundled = await bundledSkills();
     const skill = bundled.find((s) => s.name === name);
     if (!skill) {
@@ -118,6 +118,6 @@ const skillInstall: ToolSpec = {
     });
     return applyPlan(ctx, plan);
   },
-};
+});
 
 export const skillTools: ToolSpec[] = [skillList, skillInstall];

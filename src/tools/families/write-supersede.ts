@@ -4,19 +4,20 @@
  * and the link graph both find the successor.
  */
 import { KbError } from "../../kb/errors.js";
-import { obj, str } from "../schema-legacy.js";
+import { defineTool } from "../define.js";
+import { nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { applyPlan, optStr, reqStr } from "./write-args.js";
+import { applyPlan } from "../support/write-plan.js";
 
 export function supersedeNote(by: string, reason: string | undefined): string {
   return reason ? `> Superseded by [[${by}]]: ${reason}` : `> Superseded by [[${by}]].`;
 }
 
-export const supersedeTool: ToolSpec = {
+export const supersedeTool: ToolSpec = defineTool({
   name: "supersede",
   description:
     "Mark concept id as superseded by concept by (status, superseded_by, body note). Errors: not_found.",
-  inputSchema: obj({ id: str(), by: str(), reason: str() }, ["id", "by"]),
+  args: { id: nonEmptyStr(), by: nonEmptyStr(), reason: opt(str()) },
   readOnly: false,
   advanced: false,
   idempotent: true,
@@ -27,8 +28,7 @@ export const supersedeTool: ToolSpec = {
     { id: String(args.by ?? ""), write: false },
   ],
   handler: async (args, ctx) => {
-    const id = reqStr(args, "id");
-    const by = reqStr(args, "by");
+    const { id, by } = args;
     if (id === by)
       throw new KbError("invalid_argument", "'by' must name another concept than 'id'");
     const store = ctx.runtime.store;
@@ -37,7 +37,7 @@ export const supersedeTool: ToolSpec = {
     if (doc.frontmatter.superseded_by === by && doc.frontmatter.status === "superseded") {
       return { id, superseded_by: by, hash: doc.hash, unchanged: true };
     }
-    const note = supersedeNote(by, optStr(args, "reason"));
+    const note = supersedeNote(by, args.reason);
     const body = doc.body.trimEnd() === "" ? `${note}\n` : `${doc.body.trimEnd()}\n\n${note}\n`;
     const plan = await store.planConceptWrite({
       id,
@@ -48,4 +48,4 @@ export const supersedeTool: ToolSpec = {
     });
     return { ...(await applyPlan(ctx, plan)), superseded_by: by };
   },
-};
+});

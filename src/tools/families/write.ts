@@ -3,68 +3,115 @@
  * through the store and applies it through the runtime; the surface holds the lock and makes
  * the one commit (`<tool>: <target>`).
  */
+import type { KbStore, WritePlan } from "../../kb/api.js";
 import { isKbError, KbError } from "../../kb/errors.js";
 import { isValidId } from "../../kb/ids.js";
 import { satelliteFiles } from "../../kb/store-plans-delete.js";
 import { conceptIdOf } from "../../kb/store-read.js";
-import { anyObj, arr, bool, enumOf, nested, obj, str } from "../schema-legacy.js";
+import type { Frontmatter } from "../../kb/types.js";
+import { defineTool } from "../define.js";
+import { type ArgsOf, anyObj, bool, enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
+import { EDIT_ARGS, editsFrom, MOVE_ARGS, movesFrom } from "../support/edits.js";
+import { applyPlan, writeTarget } from "../support/write-plan.js";
 import { assetTargetId } from "./assets.js";
-import {
-  applyPlan,
-  EDIT_PROPS,
-  editsFrom,
-  frontmatterArg,
-  movesFrom,
-  optRecord,
-  optStr,
-  reqStr,
-  writeTarget,
-} from "./write-args.js";
 import { supersedeTool } from "./write-supersede.js";
 
-const IF_MATCH = str("Hash from your last read; mismatch → stale_write");
+const IF_MATCH = opt(str("Hash from your last read; mismatch → stale_write"));
 
-const conceptWrite: ToolSpec = {
+/** concept_write's arguments (also a batch `write` operation's). */
+export const CONCEPT_WRITE_ARGS = {
+  id: nonEmptyStr(),
+  frontmatter: anyObj<Frontmatter>(),
+  body: str(),
+  if_match: IF_MATCH,
+};
+
+/** concept_patch's arguments (also a batch `patch` operation's). */
+export const CONCEPT_PATCH_ARGS = {
+  id: nonEmptyStr(),
+  ...EDIT_ARGS,
+  frontmatter: opt(anyObj()),
+  if_match: IF_MATCH,
+};
+
+/** concept_delete's arguments (also a batch `delete` operation's). */
+export const CONCEPT_DELETE_ARGS = {
+  id: nonEmptyStr(),
+  if_match: IF_MATCH,
+  recursive: opt(bool("Also delete everything under an expanded concept's folder")),
+  variant: opt(
+    enumOf(["flat", "expanded"], "For an expanded_ambiguous id: the one file to delete"),
+  ),
+};
+
+/** The plan of a concept_write call or batch operation. */
+export function planWrite(
+  store: KbStore,
+  args: ArgsOf<typeof CONCEPT_WRITE_ARGS>,
+): Promise<WritePlan> {
+  return store.planConceptWrite({
+    id: args.id,
+    frontmatter: args.frontmatter,
+    body: args.body,
+    ifMatch: args.if_match,
+    mode: "upsert",
+  });
+}
+
+/** The plan of a concept_patch call or batch operation (body edits and/or a frontmatter merge). */
+export function planPatch(
+  store: KbStore,
+  args: ArgsOf<typeof CONCEPT_PATCH_ARGS>,
+): Promise<WritePlan> {
+  const edits = editsFrom(args);
+  const { frontmatter } = args;
+  if (!edits && !frontmatter) {
+    throw new KbError(
+      "invalid_argument",
+      "nothing to patch: pass old_string/new_string, edits or frontmatter",
+    );
+  }
+  return store.planConceptPatch({ id: args.id, edits, frontmatter, ifMatch: args.if_match });
+}
+
+/** The plan of a concept_delete call or batch operation. */
+export function planDelete(
+  store: KbStore,
+  args: ArgsOf<typeof CONCEPT_DELETE_ARGS>,
+): Promise<WritePlan> {
+  return store.planConceptDelete({
+    id: args.id,
+    ifMatch: args.if_match,
+    recursive: args.recursive === true,
+    variant: args.variant,
+  });
+}
+
+const conceptWrite = defineTool({
   name: "concept_write",
   description:
     "Create or replace a concept (frontmatter needs type). Errors: invalid_id, invalid_frontmatter, stale_write, validation_failed.",
-  inputSchema: obj({ id: str(), frontmatter: anyObj(), body: str(), if_match: IF_MATCH }, [
-    "id",
-    "frontmatter",
-    "body",
-  ]),
+  args: CONCEPT_WRITE_ARGS,
   readOnly: false,
   advanced: false,
   idempotent: true,
   resource: "exact",
   auditFields: ["id"],
   targets: writeTarget,
-  handler: async (args, ctx) => {
-    const plan = await ctx.runtime.store.planConceptWrite({
-      id: reqStr(args, "id"),
-      frontmatter: frontmatterArg(args) ?? {},
-      body: typeof args.body === "string" ? args.body : "",
-      ifMatch: optStr(args, "if_match"),
-      mode: "upsert",
-    });
-    return applyPlan(ctx, plan);
-  },
-};
+  handler: async (args, ctx) => applyPlan(ctx, await planWrite(ctx.runtime.store, args)),
+});
 
-const conceptNew: ToolSpec = {
+const conceptNew = defineTool({
   name: "concept_new",
   description:
     "Create a concept from a template (see template_list), giving exactly its variables. Errors: already_exists, not_found (template), invalid_argument (variables).",
-  inputSchema: obj(
-    {
-      id: str(),
-      template: str(),
-      variables: anyObj("Template variable → string"),
-      frontmatter: anyObj(),
-    },
-    ["id", "template"],
-  ),
+  args: {
+    id: nonEmptyStr(),
+    template: nonEmptyStr(),
+    variables: opt(anyObj("Template variable → string")),
+    frontmatter: opt(anyObj<Frontmatter>()),
+  },
   readOnly: false,
   advanced: false,
   resource: "exact",
@@ -72,7 +119,7 @@ const conceptNew: ToolSpec = {
   targets: writeTarget,
   handler: async (args, ctx) => {
     const variables: Record<string, string> = {};
-    for (const [key, value] of Object.entries(optRecord(args, "variables") ?? {})) {
+    for (const [key, value] of Object.entries(args.variables ?? {})) {
       if (typeof value === "string") variables[key] = value;
       else if (typeof value === "number" || typeof value === "boolean")
         variables[key] = String(value);
@@ -81,14 +128,9 @@ const conceptNew: ToolSpec = {
           argument: `variables.${key}`,
         });
     }
-    const id = reqStr(args, "id");
+    const { id, template, frontmatter } = args;
     const plan = await ctx.runtime.store
-      .planConceptNew({
-        id,
-        template: reqStr(args, "template"),
-        variables,
-        frontmatter: frontmatterArg(args),
-      })
+      .planConceptNew({ id, template, variables, frontmatter })
       .catch((err: unknown) => {
         // The store's advice names its write modes; an agent has tools instead.
         if (!isKbError(err, "already_exists")) throw err;
@@ -100,50 +142,26 @@ const conceptNew: ToolSpec = {
       });
     return applyPlan(ctx, plan);
   },
-};
+});
 
-const conceptPatch: ToolSpec = {
+const conceptPatch = defineTool({
   name: "concept_patch",
   description:
     "Edit a concept: old_string/new_string or ordered edits (atomic), and/or a frontmatter merge (null removes a key; type stays). Errors: old_string_not_found, old_string_ambiguous, stale_write.",
-  inputSchema: obj({ id: str(), ...EDIT_PROPS, frontmatter: anyObj(), if_match: IF_MATCH }, ["id"]),
+  args: CONCEPT_PATCH_ARGS,
   readOnly: false,
   advanced: false,
   resource: "exact",
   auditFields: ["id"],
   targets: writeTarget,
-  handler: async (args, ctx) => {
-    const edits = editsFrom(args);
-    const frontmatter = optRecord(args, "frontmatter");
-    if (!edits && !frontmatter) {
-      throw new KbError(
-        "invalid_argument",
-        "nothing to patch: pass old_string/new_string, edits or frontmatter",
-      );
-    }
-    const plan = await ctx.runtime.store.planConceptPatch({
-      id: reqStr(args, "id"),
-      edits,
-      frontmatter,
-      ifMatch: optStr(args, "if_match"),
-    });
-    return applyPlan(ctx, plan);
-  },
-};
+  handler: async (args, ctx) => applyPlan(ctx, await planPatch(ctx.runtime.store, args)),
+});
 
-const conceptDelete: ToolSpec = {
+const conceptDelete = defineTool({
   name: "concept_delete",
   description:
     "Delete a concept; an expanded one with satellites needs recursive (deletes its folder). Errors: not_found, not_empty, stale_write.",
-  inputSchema: obj(
-    {
-      id: str(),
-      if_match: IF_MATCH,
-      recursive: bool("Also delete everything under an expanded concept's folder"),
-      variant: enumOf(["flat", "expanded"], "For an expanded_ambiguous id: the one file to delete"),
-    },
-    ["id"],
-  ),
+  args: CONCEPT_DELETE_ARGS,
   readOnly: false,
   advanced: false,
   destructive: true,
@@ -159,44 +177,28 @@ const conceptDelete: ToolSpec = {
       write: true,
     }));
   },
-  handler: async (args, ctx) => {
-    const variant = optStr(args, "variant");
-    const plan = await ctx.runtime.store.planConceptDelete({
-      id: reqStr(args, "id"),
-      ifMatch: optStr(args, "if_match"),
-      recursive: args.recursive === true,
-      variant: variant === "flat" || variant === "expanded" ? variant : undefined,
-    });
-    return applyPlan(ctx, plan);
-  },
-};
+  handler: async (args, ctx) => applyPlan(ctx, await planDelete(ctx.runtime.store, args)),
+});
 
-const conceptExpand: ToolSpec = {
+const conceptExpand = defineTool({
   name: "concept_expand",
   description:
     "Turn concept <id>.md into folder <id>/index.md so children can live under it; id unchanged. Errors: not_found, already_exists.",
-  inputSchema: obj({ id: str() }, ["id"]),
+  args: { id: nonEmptyStr() },
   readOnly: false,
   advanced: false,
   resource: "exact",
   auditFields: ["id"],
   targets: writeTarget,
-  handler: async (args, ctx) => {
-    const plan = await ctx.runtime.store.planConceptExpand({ id: reqStr(args, "id") });
-    return applyPlan(ctx, plan);
-  },
-};
+  handler: async (args, ctx) =>
+    applyPlan(ctx, await ctx.runtime.store.planConceptExpand({ id: args.id })),
+});
 
-const conceptMove: ToolSpec = {
+const conceptMove = defineTool({
   name: "concept_move",
   description:
     "Move/rename concepts (from/to or moves[]), all validated first; rewrite_links (default true) updates links KB-wide. Errors: not_found, already_exists.",
-  inputSchema: obj({
-    from: str(),
-    to: str(),
-    moves: arr(nested({ from: str(), to: str() }, ["from", "to"])),
-    rewrite_links: bool(),
-  }),
+  args: { ...MOVE_ARGS, rewrite_links: opt(bool()) },
   readOnly: false,
   advanced: false,
   resource: "src-dst",
@@ -220,7 +222,7 @@ const conceptMove: ToolSpec = {
     });
     return applyPlan(ctx, plan);
   },
-};
+});
 
 export const writeTools: ToolSpec[] = [
   conceptWrite,
