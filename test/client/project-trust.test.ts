@@ -178,3 +178,21 @@ describe("Claude Code approval of project servers", () => {
     expect(sb.io.out()).not.toContain("note:");
   });
 });
+
+describe("Codex user files follow $CODEX_HOME", () => {
+  it("connect writes $CODEX_HOME/config.toml and AGENTS.md, not ~/.codex; status finds them", async () => {
+    const codexDir = path.join(sb.home, "codex-home");
+    sb.io.env = { CODEX_HOME: codexDir };
+    expect(await connect(sb.io, { providers: ["codex"], serverUrl: server.url })).toBe(0);
+    expect(await fs.readFile(path.join(codexDir, "config.toml"), "utf8")).toContain(
+      "[mcp_servers.cartographer]",
+    );
+    expect(await fs.readFile(path.join(codexDir, "AGENTS.md"), "utf8")).toContain(
+      "BEGIN cartographer:cartographer (codex)",
+    );
+    expect(await sb.exists(".codex/config.toml")).toBe(false);
+    sb.io.reset();
+    expect(await status(sb.io)).toBe(0);
+    expect(sb.io.out()).toContain("codex (user): in-sync");
+  });
+});

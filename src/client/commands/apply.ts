@@ -204,7 +204,7 @@ export async function removeProvider(
   projectDir?: string,
 ): Promise<boolean> {
   const adapter = PROVIDERS[id];
-  const files = adapter.paths(scope, io.home, projectDir ?? io.cwd);
+  const files = adapter.paths(scope, io.home, projectDir ?? io.cwd, io.env);
   let changed = await removeOwnedEntries(adapter, files.config, serverName);
   if (await clearLegacy(adapter, files, serverName, io)) changed = true;
   const doc = await readTextOrNull(files.instructions);

@@ -104,8 +104,8 @@ async function leaveOldPlace(
 ): Promise<void> {
   const adapter = PROVIDERS[next.name];
   const oldScope = previous.scope ?? "user";
-  const oldFiles = adapter.paths(oldScope, io.home, previous.project_dir ?? io.cwd);
-  const newFiles = adapter.paths(next.scope ?? "user", io.home, next.project_dir ?? io.cwd);
+  const oldFiles = adapter.paths(oldScope, io.home, previous.project_dir ?? io.cwd, io.env);
+  const newFiles = adapter.paths(next.scope ?? "user", io.home, next.project_dir ?? io.cwd, io.env);
   if (oldFiles.config === newFiles.config) return;
   if (dryRun) {
     io.stdout.write(

@@ -37,7 +37,7 @@ export function planProvider(
 ): ProviderPlan {
   const adapter = PROVIDERS[binding.name];
   const scope = binding.scope ?? "user";
-  const files = adapter.paths(scope, io.home, binding.project_dir ?? io.cwd);
+  const files = adapter.paths(scope, io.home, binding.project_dir ?? io.cwd, io.env);
   const bindingKbs = binding.kbs ?? [];
   const entries = expectedEntries({
     base: topology.base,

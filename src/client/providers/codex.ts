@@ -1,15 +1,16 @@
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { codexHome } from "../codex-trust.js";
 import { ConfigError } from "../errors.js";
 import type { EntrySpec } from "../topology.js";
 import { removeTomlTables, tomlKey, tomlString, upsertTomlTable } from "./toml-tables.js";
 import type { AuthRef, ProviderAdapter } from "./types.js";
 
 /**
- * Codex CLI. User scope: `~/.codex/config.toml`; project scope: `.codex/config.toml` (read
- * only in a trusted project). A Streamable HTTP server is `[mcp_servers.<name>]` with `url` and
+ * Codex CLI. User scope: `$CODEX_HOME/config.toml` (default `~/.codex/`); project scope:
+ * `.codex/config.toml` (read only in a trusted project, see codex-trust.ts). A Streamable HTTP server is `[mcp_servers.<name>]` with `url` and
  * `bearer_token_env_var` (Codex reads the token from that variable; an inline token is not
- * accepted). Instructions: `~/.codex/AGENTS.md` or the project's `AGENTS.md`. Checked against
+ * accepted). Instructions: `$CODEX_HOME/AGENTS.md` or the project's `AGENTS.md`. Checked against
  * the Codex MCP docs. Edits are textual so the rest of the file survives byte for byte.
  */
 const TABLE = "mcp_servers";
@@ -49,11 +50,14 @@ export const codex: ProviderAdapter = {
   id: "codex",
   label: "Codex CLI",
   referencesEnv: true,
-  paths(scope, home, cwd) {
+  paths(scope, home, cwd, env = {}) {
+    // Codex reads its user files from $CODEX_HOME when set (checked with codex-cli 0.171.0:
+    // ~/.codex/config.toml is then not read at all).
+    const userDir = codexHome(home, env);
     return scope === "user"
       ? {
-          config: path.join(home, ".codex", "config.toml"),
-          instructions: path.join(home, ".codex", "AGENTS.md"),
+          config: path.join(userDir, "config.toml"),
+          instructions: path.join(userDir, "AGENTS.md"),
         }
       : {
           config: path.join(cwd, ".codex", "config.toml"),

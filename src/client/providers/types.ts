@@ -27,8 +27,16 @@ export interface ProviderAdapter {
   label: string;
   /** Whether the config file can reference an env var for the token (else see AuthRef). */
   referencesEnv: boolean;
-  /** Files for a scope; throws ConfigError when the provider has no file at that scope. */
-  paths(scope: Scope, home: string, cwd: string): ProviderFiles;
+  /**
+   * Files for a scope; throws ConfigError when the provider has no file at that scope. `env` is
+   * the environment the CLI passed in (Codex moves its user files to `$CODEX_HOME`).
+   */
+  paths(
+    scope: Scope,
+    home: string,
+    cwd: string,
+    env?: Record<string, string | undefined>,
+  ): ProviderFiles;
   /** Entries in the file, name → URL (undefined when the entry has no URL). */
   listEntries(text: string | null, file: string): Map<string, string | undefined>;
   /** The new file text: `remove` names gone, `add` entries written, everything else kept. */
