@@ -46,7 +46,7 @@ export const PLACES = [
   "Quebec",
 ];
 
-// Never "services": ids under services/ name the KB-root services/ concepts (DESIGN §4).
+// Never "services": ids under services/ name the KB-root services/ concepts (design.md §4).
 export const MAP_NAMES = [
   "infra",
   "platform",

@@ -1,5 +1,5 @@
 /**
- * The ONE place a Content-Type header is interpreted (STYLE §3): by its parsed media type,
+ * The ONE place a Content-Type header is interpreted (design.md P3): by its parsed media type,
  * never by substring, so `application/json; charset=utf-8` passes and
  * `text/plain; a=application/json` does not.
  */

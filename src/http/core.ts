@@ -1,6 +1,6 @@
 /**
  * The HTTP core (issue 11): request value in, reply value out, no socket. Order of checks for
- * every request (DESIGN §6):
+ * every request (design.md §6):
  *   header sanity (400: one Host, well-formed; one Authorization) → DNS-rebinding guard (403) →
  *   shutting down (503) → over the connection cap (503, /health and /ready excepted) →
  *   CORS preflight → route → method (405) → the route's handler.

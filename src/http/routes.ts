@@ -1,5 +1,5 @@
 /**
- * Which surface an MCP path names (DESIGN §6, D288). Pure: path + query + mounted names in,
+ * Which surface an MCP path names (design.md §6, D288). Pure: path + query + mounted names in,
  * a target or an HTTP error out.
  *
  *   /mcp            one KB → it; 2+ → ?kb= required (400 naming them); unknown → 404

@@ -1,5 +1,5 @@
 /**
- * The node adapter of the HTTP core (DESIGN §6, issue 11): listen, limits (connection cap,
+ * The node adapter of the HTTP core (design.md §6, issue 11): listen, limits (connection cap,
  * header/request/keep-alive timeouts), turning an IncomingMessage into a request value and a
  * reply value back into a response, draining on close. Everything a request means is decided
  * in core.ts.

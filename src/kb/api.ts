@@ -1,6 +1,6 @@
 /**
  * The contract of the KB store shell (implemented in src/kb/store*.ts). Tools code against this
- * interface; the store implements it. Every mutation is PLAN then APPLY (STYLE §2): a `plan*`
+ * interface; the store implements it. Every mutation is PLAN then APPLY (design.md P2): a `plan*`
  * method validates everything (ids, reserved names, depth, palette, required fields, if_match)
  * and touches no disk; `apply` writes the plan atomically; `commit` makes the one git commit.
  * All failures are `KbError`s with stable codes.

@@ -1,7 +1,7 @@
 /**
  * Atomic application of a plan's file changes: every temp file is written and fsynced in the
  * target's own directory before the first rename; if a later step fails, the files already
- * replaced get their previous bytes back (STYLE §2). The temp-file scheme, fsync and directory
+ * replaced get their previous bytes back (design.md P2). The temp-file scheme, fsync and directory
  * fsync are atomic-write.ts's (the one owner); this module adds the two-phase whole-set commit.
  */
 import { mkdir, readFile, rename, rmdir, unlink } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * Domain errors with stable string codes (STYLE §6). Code matches on `code`, never on message
+ * Domain errors with stable string codes (design.md P6). Code matches on `code`, never on message
  * text. The tool boundary renders them as `<code>: <message>`.
  */
 export type KbErrorCode =
@@ -43,7 +43,7 @@ export function isKbError(err: unknown, code?: KbErrorCode): err is KbError {
 
 /**
  * A bad setting — YAML key, environment variable, flag, token or role spec — found while the
- * configuration is resolved at start-up (STYLE §7). Kept apart from KbError, whose codes are
+ * configuration is resolved at start-up (design.md P7). Kept apart from KbError, whose codes are
  * the outcome of a KB operation: a setting error is never a tool result. The message names the
  * setting and how to fix it; the CLI renders it `invalid_argument: <message>` and exits 2.
  */

@@ -1,6 +1,6 @@
 /**
  * The git CLI via execFile (no shell). Identity is always explicit (author AND committer), so
- * commits never depend on a global git configuration (DESIGN §4).
+ * commits never depend on a global git configuration (design.md §4).
  */
 import { execFile } from "node:child_process";
 import { access, readFile } from "node:fs/promises";

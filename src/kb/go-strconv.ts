@@ -1,6 +1,6 @@
 /**
  * The two Go standard-library string rules the content hash depends on, reproduced exactly so
- * that our `if_match` equals the Go implementation's (DESIGN §4): `strconv.Quote` and
+ * that our `if_match` equals the Go implementation's (design.md §4): `strconv.Quote` and
  * `strings.TrimSpace`. Pure.
  */
 

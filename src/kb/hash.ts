@@ -1,7 +1,7 @@
 /**
- * The content hash every `if_match` compares against (DESIGN §4), identical to the Go
+ * The content hash every `if_match` compares against (design.md §4), identical to the Go
  * implementation's, and the raw-bytes hash of assets and artifacts. Pure (node:crypto only).
- * The one owner of this invariant (STYLE §3); hash-frontmatter.ts owns the canonical form.
+ * The one owner of this invariant (design.md P3); hash-frontmatter.ts owns the canonical form.
  */
 import { createHash } from "node:crypto";
 import { canonicalGoFrontmatter } from "./hash-frontmatter.js";

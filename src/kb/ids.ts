@@ -1,5 +1,5 @@
 /**
- * Concept id rules and the id ↔ path mapping (DESIGN §4). Pure.
+ * Concept id rules and the id ↔ path mapping (design.md §4). Pure.
  *
  * An id is the path under `data/` without `.md` (`infra/rete/gateway`), or `services/<rest>`
  * for concepts stored under the KB-root `services/` folder.

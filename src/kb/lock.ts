@@ -1,4 +1,4 @@
-/** A FIFO async mutex: one per KB, serializing apply + commit (STYLE §5). */
+/** A FIFO async mutex: one per KB, serializing apply + commit (design.md P5). */
 export class AsyncLock {
   private tail: Promise<void> = Promise.resolve();
 

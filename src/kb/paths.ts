@@ -1,6 +1,6 @@
 /**
  * Path containment: the one function that turns a KB-root-relative path into an absolute one
- * (STYLE §3). Refuses absolute paths, `..` escapes, empty and hidden segments.
+ * (design.md P3). Refuses absolute paths, `..` escapes, empty and hidden segments.
  */
 import { posix, resolve, sep } from "node:path";
 import { KbError } from "./errors.js";

@@ -27,7 +27,7 @@ export interface ConceptDoc extends Placement {
   frontmatter: Frontmatter;
   /** Markdown body after the frontmatter block. */
   body: string;
-  /** Content hash (DESIGN §4), the value `if_match` compares against. */
+  /** Content hash (design.md §4), the value `if_match` compares against. */
   hash: string;
   /** `frontmatter.type` as a string ("" when missing — such a file fails validation). */
   type: string;

@@ -1,5 +1,5 @@
 /**
- * THE one composition of a tool call (DESIGN §3, STYLE §5). Every handler runs only through
+ * THE one composition of a tool call (design.md §3, design.md P5). Every handler runs only through
  * `runToolCall`, in this order:
  *
  *  1. resolve the tool          unknown → `tool not found: <name>` (audited as unknown_tool,

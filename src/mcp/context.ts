@@ -2,7 +2,7 @@ import type { Principal } from "../auth/types.js";
 
 export type Transport = "stdio" | "http" | "in-memory";
 
-/** Every call carries an explicit principal (DESIGN §3). */
+/** Every call carries an explicit principal (design.md §3). */
 export interface CallContext {
   principal: Principal;
   transport: Transport;

@@ -1,6 +1,6 @@
 /**
  * `cartographer serve` over stdio: one KB → its surface; several → a RoutedSurface over all
- * of them (DESIGN §6). The principal is LOCAL_ADMIN. Diagnostics go to the logger (stderr);
+ * of them (design.md §6). The principal is LOCAL_ADMIN. Diagnostics go to the logger (stderr);
  * the output stream carries protocol messages only.
  */
 import type { Readable, Writable } from "node:stream";

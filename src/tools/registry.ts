@@ -1,5 +1,5 @@
 /**
- * The tool registry (STYLE §4): every family's ToolSpecs, checked once at startup. A spec that
+ * The tool registry (design.md P4): every family's ToolSpecs, checked once at startup. A spec that
  * could weaken authorization or audit fails registration loudly instead of serving: no resource
  * class, a duplicate name, a targeted class without `targets`, or audit fields that could
  * record content.

@@ -1,5 +1,5 @@
 /**
- * The one place tool results and errors become text (STYLE §6). Results are compact JSON (fewer
+ * The one place tool results and errors become text (design.md P6). Results are compact JSON (fewer
  * tokens than pretty JSON); errors are `<code>: <message>`. Denials are byte-exact: `forbidden`,
  * and `not found` for a hidden exact resource, so a denial never reveals more than its name.
  */

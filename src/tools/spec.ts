@@ -1,5 +1,5 @@
 /**
- * The tool registry is DATA (STYLE §4): one ToolSpec per tool, one file per family exporting
+ * The tool registry is DATA (design.md P4): one ToolSpec per tool, one file per family exporting
  * ToolSpec[]. A tool without a resource class cannot register (see registry.ts).
  */
 import type { KbStore } from "../kb/api.js";

@@ -1,5 +1,5 @@
 /**
- * Resolves the server configuration ONCE, at the edge (STYLE §7): defaults → YAML → env →
+ * Resolves the server configuration ONCE, at the edge (design.md P7): defaults → YAML → env →
  * flags, into one validated, frozen object. Only src/cli reads the environment; it passes
  * `env` in here so the resolution itself is testable.
  */

@@ -1,6 +1,6 @@
 /**
  * The server configuration file (YAML) as a zod schema. Unknown keys are refused with their
- * path named, so a typo never passes silently (STYLE §7). The `auth` section is validated by
+ * path named, so a typo never passes silently (design.md P7). The `auth` section is validated by
  * src/auth/config.ts; here it is carried through as data.
  */
 import { z } from "zod";

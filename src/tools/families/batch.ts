@@ -1,7 +1,7 @@
 /**
  * concept_batch: several concept writes/patches/deletes as ONE commit. Every operation is
  * validated (arguments, then a full store plan) before the first byte is written; the merged
- * plan is applied atomically, so a late failure rolls everything back (STYLE §2).
+ * plan is applied atomically, so a late failure rolls everything back (design.md P2).
  */
 import type { WritePlan } from "../../kb/api.js";
 import { isKbError, KbError } from "../../kb/errors.js";

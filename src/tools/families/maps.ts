@@ -1,5 +1,5 @@
 /**
- * Structure tools: maps/journals, curated indexes, the log and snapshots (DESIGN §5).
+ * Structure tools: maps/journals, curated indexes, the log and snapshots (design.md §5).
  */
 import { KbError } from "../../kb/errors.js";
 import { defineTool } from "../define.js";

@@ -1,5 +1,5 @@
 /**
- * Concept write tools (DESIGN §5, class exact / src-dst). Each handler builds a validated plan
+ * Concept write tools (design.md §5, class exact / src-dst). Each handler builds a validated plan
  * through the store and applies it through the runtime; the surface holds the lock and makes
  * the one commit (`<tool>: <target>`).
  */
