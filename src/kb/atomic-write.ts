@@ -1,10 +1,10 @@
 /**
  * The one atomic-write primitive (design.md P3; decisions.md "One atomic-write module"): a
  * temp file in the target's own directory, written with O_EXCL, fsynced, renamed over the
- * target, then the directory fsynced. A reader sees the old bytes or the new bytes, never a mix, and a crash
- * leaves at most a stray temp file. Every whole-file write goes through here: KB plans
- * (apply.ts, which adds whole-set rollback), audit checkpoints and exports, client files.
- * An architecture test (test/architecture/atomic-write.test.ts) fails on any other
+ * target, then the directory fsynced. A reader sees the old bytes or the new bytes, never a
+ * mix, and a crash leaves at most a stray temp file. Every whole-file write goes through here:
+ * KB plans (apply.ts, which adds whole-set rollback), audit checkpoints and exports, client
+ * files. An architecture test (test/architecture/atomic-write.test.ts) fails on any other
  * rename-based write in src/.
  */
 import { randomBytes } from "node:crypto";
