@@ -2,23 +2,20 @@ import { describe, expect, it } from "vitest";
 import { KbError } from "../../src/kb/errors.js";
 import { validateArgs } from "../../src/tools/args.js";
 import { denialError, renderError, renderResult } from "../../src/tools/result.js";
-import { arr, bool, enumOf, int, nested, obj, str } from "../../src/tools/schema-legacy.js";
+import { arr, bool, enumOf, int, object, objectSchema, opt, str } from "../../src/tools/schema.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 
 const spec: ToolSpec = {
   name: "demo",
   description: "demo",
-  inputSchema: obj(
-    {
-      id: str(),
-      limit: int({ min: 1, max: 100 }),
-      mode: enumOf(["keyword", "semantic"]),
-      full: bool(),
-      where: arr(str()),
-      edits: arr(nested({ old_string: str(), new_string: str() }, ["old_string", "new_string"])),
-    },
-    ["id"],
-  ),
+  inputSchema: objectSchema({
+    id: str(),
+    limit: opt(int({ min: 1, max: 100 })),
+    mode: opt(enumOf(["keyword", "semantic"])),
+    full: opt(bool()),
+    where: opt(arr(str())),
+    edits: opt(arr(object({ old_string: str(), new_string: str() }))),
+  }),
   readOnly: true,
   advanced: false,
   resource: "whole",

@@ -4,21 +4,21 @@
  */
 import { describe, expect, it } from "vitest";
 import { allTools, registerTools } from "../../src/tools/registry.js";
-import { anyObj, arr, bool, enumOf, int, obj, str } from "../../src/tools/schema-legacy.js";
+import { anyObj, arr, bool, enumOf, int, objectSchema, opt, str } from "../../src/tools/schema.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 
 const spec = (auditFields: string[], readOnly = false): ToolSpec => ({
   name: "probe_tool",
   description: "d",
-  inputSchema: obj({
-    id: str(),
-    recursive: bool(),
-    mode: enumOf(["a", "b"]),
-    reason: str(),
-    meta: anyObj(),
-    ids: arr(str()),
-    depth: int(),
-    body: bool(),
+  inputSchema: objectSchema({
+    id: opt(str()),
+    recursive: opt(bool()),
+    mode: opt(enumOf(["a", "b"])),
+    reason: opt(str()),
+    meta: opt(anyObj()),
+    ids: opt(arr(str())),
+    depth: opt(int()),
+    body: opt(bool()),
   }),
   readOnly,
   advanced: false,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { KbSettings } from "../../src/kb/types.js";
 import { allTools, registerTools, toolsFor } from "../../src/tools/registry.js";
-import { anyObj, obj, str } from "../../src/tools/schema-legacy.js";
+import { anyObj, objectSchema, opt, str } from "../../src/tools/schema.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 
 const golden = JSON.parse(
@@ -81,7 +81,12 @@ describe("registerTools fails closed", () => {
   const base: ToolSpec = {
     name: "ok_tool",
     description: "d",
-    inputSchema: obj({ id: str(), body: str(), frontmatter: anyObj(), content: str() }),
+    inputSchema: objectSchema({
+      id: opt(str()),
+      body: opt(str()),
+      frontmatter: opt(anyObj()),
+      content: opt(str()),
+    }),
     readOnly: false,
     advanced: false,
     resource: "whole",
