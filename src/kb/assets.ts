@@ -2,14 +2,12 @@
  * Assets (non-Markdown files under data/, 1 MiB) and artifacts (files under artifacts/,
  * 256 KiB): listing, reading and write/delete plans with raw-sha256 `if_match`.
  */
-import type { Stats } from "node:fs";
-import { lstat } from "node:fs/promises";
 import type { AssetInfo, WritePlan } from "./api.js";
 import { KbError } from "./errors.js";
-import { mapBatched, readBytesOrNull, walkFiles } from "./fsutil.js";
+import { mapBatched, readBytesOrNull, refuseWrongKinds, walkFiles } from "./fsutil.js";
 import { bytesHash } from "./hash.js";
 import { extractLinks } from "./markdown.js";
-import { normalizeRelPath, resolveInside } from "./paths.js";
+import { normalizeRelPath } from "./paths.js";
 import { checkIfMatch, type PlanContext } from "./plan-context.js";
 import { walkMarkdown } from "./store-read.js";
 
@@ -40,42 +38,6 @@ export function areaPath(area: Area, path: string): string {
     );
   }
   return full;
-}
-
-/**
- * Refuses, before anything touches disk, a path whose existing components are the wrong kind:
- * a symlink anywhere, a file where a folder must be, or a folder where the file would go (the
- * write would otherwise fail late with EISDIR/ENOTDIR).
- */
-async function refuseWrongKinds(root: string, rel: string): Promise<void> {
-  const parts = rel.split("/");
-  for (let i = 1; i <= parts.length; i++) {
-    const sub = parts.slice(0, i).join("/");
-    let stat: Stats;
-    try {
-      stat = await lstat(resolveInside(root, sub));
-    } catch {
-      return; // Missing component: nothing deeper exists either.
-    }
-    if (stat.isSymbolicLink()) {
-      throw new KbError("invalid_argument", `path "${rel}" goes through the symlink ${sub}`);
-    }
-    const last = i === parts.length;
-    if (last && stat.isDirectory()) {
-      throw new KbError(
-        "invalid_argument",
-        `path "${rel}" is a folder, not a file: name a file inside it, e.g. ${rel}/<name>`,
-        { path: rel },
-      );
-    }
-    if (!last && !stat.isDirectory()) {
-      throw new KbError(
-        "invalid_argument",
-        `path "${rel}": "${sub}" is a file, so nothing can be stored under it`,
-        { path: rel },
-      );
-    }
-  }
 }
 
 async function listArea(root: string, area: Area, prefix?: string): Promise<AssetInfo[]> {

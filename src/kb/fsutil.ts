@@ -1,6 +1,6 @@
 /** Small filesystem readers shared by the store modules. */
-import { type Dirent, readFileSync } from "node:fs";
-import { readdir, readFile, realpath } from "node:fs/promises";
+import { type Dirent, readFileSync, type Stats } from "node:fs";
+import { lstat, readdir, readFile, realpath } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { KbError } from "./errors.js";
 import { resolveInside, UNSAFE_CHAR } from "./paths.js";
@@ -107,6 +107,42 @@ export async function walkFiles(
 export function isVanished(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException)?.code;
   return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/**
+ * Refuses, before anything touches disk, a path whose existing components are the wrong kind:
+ * a symlink anywhere, a file where a folder must be, or a folder where the file would go (the
+ * write would otherwise fail late with EISDIR/ENOTDIR).
+ */
+export async function refuseWrongKinds(root: string, rel: string): Promise<void> {
+  const parts = rel.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const sub = parts.slice(0, i).join("/");
+    let stat: Stats;
+    try {
+      stat = await lstat(resolveInside(root, sub));
+    } catch {
+      return; // Missing component: nothing deeper exists either.
+    }
+    if (stat.isSymbolicLink()) {
+      throw new KbError("invalid_argument", `path "${rel}" goes through the symlink ${sub}`);
+    }
+    const last = i === parts.length;
+    if (last && stat.isDirectory()) {
+      throw new KbError(
+        "invalid_argument",
+        `path "${rel}" is a folder, not a file: name a file inside it, e.g. ${rel}/<name>`,
+        { path: rel },
+      );
+    }
+    if (!last && !stat.isDirectory()) {
+      throw new KbError(
+        "invalid_argument",
+        `path "${rel}": "${sub}" is a file, so nothing can be stored under it`,
+        { path: rel },
+      );
+    }
+  }
 }
 
 /** UTF-8 text of a KB-root-relative file, or null when it does not exist. */

@@ -3,7 +3,7 @@ import type { ConceptPatchInput, ConceptWriteInput, WritePlan } from "./api.js";
 import { applyEdits } from "./edits.js";
 import { KbError } from "./errors.js";
 import { parseDocument, serializeDocument } from "./frontmatter.js";
-import { readTextOrNull } from "./fsutil.js";
+import { readTextOrNull, refuseWrongKinds } from "./fsutil.js";
 import { contentHash } from "./hash.js";
 import { candidatePaths, validateId } from "./ids.js";
 import { rewriteLinks } from "./markdown.js";
@@ -43,6 +43,7 @@ export async function planConceptWrite(
     input.ifMatch, // given for a missing target: it was deleted since it was read
   );
   const path = existing?.path ?? candidatePaths(input.id)[0];
+  if (!existing) await refuseWrongKinds(ctx.root, path); // a folder or file in the way: say so now
   const text = serializeDocument(fm, input.body, existing?.text);
   const hash = contentHash(text);
   return {
@@ -109,6 +110,7 @@ export async function planConceptExpand(
     throw new KbError("already_exists", `concept "${input.id}" is already expanded (${expanded})`);
   }
   validateId(`${input.id}/x`, { forWrite: true }); // satellites must still fit the depth limit
+  await refuseWrongKinds(ctx.root, expanded);
   const text = rewriteLinks(existing.text, flat, new Map(), expanded);
   return {
     changes: [

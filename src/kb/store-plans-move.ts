@@ -9,7 +9,7 @@ import type { ConceptMove, FileChange, WritePlan } from "./api.js";
 import { filesUnderDir } from "./assets.js";
 import { KbError } from "./errors.js";
 import { parseDocument } from "./frontmatter.js";
-import { readBytesOrNull, readTextOrNull, readTextsChunked } from "./fsutil.js";
+import { readBytesOrNull, readTextOrNull, readTextsChunked, refuseWrongKinds } from "./fsutil.js";
 import { candidatePaths, validateId } from "./ids.js";
 import { rewriteLinks } from "./markdown.js";
 import type { PlanContext } from "./plan-context.js";
@@ -71,6 +71,7 @@ async function planOne(
   const [flatTo, expandedTo] = candidatePaths(move.to);
   validateConceptWrite(move.to, parseDocument(src.text).frontmatter, maps);
   idMoves.set(move.from, move.to);
+  await refuseWrongKinds(ctx.root, src.path === flatFrom ? flatTo : expandedTo);
   if (src.path === flatFrom) return [{ from: flatFrom, to: flatTo }];
   // Expanded: the whole folder moves; satellites keep their relative place.
   const fromDir = expandedFrom.slice(0, -"/index.md".length);

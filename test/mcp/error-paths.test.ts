@@ -3,7 +3,7 @@
  * provoked on a real KB (a folder where a concept file would go, a file where a folder must be)
  * and rendered by the real call pipeline; the scrub itself is pinned on sample messages.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
@@ -37,19 +37,22 @@ async function errorText(name: string, args: Record<string, unknown>): Promise<s
 const ABSOLUTE = /(^|[\s'"`(<[{=,])\/[A-Za-z0-9_.-]/;
 
 describe("error texts carry no absolute server path", () => {
-  it("an internal failure from the file system names the file relative to the KB", async () => {
+  it("failures from the file system and git name files relative to the KB", async () => {
     const root = main.runtime.store.root;
-    // A folder where the concept file would go: the rename fails inside the store.
+    // A symlink loop: realpath fails with ELOOP, an internal error naming the absolute path.
+    await symlink(join(root, "data", "loop.md"), join(root, "data", "loop.md"));
+    const texts = [await errorText("concept_read", { id: "loop" })];
+    expect(texts[0]).toMatch(/^internal: ELOOP/);
+    // A folder where the concept file would go, a file where a folder must be: refused up front.
     await mkdir(join(root, "data", "blocked.md"), { recursive: true });
     await writeFile(join(root, "data", "blocked.md", "x"), "x");
-    const texts = [
+    texts.push(
       await errorText("concept_write", {
         id: "blocked",
         frontmatter: { type: "note" },
         body: "b\n",
       }),
-    ];
-    // A file where a folder must be: mkdir under it fails.
+    );
     await writeFile(join(root, "data", "plainfile"), "x");
     texts.push(
       await errorText("concept_write", {
@@ -58,6 +61,22 @@ describe("error texts carry no absolute server path", () => {
         body: "b\n",
       }),
     );
+    expect(texts[1]).toMatch(/^invalid_argument: .*is a folder/);
+    expect(texts[2]).toMatch(/^invalid_argument: .*is a file/);
+    // git cannot take its index lock: git_failed quotes git's message with the lock's path.
+    await writeFile(join(root, ".git", "index.lock"), "");
+    try {
+      texts.push(
+        await errorText("concept_write", {
+          id: "gitfail",
+          frontmatter: { type: "note" },
+          body: "b\n",
+        }),
+      );
+    } finally {
+      await rm(join(root, ".git", "index.lock"), { force: true });
+    }
+    expect(texts[3]).toMatch(/^git_failed: .*index\.lock/);
     for (const text of texts) {
       expect(text).not.toContain(root);
       expect(text, text).not.toMatch(ABSOLUTE);
