@@ -1,9 +1,10 @@
 /**
  * Whether the agent tools can actually use what connect wrote, beyond the files matching: the
- * token variable they reference is set, the server accepts that token, and Codex reads a
- * project-scope file at all (a trusted project). Each problem is one worded "blocker" naming
- * the provider, the variable (never its value) and the next step; status and doctor exit 1
- * on any.
+ * token variable they reference is set, the server accepts that token, Codex reads a
+ * project-scope file at all (a trusted project) and Claude Code has not rejected a project
+ * server. Each problem is one worded "blocker" naming the provider, the variable (never its
+ * value) and the next step; status and doctor exit 1 on any. A Claude project server not yet
+ * approved is a note (Claude Code asks on its next start).
  *
  * `offlineBlockers` reads only the environment and local files (doctor stays offline);
  * `probeBlockers` opens one MCP session per distinct entry URL and token (status only).
