@@ -7,7 +7,7 @@
 import type { SearchIndex } from "../../search/api.js";
 import { reindexKb, type SqliteSearchIndex } from "../../search/index.js";
 import { Cooldown } from "../cooldown.js";
-import { obj } from "../schema-legacy.js";
+import { defineTool } from "../define.js";
 import type { ToolSpec } from "../spec.js";
 
 /** At most one full rebuild per KB per 30 s (one takes 0.6–1.4 s on 10,000 concepts). */
@@ -20,11 +20,10 @@ function asSqlite(index: SearchIndex): SqliteSearchIndex | null {
     : null;
 }
 
-const indexRebuild: ToolSpec = {
+const indexRebuild = defineTool({
   name: "index_rebuild",
   description:
     "Rebuild the search index from scratch from the files on disk; returns added/changed/removed counts. At most once per 30 s per KB (rate_limited).",
-  inputSchema: obj(),
   readOnly: false,
   advanced: true,
   idempotent: true,
@@ -60,13 +59,12 @@ const indexRebuild: ToolSpec = {
       ms: Date.now() - started,
     };
   },
-};
+});
 
-const reindex: ToolSpec = {
+const reindex = defineTool({
   name: "reindex",
   description:
     "Reconcile the search index with the files on disk by content hash (after edits outside the tools).",
-  inputSchema: obj(),
   readOnly: false,
   advanced: true,
   idempotent: true,
@@ -78,6 +76,6 @@ const reindex: ToolSpec = {
     const stats = index.reconcile(await store.listConcepts());
     return { ...stats, total: index.count(), ms: Date.now() - started };
   },
-};
+});
 
 export const indexTools: ToolSpec[] = [indexRebuild, reindex];

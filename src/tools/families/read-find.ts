@@ -4,9 +4,10 @@
  */
 import { KbError } from "../../kb/errors.js";
 import { parseTimestamp } from "../../search/index.js";
+import { defineTool } from "../define.js";
+import { enumOf, int, nonEmptyStr, opt } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
 import { visibleChanges } from "../support/change-visibility.js";
-import { optEnum, optInt, optString, reqString } from "./read-args.js";
 
 const SEARCH_DEFAULT_LIMIT = 10;
 const SEARCH_MAX_LIMIT = 100;
@@ -49,20 +50,15 @@ function inRange(d: Date, since: string): Date {
   return d;
 }
 
-const search: ToolSpec = {
+const search = defineTool({
   name: "search",
   description:
     "Keyword search over concepts (word starts; the whole query as a substring when nothing else matches); results have id, title, type, snippet. scope = id prefix; limit defaults to 10. Errors: not_configured for mode semantic/hybrid.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      query: { type: "string" },
-      scope: { type: "string", description: "Id prefix, e.g. a map name" },
-      limit: { type: "integer", minimum: 1, maximum: SEARCH_MAX_LIMIT },
-      mode: { type: "string", enum: ["keyword", "semantic", "hybrid"] },
-    },
-    required: ["query"],
-    additionalProperties: false,
+  args: {
+    query: nonEmptyStr(),
+    scope: opt(nonEmptyStr("Id prefix, e.g. a map name")),
+    limit: opt(int({ min: 1, max: SEARCH_MAX_LIMIT }), SEARCH_DEFAULT_LIMIT),
+    mode: opt(enumOf(["keyword", "semantic", "hybrid"]), "keyword"),
   },
   readOnly: true,
   advanced: false,
@@ -70,43 +66,31 @@ const search: ToolSpec = {
   resource: "collection",
   auditFields: ["scope"],
   handler: async (args, ctx) => {
-    const mode = optEnum(args, "mode", ["keyword", "semantic", "hybrid"] as const, "keyword");
-    if (mode !== "keyword") {
+    const { query, scope, limit } = args;
+    if (args.mode !== "keyword") {
       throw new KbError(
         "not_configured",
         "semantic search needs embeddings, which are not configured; use mode keyword",
       );
     }
-    const query = reqString(args, "query");
     if (query.trim() === "") {
       throw new KbError(
         "invalid_argument",
         'argument "query" must contain a word to search for, got only whitespace',
       );
     }
-    const request = {
-      query,
-      scope: optString(args, "scope") || undefined,
-      limit: optInt(args, "limit", SEARCH_DEFAULT_LIMIT, 1, SEARCH_MAX_LIMIT),
-      visibility: ctx.visibility,
-    };
     // The index falls back to the whole query as a substring itself (CJK text, word fragments).
-    return ctx.runtime.index.search(request);
+    return ctx.runtime.index.search({ query, scope, limit, visibility: ctx.visibility });
   },
-};
+});
 
-const changesSince: ToolSpec = {
+const changesSince = defineTool({
   name: "changes_since",
   description:
     'Concepts changed in git since a time (ISO, or "7d" / "12h"), newest first: id, change, last_time, authors, subjects.',
-  inputSchema: {
-    type: "object",
-    properties: {
-      since: { type: "string", description: 'ISO time, "<N>d" or "<N>h"' },
-      limit: { type: "integer", minimum: 1, maximum: CHANGES_MAX_LIMIT },
-    },
-    required: ["since"],
-    additionalProperties: false,
+  args: {
+    since: nonEmptyStr('ISO time, "<N>d" or "<N>h"'),
+    limit: opt(int({ min: 1, max: CHANGES_MAX_LIMIT }), CHANGES_DEFAULT_LIMIT),
   },
   readOnly: true,
   advanced: false,
@@ -114,9 +98,8 @@ const changesSince: ToolSpec = {
   resource: "collection",
   auditFields: [],
   handler: async (args, ctx) => {
-    const sinceArg = reqString(args, "since");
-    const since = parseSince(sinceArg, ctx.now());
-    const limit = optInt(args, "limit", CHANGES_DEFAULT_LIMIT, 1, CHANGES_MAX_LIMIT);
+    const since = parseSince(args.since, ctx.now());
+    const { limit } = args;
     const { store } = ctx.runtime;
     const visible = await visibleChanges(store, ctx.visibility, await store.changesSince(since));
     return {
@@ -126,6 +109,6 @@ const changesSince: ToolSpec = {
       truncated: visible.length > limit,
     };
   },
-};
+});
 
 export const findTools: ToolSpec[] = [search, changesSince];
