@@ -26,6 +26,8 @@ export interface SourceModule {
   file: string;
   text: string;
   imports: ImportEdge[];
+  /** String literals in value positions (not import specifiers, not literal types). */
+  literals: string[];
 }
 
 /** Every .ts file under `dir`, src-relative, sorted. */
@@ -80,7 +82,20 @@ export function parseModule(file: string, text: string): SourceModule {
       line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1,
     });
   };
+  const literals: string[] = [];
   const visit = (node: ts.Node) => {
+    if (ts.isLiteralTypeNode(node)) return; // `"a" | "b"`: a type-checked code, not a value
+    if (
+      (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) &&
+      !ts.isImportDeclaration(node.parent) &&
+      !ts.isExportDeclaration(node.parent) &&
+      !ts.isExternalModuleReference(node.parent) &&
+      !(
+        ts.isCallExpression(node.parent) &&
+        node.parent.expression.kind === ts.SyntaxKind.ImportKeyword
+      )
+    )
+      literals.push(node.text);
     if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, importIsTypeOnly(node), node);
     else if (ts.isExportDeclaration(node) && node.moduleSpecifier)
       add(node.moduleSpecifier, exportIsTypeOnly(node), node);
@@ -95,7 +110,7 @@ export function parseModule(file: string, text: string): SourceModule {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return { file, text: stripComments(text, source), imports };
+  return { file, text: stripComments(text, source), imports, literals };
 }
 
 /** The text with comments blanked out (strings and line numbers kept), so rules never match prose. */
