@@ -48,6 +48,10 @@ export function registerServeCommand(program: Command, { io, setExit }: CommandC
       "public base URL behind a proxy, for auth metadata (env CARTOGRAPHER_PUBLIC_URL)",
     )
     .option("--audit-log <file>", "append the audit log here (env CARTOGRAPHER_AUDIT_LOG)")
+    .option(
+      "--max-connections <n>",
+      "HTTP connections served at once, default 256; /health stays reachable beyond (env CARTOGRAPHER_MAX_CONNECTIONS)",
+    )
     .option("--mount-mode <mode>", "deprecated and ignored (D288)")
     .action(async (flags: ServeFlags) => {
       setExit(await serveCommand(io, flags));
@@ -171,6 +175,7 @@ async function runHttp(
     allowedOrigins: [...config.allowedOrigins],
     corsOrigins: [...config.corsOrigins],
     maxBodyBytes: config.maxBodyBytes,
+    ...config.httpLimits,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     auth: auth.compiled.enabled
       ? { tokens: auth.compiled.store, authorizationServers: auth.authorizationServers }

@@ -8,6 +8,7 @@ import { basename, resolve as resolvePath } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { SettingError } from "../../kb/errors.js";
 import type { GitIdentity } from "../../kb/types.js";
+import { type HttpLimits, resolveHttpLimits } from "./http-limits.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
 import {
   DEFAULT_HOST,
@@ -35,6 +36,7 @@ export interface ServeFlags {
   insecureNoAuth?: boolean;
   auditLog?: string;
   publicUrl?: string;
+  maxConnections?: string;
 }
 
 export interface KbMountSpec {
@@ -72,6 +74,8 @@ export interface ServerConfig {
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
+  /** Connection cap and timeouts of the HTTP server. */
+  httpLimits: HttpLimits;
   /** Public base URL (behind a proxy) used in auth metadata; null = from the Host header. */
   publicUrl: string | null;
   /** Raw auth section + env/flag overrides, compiled by src/auth. */
@@ -226,6 +230,7 @@ export function resolveServerConfig(
     allowedHosts: file.allowed_hosts ?? [],
     allowedOrigins: file.allowed_origins ?? [],
     maxBodyBytes: file.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
+    httpLimits: resolveHttpLimits(file, env, flags),
     publicUrl: resolvePublicUrl(flags, env, file),
     auth: {
       section: file.auth,

@@ -4,6 +4,7 @@
  * src/auth/config.ts; here it is carried through as data.
  */
 import { z } from "zod";
+import { MAX_CONNECTIONS, MAX_TIMEOUT_SECONDS } from "./http-limits.js";
 import { MAX_REFRESH_SECONDS } from "./values.js";
 
 const gitAuthor = z.strictObject({ name: z.string().min(1), email: z.string().min(1) });
@@ -30,6 +31,10 @@ export const fileConfigSchema = z.strictObject({
   allowed_hosts: z.array(z.string()).optional(),
   allowed_origins: z.array(z.string()).optional(),
   max_body_bytes: z.number().int().positive().optional(),
+  /** HTTP connection limits (http-limits.ts). */
+  max_connections: z.number().int().min(1).max(MAX_CONNECTIONS).optional(),
+  headers_timeout_seconds: z.number().positive().max(MAX_TIMEOUT_SECONDS).optional(),
+  request_timeout_seconds: z.number().positive().max(MAX_TIMEOUT_SECONDS).optional(),
   /** Public base URL behind a proxy (auth metadata, WWW-Authenticate). */
   public_url: z.string().optional(),
   /** Background index refresh: seconds between stat-based reconciles, 0 = off. */
