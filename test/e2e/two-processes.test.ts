@@ -103,6 +103,31 @@ describe("two processes on one KB (the built binary)", () => {
     expect(existsSync(lockFile)).toBe(false);
   });
 
+  it("stdio: the lock is held while serving and released when the input ends or on SIGTERM", async () => {
+    const { dir, root } = await kb();
+    const lockFile = join(root, ".cartographer", "kb.lock");
+    for (const stop of ["stdin", "SIGTERM"] as const) {
+      const proc = spawn(process.execPath, [BIN, "serve", "--kb", root], {
+        cwd: dir,
+        env: cleanEnv(GIT_ENV),
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      cleanups.push(() => proc.exitCode === null && proc.kill("SIGKILL"));
+      const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
+      // Serving once it answers initialize (signal handlers are in place by then).
+      const answered = new Promise((r) => proc.stdout?.once("data", r));
+      proc.stdin?.write(
+        `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } })}\n`,
+      );
+      await answered;
+      expect(existsSync(lockFile), stop).toBe(true);
+      if (stop === "stdin") proc.stdin?.end();
+      else proc.kill("SIGTERM");
+      expect(await exited, stop).toBe(0);
+      expect(existsSync(lockFile), stop).toBe(false);
+    }
+  });
+
   it("a second server appending to the same audit log is refused at startup naming the holder", async () => {
     const one = await kb();
     const two = await kb();
