@@ -190,7 +190,7 @@ export async function applyBindings(
       for (const w of warnings) log.warn(`${binding.name}: ${w}`);
       if (!routed && FLAT_NAMESPACE.has(binding.name) && plan.entries.length >= 2) {
         log.warn(
-          `${PROVIDERS[binding.name].label} has a flat tool namespace: its ${plan.entries.length} per-KB entries expose the same tool names; upgrade the server to get one routed entry`,
+          `${binding.name === "kiro" ? "Kiro CLI" : PROVIDERS[binding.name].label} has a flat tool namespace: its ${plan.entries.length} per-KB entries expose the same tool names; upgrade the server to get one routed entry`,
         );
       }
       await projectNotice(

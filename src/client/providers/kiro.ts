@@ -5,7 +5,8 @@ import { jsonProvider } from "./json-provider.js";
  * Kiro. User scope: `~/.kiro/settings/mcp.json`; workspace scope: `.kiro/settings/mcp.json`.
  * Remote entry `{url, headers}` under `mcpServers`; Kiro expands `${VAR}` in headers (after the
  * user approves the variable). Instructions: a steering file `.kiro/steering/cartographer.md`.
- * Kiro has a flat tool namespace, hence the warning for 2+ per-KB entries (D102). Checked
+ * Kiro CLI has a flat tool namespace (the IDE prefixes `mcp_<entry>_`, tool-names.ts), hence
+ * the warning for 2+ per-KB entries (D102). Checked
  * against kiro.dev/docs/mcp/configuration.
  */
 export const kiro = jsonProvider({
