@@ -115,4 +115,52 @@ describe("reads during concurrent moves and deletes", () => {
     expect(rounds).toBeGreaterThan(2);
     expect(failures).toEqual([]);
   });
+
+  it("tool moves and deletes interleaved with tool reads answer results or not_found only", async () => {
+    const failures: string[] = [];
+    let running = true;
+    const writer = (async () => {
+      for (let round = 0; running; round++) {
+        const i = round % N;
+        try {
+          await call("concept_move", { from: `m/e${i}`, to: `m/x${i}`, rewrite_links: false });
+          await call("concept_move", { from: `m/x${i}`, to: `m/e${i}`, rewrite_links: false });
+          await call("concept_delete", { id: `m/n${i}` });
+          await call("concept_write", {
+            id: `m/n${i}`,
+            frontmatter: { type: "note" },
+            body: "b\n",
+          });
+        } catch (e) {
+          failures.push(`writer: ${(e as Error).message}`);
+        }
+      }
+    })();
+    const deadline = Date.now() + 2_000;
+    try {
+      while (Date.now() < deadline) {
+        const i = Math.floor(Math.random() * N);
+        await Promise.all(
+          [
+            () => call("concept_read", { id: `m/e${i}` }),
+            () => call("concept_read", { id: `m/x${i}/sat` }),
+            () => call("concept_list", { prefix: "m/" }),
+            () => call("search", { query: `Note ${i}` }),
+            () => call("asset_list", {}),
+            () => call("graph_neighbors", { id: `m/n${i}` }),
+          ].map(async (fn) => {
+            try {
+              await fn();
+            } catch (e) {
+              if (!isKbError(e, "not_found")) failures.push((e as Error).message);
+            }
+          }),
+        );
+      }
+    } finally {
+      running = false;
+      await writer;
+    }
+    expect(failures).toEqual([]);
+  });
 });
