@@ -56,7 +56,6 @@ let exitHookInstalled = false;
  * since when). A stale lock (see the module header) is taken over with a warning.
  */
 export async function acquireProcessLock(file: string, opts: AcquireOptions): Promise<HeldLock> {
-  await mkdir(dirname(file), { recursive: true });
   const mine: LockHolder = {
     pid: process.pid,
     host: hostname(),
@@ -67,6 +66,18 @@ export async function acquireProcessLock(file: string, opts: AcquireOptions): Pr
   };
   const held = heldHere.get(file);
   if (held) throw lockedError(opts, held, "this process already holds it");
+  // Claimed before the first await: a concurrent acquisition in this process is refused above.
+  heldHere.set(file, mine);
+  try {
+    return await acquire(file, mine, opts);
+  } catch (err) {
+    heldHere.delete(file);
+    throw err;
+  }
+}
+
+async function acquire(file: string, mine: LockHolder, opts: AcquireOptions): Promise<HeldLock> {
+  await mkdir(dirname(file), { recursive: true });
   // Later rounds follow a takeover of a stale lock (or a holder that just released).
   for (let round = 0; round < 3; round++) {
     if (await tryCreate(file, mine)) return track(file, mine);

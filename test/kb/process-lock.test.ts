@@ -118,6 +118,19 @@ describe("process lock (issue 10 item 9)", () => {
     expect(JSON.parse(await readFile(file, "utf8")).nonce).toBe(lock.holder.nonce);
   });
 
+  it("several processes racing to take over one stale lock: exactly one gets it", async () => {
+    const file = await lockFile();
+    const dead = await holder(file);
+    dead.child.kill("SIGKILL");
+    await exited(dead.child);
+    const racers = await Promise.all([1, 2, 3, 4].map(() => holder(file)));
+    const lines = racers.map((r) => r.line);
+    expect(lines.filter((l) => l === "held")).toHaveLength(1);
+    const winner = racers.find((r) => r.line === "held")?.child.pid;
+    for (const l of lines.filter((x) => x !== "held")) expect(l).toContain(`pid ${winner} `);
+    expect(JSON.parse(await readFile(file, "utf8")).pid).toBe(winner);
+  });
+
   it("a lock from another host is never taken over: refused, naming that host and the file to delete", async () => {
     const file = await lockFile();
     await take(file).then((l) => l.release());
@@ -158,6 +171,9 @@ describe("process lock (issue 10 item 9)", () => {
 
   it("the same process cannot take a lock it holds; an unreadable lock file is refused, not deleted", async () => {
     const file = await lockFile();
+    const both = await Promise.allSettled([take(file), take(file)]);
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    await held.splice(0).at(0)?.release();
     const lock = await take(file);
     expect(await refusal(file)).toContain("this process already holds it");
     await lock.release();
