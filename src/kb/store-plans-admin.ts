@@ -6,7 +6,7 @@ import { KbError } from "./errors.js";
 import { normalizeNewlines, serializeDocument, splitDocument } from "./frontmatter.js";
 import { readTextOrNull } from "./fsutil.js";
 import { contentHash } from "./hash.js";
-import { RESERVED_BASENAMES } from "./ids.js";
+import { MAX_SEGMENT_BYTES, RESERVED_BASENAMES } from "./ids.js";
 import { EMPTY_LOG, insertLogEntry, rfc3339 } from "./log.js";
 import { normalizeRelPath } from "./paths.js";
 import { checkIfMatch, type PlanContext } from "./plan-context.js";
@@ -17,6 +17,12 @@ const NAME = /^[a-z0-9][a-z0-9._-]*$/;
 function checkName(name: string, what: string): void {
   if (typeof name !== "string" || !NAME.test(name) || name.includes("..")) {
     throw new KbError("invalid_id", `${what} "${name}" must match [a-z0-9][a-z0-9._-]*`);
+  }
+  if (name.length > MAX_SEGMENT_BYTES) {
+    throw new KbError(
+      "invalid_id",
+      `${what} "${name.slice(0, 32)}…" is longer than ${MAX_SEGMENT_BYTES} bytes`,
+    );
   }
   if (
     RESERVED_BASENAMES.some((r) => r.toLowerCase() === name.toLowerCase()) ||

@@ -34,6 +34,16 @@ describe("lengths (item 10)", () => {
     expect(() => validateId(id)).toThrow(/is 299 bytes long; the limit is 255/);
   });
 
+  it("a map or skill name over 128 bytes is invalid_id", async () => {
+    const name = "m".repeat(300);
+    await fails(
+      kb.store.planMapCreate({ name, kind: "map" }),
+      "invalid_id",
+      "longer than",
+    );
+    await fails(kb.store.planSkillInstall({ name, files: { "SKILL.md": "x" } }), "invalid_id");
+  });
+
   it("an asset path segment over 128 bytes is invalid_argument", async () => {
     await fails(asset(`public/${"c".repeat(200)}.bin`), "invalid_argument", "longer than 128");
   });
