@@ -17,19 +17,39 @@
  *  | exact / src-dst / batch / curated-index| every target allowed (below), else the reason;    |
  *  |                                        |   then the whole-KB check if requireWholeKb       |
  *  |   … with no targets                    | allow iff some rule grants `access` on the KB     |
+ *  |                                        |   (then the whole-KB check as above)              |
  *
- * Per target (placement = {map, journal}; "as if it existed": a missing target is judged with
- * the type it would get, `proposedType ?? null`):
- *  - readable  = some r-or-rw rule matches (placement, existing ? type : proposedType);
- *  - read target:  readable, else not_found_hidden;
- *  - write target: an rw rule matches (placement, type) when it exists, AND an rw rule matches
- *    (placement, proposedType) when one is given (or (placement, null) for a typeless create);
- *    otherwise forbidden when readable, not_found_hidden when not.
- *  Any not_found_hidden target makes the call not_found_hidden, else any forbidden → forbidden.
+ * Per target (placement = {map, journal}; proposed = `proposedType ?? null`, the type a write
+ * would give; "seen" = the target exists AND some r-or-rw rule matches (placement, its type)):
  *
- * Non-disclosure: `not_found_hidden` renders as exactly `not found`, byte-identical to a missing
- * concept; the reason depends only on what the principal could read, never on whether a hidden
- * target exists. A failed whole-KB requirement is `forbidden` (it does not depend on targets).
+ *  | target                     | readable as            | rw as                  | verdict     |
+ *  |                            | (placement, proposed)? | (placement, proposed)? |             |
+ *  |----------------------------|------------------------|------------------------|-------------|
+ *  | read, seen                 | —                      | —                      | ok          |
+ *  | read, missing              | yes / no               | —                      | ok / hidden |
+ *  | read, hidden (exists)      | —                      | —                      | hidden (1)  |
+ *  | write, seen                | rw on its type, and on the proposed type  | ok, else forbidden   |
+ *  |                            |   when one is given                       |                      |
+ *  | write, missing or hidden   | no                     | —                      | hidden      |
+ *  |   (judged as a create:     | yes                    | no                     | forbidden   |
+ *  |   same answer for both)    | yes                    | yes                    | missing: ok |
+ *  |                            |                        |                        | hidden: occupied (2) |
+ *
+ *  (1) a read has no proposed type; a rule that could read the missing id (placement, null) is
+ *      typeless and so sees every concept there: "hidden" and "missing, readable" never meet.
+ *  (2) the one case where existence cannot be hidden: the free id would have been created, the
+ *      hidden concept must not be overwritten. `occupied` answers `not found` (like any hidden
+ *      exact resource) but ranks below every other denial, so it decides only when the same
+ *      call on the free id would have been allowed.
+ *
+ *  The call: any hidden target → not_found_hidden; else any forbidden → forbidden; else a failed
+ *  whole-KB requirement → forbidden; else any occupied → not_found_hidden; else allow.
+ *
+ * Non-disclosure (issue 10 item 5): `not_found_hidden` renders as exactly `not found`,
+ * byte-identical to a missing concept. A target the principal cannot see is judged only on
+ * what it can see — placement and the proposed type — so a write to a hidden concept answers
+ * exactly what a write to the free id would, except in the one case existence cannot be
+ * hidden (2). A failed whole-KB requirement is `forbidden` (it does not depend on targets).
  * Allowed non-collection calls carry the read visibility, so handlers filter anything they list.
  */
 import type { Placement, SelectorRule, Visibility } from "../kb/types.js";
@@ -115,9 +135,13 @@ export function authorize(policy: Policy, req: AuthRequest): Decision {
     if (visibility === null) return FORBIDDEN;
     return req.requireWholeKb ? wholeKbDecision(policy, req.kb, req.access) : allow(visibility);
   }
-  const targetsDecision = targetsReason(policy, req);
-  if (targetsDecision !== null) return targetsDecision;
-  if (req.requireWholeKb) return wholeKbDecision(policy, req.kb, req.access);
+  const verdict = targetsVerdict(policy, req);
+  if (verdict === "hidden") return HIDDEN;
+  if (verdict === "forbidden") return FORBIDDEN;
+  if (req.requireWholeKb && !hasWholeKb(policy, req.kb, req.access)) return FORBIDDEN;
+  // Last, so that an occupied id answers like the free id wherever that one is denied (note 2).
+  if (verdict === "occupied") return HIDDEN;
+  if (req.requireWholeKb) return allow(ALL);
   return allow(visibilityFor(policy, req.kb, "r") ?? NOTHING);
 }
 
@@ -129,40 +153,46 @@ function wholeKbDecision(policy: Policy, kb: string, access: Access): Decision {
   return hasWholeKb(policy, kb, access) ? allow(ALL) : FORBIDDEN;
 }
 
-/** null when every target is allowed; otherwise the denial. */
-function targetsReason(policy: Policy, req: AuthRequest): Decision | null {
+type Verdict = "ok" | "forbidden" | "hidden" | "occupied";
+
+/** The worst verdict over the targets: hidden > forbidden > occupied > ok. */
+function targetsVerdict(policy: Policy, req: AuthRequest): Verdict {
   if (req.targets.length === 0) {
     // Nothing named: fail closed unless the principal holds this kind of access on the KB.
-    return visibilityFor(policy, req.kb, req.access) === null ? FORBIDDEN : null;
+    return visibilityFor(policy, req.kb, req.access) === null ? "forbidden" : "ok";
   }
   const read = visibilityFor(policy, req.kb, "r");
   const write = visibilityFor(policy, req.kb, "rw");
-  let denial: Decision | null = null;
+  const rank: Record<Verdict, number> = { ok: 0, occupied: 1, forbidden: 2, hidden: 3 };
+  let worst: Verdict = "ok";
   for (const target of req.targets) {
     const verdict = targetVerdict(target, read, write);
-    if (verdict === "hidden") return HIDDEN;
-    if (verdict === "forbidden") denial = FORBIDDEN;
+    if (rank[verdict] > rank[worst]) worst = verdict;
   }
-  return denial;
+  return worst;
 }
 
 function targetVerdict(
   target: TargetFacts,
   read: Visibility | null,
   write: Visibility | null,
-): "ok" | "forbidden" | "hidden" {
+): Verdict {
   const placement: Placement = { map: target.map, journal: target.journal };
   const proposed = target.proposedType ?? null;
-  const asIfType = target.exists ? target.type : proposed;
-  const readable = read !== null && isVisible(read, placement, asIfType);
-  if (!readable) return "hidden";
-  if (!target.write) return "ok";
-  if (write === null) return "forbidden";
-  if (target.exists && !isVisible(write, placement, target.type)) return "forbidden";
-  const needsProposedCheck =
-    !target.exists || (target.proposedType !== undefined && target.proposedType !== null);
-  if (needsProposedCheck && !isVisible(write, placement, proposed)) return "forbidden";
-  return "ok";
+  const canRead = (type: string | null) => read !== null && isVisible(read, placement, type);
+  const canWrite = (type: string | null) => write !== null && isVisible(write, placement, type);
+  const seen = target.exists && canRead(target.type);
+  if (!target.write) return seen || (!target.exists && canRead(proposed)) ? "ok" : "hidden";
+  if (seen) {
+    if (!canWrite(target.type)) return "forbidden";
+    if (target.proposedType != null && !canWrite(proposed)) return "forbidden";
+    return "ok";
+  }
+  // Missing or hidden: judged as a create from what the principal can see, never from what
+  // exists — except that an existing hidden concept is never written (see the table).
+  if (!canRead(proposed)) return "hidden";
+  if (!canWrite(proposed)) return "forbidden";
+  return target.exists ? "occupied" : "ok";
 }
 
 /** The exact text of a denial: `not found` (byte-identical to a missing concept) or `forbidden`. */
