@@ -22,7 +22,7 @@ export interface Arg<T, P extends Presence = "required"> {
   /** Exactly what tools/list shows for the argument. */
   readonly schema: Schema;
   readonly presence: P;
-  /** Strings only: `""` counts as absent (a required one is then refused, D-args-blank). */
+  /** Strings only: `""` counts as absent; a required one is then refused (docs/decisions.md). */
   readonly blankIsAbsent: boolean;
   /** The value of an absent `defaulted` argument. */
   readonly fallback?: T;
