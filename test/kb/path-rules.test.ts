@@ -36,11 +36,7 @@ describe("lengths (item 10)", () => {
 
   it("a map or skill name over 128 bytes is invalid_id", async () => {
     const name = "m".repeat(300);
-    await fails(
-      kb.store.planMapCreate({ name, kind: "map" }),
-      "invalid_id",
-      "longer than",
-    );
+    await fails(kb.store.planMapCreate({ name, kind: "map" }), "invalid_id", "longer than");
     await fails(kb.store.planSkillInstall({ name, files: { "SKILL.md": "x" } }), "invalid_id");
   });
 
