@@ -35,6 +35,7 @@ export function renderToolsDoc(): string {
     `${specs.length} tools; the \`agent\` profile (default) lists the ${specs.filter((s) => !s.advanced).length} that are not advanced — advanced tools stay callable.`,
     "On the routed surface every tool also takes `kb` (required when 2+ KBs are bound).",
     "Errors are `isError` results with text `<code>: <message>`; a denial is exactly `forbidden`, and a hidden concept answers exactly `not found`.",
+    "An optional argument sent as `null` counts as left out, as does an empty optional `scope`, `prefix` or `id`; a required `id`, `name`, `path`, `by`, `template`, `entry`, `query` or `since` sent empty is `invalid_argument` (`'<name>' is required: pass a non-empty string`).",
     "",
     "| tool | arguments (`?` = optional) | kind | resource class | what it does |",
     "|---|---|---|---|---|",

@@ -1,6 +1,8 @@
 /**
  * The tool registry is DATA (design.md P4): one ToolSpec per tool, one file per family exporting
- * ToolSpec[]. A tool without a resource class cannot register (see registry.ts).
+ * ToolSpec[] built with defineTool (define.ts), whose typed argument shape gives `inputSchema`
+ * and the handler's argument type. A tool without a resource class cannot register (see
+ * registry.ts).
  */
 import type { KbStore } from "../kb/api.js";
 import type { KbSettings, Visibility } from "../kb/types.js";
