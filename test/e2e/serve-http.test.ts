@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -112,6 +112,27 @@ describe("cartographer serve over HTTP (the built binary)", () => {
     ).toHaveLength(1);
     const health = await (await fetch(`${server.url}/health`)).json();
     expect(health.kbs).toEqual([{ name: "alpha", status: "ok" }]);
+  });
+
+  it("one bad KB never stops the server: it is logged and reported, the good KB is served", async () => {
+    const dir = sandbox();
+    const env = cleanEnv(GIT_ENV);
+    expect((await runBin(["kb", "create", "good", "--data", "kbs"], { cwd: dir, env })).code).toBe(
+      0,
+    );
+    mkdirSync(join(dir, "kbs", "notakb"));
+    writeFileSync(join(dir, "c.yaml"), "kbs:\n  - path: kbs/good\n  - path: kbs/notakb\n");
+    const server = await serve(["--config", "c.yaml", "--http", "127.0.0.1:0"], dir, env);
+    const health = await (await fetch(`${server.url}/health`)).json();
+    expect(health.kbs).toEqual([
+      { name: "good", status: "ok" },
+      { name: "notakb", status: "unavailable", reason: expect.stringContaining("not a KB") },
+    ]);
+    expect(JSON.stringify(health)).not.toContain(dir);
+    expect(server.stderr()).toMatch(/KB 'notakb' .* could not be opened and is unavailable/);
+    expect(server.stdout()).toMatch(/KB notakb\s+UNAVAILABLE/);
+    const client = await connect(`${server.url}/mcp/good`);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
   });
 
   it("stops gracefully on SIGTERM and SIGINT with exit 0", async () => {
