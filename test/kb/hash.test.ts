@@ -7,6 +7,8 @@ const scalar = fc.oneof(
   fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,12}[A-Za-z0-9]$/),
   fc.integer({ min: 0, max: 9999 }),
   fc.boolean(),
+  // Texts Go keeps as written and quotes by its own rule (go-content-hash vectors).
+  fc.constantFrom("1.0", "007", "~", "a:b", "x, y", "#hash", "-dash", "it's", "tab\there", "日本語"),
 );
 const fmArb = fc.uniqueArray(fc.tuple(key, scalar), {
   minLength: 1,
