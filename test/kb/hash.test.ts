@@ -8,7 +8,18 @@ const scalar = fc.oneof(
   fc.integer({ min: 0, max: 9999 }),
   fc.boolean(),
   // Texts Go keeps as written and quotes by its own rule (go-content-hash vectors).
-  fc.constantFrom("1.0", "007", "~", "a:b", "x, y", "#hash", "-dash", "it's", "tab\there", "日本語"),
+  fc.constantFrom(
+    "1.0",
+    "007",
+    "~",
+    "a:b",
+    "x, y",
+    "#hash",
+    "-dash",
+    "it's",
+    "tab\there",
+    "日本語",
+  ),
 );
 const fmArb = fc.uniqueArray(fc.tuple(key, scalar), {
   minLength: 1,
