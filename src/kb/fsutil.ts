@@ -65,7 +65,8 @@ export async function listWalkDir(root: string, rel: string): Promise<Dirent[]> 
   try {
     real = await realPathInside(root, rel);
   } catch (e) {
-    if (e instanceof KbError) return []; // leads outside through a symlink: not walked
+    // Leads outside through a symlink, or a symlink loop (`services -> services`): not walked.
+    if (e instanceof KbError || (e as NodeJS.ErrnoException).code === "ELOOP") return [];
     throw e;
   }
   if (real === null || real !== join(await realRoot(root), rel)) return [];

@@ -63,6 +63,7 @@ beforeAll(async () => {
   await symlink(outside, join(root, "services"));
   await symlink(outside, join(root, "data", "leak"));
   await symlink(join(root, "data", "alpha"), join(root, "data", "mirror"));
+  await symlink(join(root, "artifacts"), join(root, "artifacts")); // a loop: never walked
   await symlink(join(outside, "secret.md"), join(root, "templates", "evil.md"));
   await symlink(join(outside, "skill"), join(root, "skills"));
   // Files lint looks up by name: a map index and an expanded twin of alpha/inside, both outside.
@@ -116,6 +117,7 @@ describe("walks never follow a symlinked folder", () => {
     expect((await store.scanConceptFiles()).map((f) => f.id)).toEqual(["alpha/inside"]);
     expect((await store.assets()).map((a) => a.path)).toEqual([]);
     expect((await store.maps()).map((m) => m.name)).toEqual(["alpha"]);
+    expect(await store.artifacts()).toEqual([]); // artifacts/ is a symlink loop
   });
 
   it("a full index rebuild and a reconcile stay clean", async () => {
