@@ -21,7 +21,7 @@ function realRoot(root: string): Promise<string> {
  * The real path of a KB-root-relative file, or null when it does not exist. Refuses
  * (`invalid_argument`) a path whose existing part resolves outside the KB through a symlink:
  * `resolveInside` is lexical, and a symlinked folder or file must not lead a read or a write
- * elsewhere on disk (a cloned KB can carry symlinks).
+ * elsewhere on disk (a cloned KB can carry symlinks). A symlink loop is refused the same way.
  */
 export async function realPathInside(root: string, rel: string): Promise<string | null> {
   const base = await realRoot(root);
@@ -34,6 +34,13 @@ export async function realPathInside(root: string, rel: string): Promise<string 
       real = await realpath(probe);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ELOOP") {
+        throw new KbError(
+          "invalid_argument",
+          `path "${rel}" is or goes through a symlink loop: remove the symlink`,
+          { path: rel },
+        );
+      }
       if (code !== "ENOENT" && code !== "ENOTDIR") throw e;
       // Missing (or a dangling link): the nearest existing ancestor decides.
       missing = true;
@@ -66,7 +73,7 @@ export async function listWalkDir(root: string, rel: string): Promise<Dirent[]> 
     real = await realPathInside(root, rel);
   } catch (e) {
     // Leads outside through a symlink, or a symlink loop (`services -> services`): not walked.
-    if (e instanceof KbError || (e as NodeJS.ErrnoException).code === "ELOOP") return [];
+    if (e instanceof KbError) return [];
     throw e;
   }
   if (real === null || real !== join(await realRoot(root), rel)) return [];

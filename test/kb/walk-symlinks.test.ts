@@ -71,6 +71,9 @@ beforeAll(async () => {
   await writeFile(join(outside, "twin", "index.md"), secretNote);
   await symlink(join(outside, "twin"), join(root, "data", "alpha", "inside"));
   await symlink(join(outside, "secret.md"), join(root, "data", "alpha", "index.md"));
+  // A symlink loop where alpha/second's expanded twin would be.
+  await writeFile(join(root, "data", "alpha", "second.md"), "---\ntype: note\n---\nSecond\n");
+  await symlink(join(root, "data", "alpha", "second"), join(root, "data", "alpha", "second"));
   // The index is built from the walk on open (scan + reconcile).
   kb = await makeTempKb({ existingRoot: root });
 });
@@ -113,8 +116,12 @@ describe("walks never follow a symlinked folder", () => {
   it("the store's own walks (listConcepts, scan, assets) skip every symlinked folder", async () => {
     const { store } = kb.runtime;
     const ids = (await store.listConcepts()).map((d) => d.id);
-    expect(ids).toEqual(["alpha/inside"]);
-    expect((await store.scanConceptFiles()).map((f) => f.id)).toEqual(["alpha/inside"]);
+    expect(ids).toEqual(["alpha/inside", "alpha/second"]);
+    expect((await store.scanConceptFiles()).map((f) => f.id)).toEqual([
+      "alpha/inside",
+      "alpha/second",
+    ]);
+    expect((await store.readConcept("alpha/second")).body).toBe("Second\n");
     expect((await store.assets()).map((a) => a.path)).toEqual([]);
     expect((await store.maps()).map((m) => m.name)).toEqual(["alpha"]);
     expect(await store.artifacts()).toEqual([]); // artifacts/ is a symlink loop

@@ -4,6 +4,7 @@
  * and rendered by the real call pipeline; the scrub itself is pinned on sample messages.
  */
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
@@ -39,10 +40,21 @@ const ABSOLUTE = /(^|[\s'"`(<[{=,])\/[A-Za-z0-9_.-]/;
 describe("error texts carry no absolute server path", () => {
   it("failures from the file system and git name files relative to the KB", async () => {
     const root = main.runtime.store.root;
-    // A symlink loop: realpath fails with ELOOP, an internal error naming the absolute path.
+    // A socket where a concept file would be: reading it fails (ENXIO), an internal error
+    // whose raw message names the absolute path.
+    const socket = createServer();
+    await new Promise<void>((ok) => socket.listen(join(root, "data", "sock.md"), ok));
+    let texts: string[];
+    try {
+      texts = [await errorText("concept_read", { id: "sock" })];
+    } finally {
+      await new Promise((ok) => socket.close(ok));
+    }
+    expect(texts[0]).toMatch(/^internal: /);
+    // A symlink loop is refused by name, like a symlink leading outside.
     await symlink(join(root, "data", "loop.md"), join(root, "data", "loop.md"));
-    const texts = [await errorText("concept_read", { id: "loop" })];
-    expect(texts[0]).toMatch(/^internal: ELOOP/);
+    texts.push(await errorText("concept_read", { id: "loop" }));
+    expect(texts[1]).toMatch(/^invalid_argument: .*symlink loop/);
     // A folder where the concept file would go, a file where a folder must be: refused up front.
     await mkdir(join(root, "data", "blocked.md"), { recursive: true });
     await writeFile(join(root, "data", "blocked.md", "x"), "x");
@@ -61,8 +73,8 @@ describe("error texts carry no absolute server path", () => {
         body: "b\n",
       }),
     );
-    expect(texts[1]).toMatch(/^invalid_argument: .*is a folder/);
-    expect(texts[2]).toMatch(/^invalid_argument: .*is a file/);
+    expect(texts[2]).toMatch(/^invalid_argument: .*is a folder/);
+    expect(texts[3]).toMatch(/^invalid_argument: .*is a file/);
     // git cannot take its index lock: git_failed quotes git's message with the lock's path.
     await writeFile(join(root, ".git", "index.lock"), "");
     try {
@@ -76,7 +88,7 @@ describe("error texts carry no absolute server path", () => {
     } finally {
       await rm(join(root, ".git", "index.lock"), { force: true });
     }
-    expect(texts[3]).toMatch(/^git_failed: .*index\.lock/);
+    expect(texts[4]).toMatch(/^git_failed: .*index\.lock/);
     for (const text of texts) {
       expect(text).not.toContain(root);
       expect(text, text).not.toMatch(ABSOLUTE);
