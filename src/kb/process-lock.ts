@@ -1,7 +1,8 @@
 /**
  * An exclusive lock across processes: a small JSON file naming its holder (pid, host, start
  * time), created atomically with link(2) from a fully written temp file, so a lock file is never
- * seen half written (link also works on NFS, where O_EXCL historically did not).
+ * seen half written (link also works on NFS, where O_EXCL historically did not). A filesystem
+ * without hard links gets an O_EXCL create instead.
  *
  * A lock whose holder died is taken over (docs/operations.md "Locks"): same host and the pid is
  * not running, or runs a different process (pid reused: its start time differs), or is this very
@@ -111,18 +112,31 @@ function lockedError(opts: AcquireOptions, holder: LockHolder, note?: string): K
   );
 }
 
+/** link(2) errors of filesystems that have no hard links (FAT, some FUSE and VM shares). */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
+
 /** Writes the full record to a temp file, then links it into place (atomic, EEXIST if held). */
 async function tryCreate(file: string, mine: LockHolder): Promise<boolean> {
   const temp = `${file}.${process.pid}.${mine.nonce}.tmp`;
-  await writeFile(temp, `${JSON.stringify(mine)}\n`, { mode: 0o644 });
+  const content = `${JSON.stringify(mine)}\n`;
+  await writeFile(temp, content, { mode: 0o644 });
   try {
     await link(temp, file);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (!NO_HARD_LINKS.has(code ?? "")) throw err;
   } finally {
     await unlink(temp).catch(() => {});
+  }
+  // A filesystem without hard links: O_EXCL create (a crash mid-write may leave it unreadable).
+  try {
+    await writeFile(file, content, { flag: "wx", mode: 0o644 });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
   }
 }
 
