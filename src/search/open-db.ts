@@ -93,6 +93,7 @@ function probe(db: Database.Database): void {
   db.prepare("SELECT key FROM meta LIMIT 1").all();
   db.prepare("SELECT concept FROM fields LIMIT 1").all();
   db.prepare("SELECT concept FROM bodies LIMIT 1").all();
+  db.prepare("SELECT term FROM vocab LIMIT 1").all();
   db.prepare("SELECT rowid FROM concepts_fts WHERE concepts_fts MATCH 'probe' LIMIT 1").all();
   db.prepare("SELECT rowid FROM concepts_tri WHERE concepts_tri MATCH 'probe' LIMIT 1").all();
   const check = db.pragma("quick_check(1)", { simple: true });

@@ -4,7 +4,7 @@
  */
 import type Database from "better-sqlite3";
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * `concepts` holds one narrow row per concept (filters and ranking joins touch only it); the
@@ -18,7 +18,9 @@ export const SCHEMA_VERSION = 2;
  * `where` predicates are plain indexed lookups.
  * Bodies are stored and word-indexed up to MAX_INDEXED_BODY_CHARS (text-bounds.ts). The no-hit
  * substring fallback runs LIKE over `title_fold`/`body_fold` (folded copies, NULL for pure ASCII
- * text, which LIKE matches case-insensitively as it is) and never reads a file (v2).
+ * text, which LIKE matches case-insensitively as it is) and never reads a file (v2), on the
+ * concepts whose tokens (`vocab`, vocabulary.ts) can contain the fragment (v3). concepts_fts
+ * indexes the folded title and body, so its tokens and `vocab`'s are cut from the same text.
  */
 const DDL = `
 CREATE TABLE concepts (
@@ -43,6 +45,7 @@ CREATE TABLE bodies (
 );
 CREATE TABLE fields (concept INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE vocab (term TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE VIRTUAL TABLE concepts_fts USING fts5(
   id, title, tags, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
@@ -84,6 +87,7 @@ export function dropSchema(db: Database.Database): void {
     DROP TABLE IF EXISTS bodies;
     DROP TABLE IF EXISTS fields;
     DROP TABLE IF EXISTS meta;
+    DROP TABLE IF EXISTS vocab;
     DROP TABLE IF EXISTS concepts;
   `);
 }

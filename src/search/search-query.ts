@@ -12,8 +12,9 @@ import { makeSnippet } from "./snippet.js";
 import { andAll, escapeLike, type SqlFragment } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 import { substringRows } from "./substring-fallback.js";
-import { SNIPPET_WINDOW_CHARS } from "./text-bounds.js";
+import { foldText, SNIPPET_WINDOW_CHARS } from "./text-bounds.js";
 import { visibilitySql } from "./visibility-sql.js";
+import type { Vocabulary } from "./vocabulary.js";
 
 interface HitRow {
   id: string;
@@ -37,6 +38,7 @@ export type PathExists = (path: string) => boolean;
 export function runSearch(
   cache: StatementCache,
   query: SearchQuery,
+  vocab: Vocabulary,
   exists?: PathExists,
 ): SearchResult {
   const terms = parseTerms(query.query);
@@ -52,7 +54,7 @@ export function runSearch(
     const any = live((n) => fetch(cache, terms, "OR", filters, n), limit, exists);
     if (any.length > 0) return { results: toHits(any, terms), match: "any_term" };
   }
-  const sub = live((n) => substringRows(cache, query.query, filters, n), limit, exists);
+  const sub = live((n) => substringRows(cache, vocab, query.query, filters, n), limit, exists);
   if (sub.length === 0) return { results: [], match: "none" };
   const needle = [query.query.trim()];
   const results = sub.map((r) => {
@@ -95,7 +97,8 @@ function fetch(
   const indexable = op === "AND" ? terms.words.length === terms.all.length : terms.words.length > 0;
   if (!indexable) return likeSearch(cache, terms.all, op, filters, limit);
   const where = andAll(filters);
-  const wordExpr = ftsExpression(terms.words, op, true);
+  // The word index holds folded text (vocabulary.ts): fold the terms the same way.
+  const wordExpr = ftsExpression(terms.words.map(foldText), op, true);
   // Substrings of id/title/tags (trigram); under AND every term must be long enough for it.
   const triTerms =
     op === "AND" ? (terms.long.length === terms.all.length ? terms.long : []) : terms.long;

@@ -20,6 +20,7 @@ import { createIndexes, createSchema, dropSchema } from "./schema.js";
 import { type PathExists, runSearch } from "./search-query.js";
 import { StatementCache } from "./statement-cache.js";
 import { boundedBody, storedFold } from "./text-bounds.js";
+import { Vocabulary } from "./vocabulary.js";
 
 /** What the index remembers of a concept file, for the warm reconcile. */
 export interface IndexedFile {
@@ -93,6 +94,7 @@ const PROGRESS_EVERY = 250;
 
 class Index implements SqliteSearchIndex {
   private cache: StatementCache;
+  private vocab: Vocabulary;
   private closed = false;
   private wasDamaged = false;
 
@@ -102,6 +104,7 @@ class Index implements SqliteSearchIndex {
     private readonly opts: { dbPath: string; logger: Logger; exists?: PathExists },
   ) {
     this.cache = new StatementCache(db);
+    this.vocab = new Vocabulary(this.cache);
   }
 
   get fresh(): boolean {
@@ -121,6 +124,7 @@ class Index implements SqliteSearchIndex {
     }
     this.db = recreateIndexDb(this.opts.dbPath, reason, this.opts.logger);
     this.cache = new StatementCache(this.db);
+    this.vocab = new Vocabulary(this.cache);
     this.isFresh = true;
     this.wasDamaged = false;
   }
@@ -213,7 +217,7 @@ class Index implements SqliteSearchIndex {
   }
 
   search(query: SearchQuery): SearchResult {
-    return this.guard(() => runSearch(this.cache, query, this.opts.exists));
+    return this.guard(() => runSearch(this.cache, query, this.vocab, this.opts.exists));
   }
 
   list(query: ListQuery): ListResult {
@@ -247,6 +251,7 @@ class Index implements SqliteSearchIndex {
   ): void {
     this.transaction(() => {
       this.cache.clear();
+      this.vocab.reset();
       dropSchema(this.db);
       createSchema(this.db, { indexes: false });
       onProgress?.(0, entries.length);
@@ -299,14 +304,21 @@ class Index implements SqliteSearchIndex {
   private insertRow(doc: ConceptDoc, stat: FileStat | undefined): void {
     const row = conceptRow(doc, stat ?? null, Date.now());
     const rowid = this.cache.get(INSERT_SQL).run(row).lastInsertRowid;
-    // Only a bounded prefix of the body is stored and indexed (text-bounds.ts).
+    // Only a bounded prefix of the body is stored and indexed (text-bounds.ts); the word index
+    // and the vocabulary see the same folded text (vocabulary.ts).
     const body = boundedBody(doc.body);
+    const titleFold = storedFold(row.title);
+    const bodyFold = storedFold(body);
     this.cache
       .get("INSERT INTO bodies(concept, body, title_fold, body_fold) VALUES (?, ?, ?, ?)")
-      .run(rowid, body, storedFold(row.title), storedFold(body));
+      .run(rowid, body, titleFold, bodyFold);
     this.cache
       .get("INSERT INTO concepts_fts(rowid, id, title, tags, body) VALUES (?, ?, ?, ?, ?)")
-      .run(rowid, row.id, row.title, row.tags, body);
+      .run(rowid, row.id, titleFold ?? row.title, row.tags, bodyFold ?? body);
+    this.vocab.add([
+      (titleFold ?? row.title ?? "").toLowerCase(),
+      (bodyFold ?? body).toLowerCase(),
+    ]);
     this.cache
       .get("INSERT INTO concepts_tri(rowid, id, title, tags) VALUES (?, ?, ?, ?)")
       .run(rowid, row.id, row.title, row.tags);

@@ -11,6 +11,7 @@
 import { andAll, escapeLike, type SqlFragment } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 import { foldText, SNIPPET_WINDOW_CHARS, SNIPPET_WINDOW_LEAD } from "./text-bounds.js";
+import type { Vocabulary } from "./vocabulary.js";
 
 export interface SubstringRow {
   id: string;
@@ -37,6 +38,7 @@ const BODY = "coalesce(b.body_fold, b.body)";
  */
 export function substringRows(
   cache: StatementCache,
+  vocab: Vocabulary,
   query: string,
   filters: SqlFragment[],
   limit: number,
@@ -44,12 +46,23 @@ export function substringRows(
   const needle = foldText(query.trim());
   // Longer needles are pasted text, not fragments; SQLite also refuses LIKE patterns > 50,000 bytes.
   if (needle === "" || limit <= 0 || needle.length > MAX_SUBSTRING_QUERY_CHARS) return [];
+  // Only concepts holding a token that contains each part of the fragment can match.
+  const candidates = vocab.candidates(needle);
+  if (candidates === "none") return [];
   const pattern = `%${escapeLike(needle)}%`;
   const where = andAll([
     {
       sql: `${TITLE} LIKE ? ESCAPE '\\' OR ${BODY} LIKE ? ESCAPE '\\'`,
       params: [pattern, pattern],
     },
+    ...(candidates === null
+      ? []
+      : [
+          {
+            sql: "c.rowid IN (SELECT rowid FROM concepts_fts WHERE concepts_fts MATCH ?)",
+            params: [candidates],
+          },
+        ]),
     ...filters,
   ]);
   // Rank on rowids first; the match position and the snippet window are computed for the page

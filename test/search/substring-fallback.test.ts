@@ -41,6 +41,21 @@ describe("the substring fallback is served from the index", () => {
     expect(q("zzqx")).toEqual({ results: [], match: "none" });
   });
 
+  it("narrows by the vocabulary without losing matches across words, marks or removals", () => {
+    open([
+      doc("a/cafe", { body: "Le café du coin" }),
+      doc("a/book", { frontmatter: note("पुस्तक"), body: "यह किताब अच्छी है" }),
+      doc("a/gone", { body: "uniqueqzword here" }),
+    ]);
+    expect(ids("afé du co")).toEqual(["a/cafe"]); // three parts, each inside a token
+    // Marks are folded away on both sides (as the old file scan did), in the word index too.
+    expect(ids("कताब")).toEqual(["a/book"]);
+    expect(q("किताब")).toMatchObject({ match: "all_terms", results: [{ id: "a/book" }] });
+    index.remove("a/gone"); // its tokens stay in the vocabulary: a candidate LIKE rejects
+    expect(ids("iqueqzwor")).toEqual([]);
+    expect(ids("qzwordx")).toEqual([]); // no token contains it: answered without a scan
+  });
+
   it("treats LIKE wildcards in the query as plain text", () => {
     open([
       doc("a/percent", { body: "Disk is at 10x0%z today." }),
