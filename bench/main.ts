@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import * as audit from "./audit-section.js";
 import * as auth from "./auth.js";
 import { BenchContext } from "./context.js";
+import * as hardening from "./hardening.js";
 import { record, type Section, table } from "./harness.js";
 import * as http from "./http.js";
 import * as kb from "./kb.js";
@@ -30,11 +31,16 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["stdio", stdio],
   ["auth", auth],
   ["audit", audit],
+  ["hardening", hardening],
 ];
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
-  const chosen = SECTIONS.filter(([name]) => !filter || name.includes(filter));
+  // `kb,hardening` runs several sections.
+  const wanted = filter?.split(",").filter((f) => f !== "") ?? [];
+  const chosen = SECTIONS.filter(
+    ([name]) => wanted.length === 0 || wanted.some((f) => name.includes(f)),
+  );
   if (chosen.length === 0) {
     process.stderr.write(
       `no section matches ${JSON.stringify(filter)}; sections: ${SECTIONS.map(([n]) => n).join(", ")}\n`,

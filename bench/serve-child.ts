@@ -1,0 +1,83 @@
+/**
+ * A Cartographer HTTP server over one KB in its own process, for the figures that need the
+ * server apart from the load (its event loop and its RSS): `node --import tsx serve-child.ts
+ * <kb root>` prints `{"url": …}` once listening and stops on SIGTERM. Started by spawnServer().
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SELF = fileURLToPath(import.meta.url);
+
+export interface ChildServer {
+  url: string;
+  pid: number;
+  /** Resident set size and its peak (VmRSS, VmHWM), in MiB, read from /proc. */
+  memory(): { rssMiB: number; peakMiB: number };
+  stop(): Promise<void>;
+}
+
+/** Spawns this file as a server over `root`; resolves once it listens. */
+export function spawnServer(root: string): Promise<ChildServer> {
+  const child = spawn(process.execPath, ["--import", "tsx", SELF, root], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.once("exit", (code) => reject(new Error(`bench server exited early (${code})`)));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+      const line = out.split("\n")[0];
+      if (out.includes("\n") && line) {
+        child.removeAllListeners("exit");
+        resolve(handle(child, (JSON.parse(line) as { url: string }).url));
+      }
+    });
+  });
+}
+
+function handle(child: ChildProcess, url: string): ChildServer {
+  return {
+    url,
+    pid: child.pid as number,
+    memory() {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+      return { rssMiB: kib("VmRSS") / 1024, peakMiB: kib("VmHWM") / 1024 };
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+async function main(root: string): Promise<void> {
+  const { silentLogger } = await import("../src/logger.js");
+  const { mountKb } = await import("../src/mcp/mount.js");
+  const { createCartographer } = await import("../src/mcp/app.js");
+  const { startHttpServer } = await import("../src/http/server.js");
+  const identity = { name: "bench", email: "bench@cartographer.invalid" };
+  const settings = { name: path.basename(root), root, allowArtifactWrite: false, autocommit: true };
+  const mount = await mountKb({ ...settings, gitAuthor: identity }, { logger: silentLogger });
+  const app = await createCartographer({ mounts: [mount], logger: silentLogger });
+  const server = await startHttpServer({ app, port: 0, version: "bench" });
+  process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+  process.once("SIGTERM", () => {
+    void (async () => {
+      await server.close();
+      await app.close();
+      process.exit(0);
+    })();
+  });
+}
+
+if (process.argv[1] === SELF) {
+  main(process.argv[2] as string).catch((err) => {
+    process.stderr.write(`bench server: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}
