@@ -59,6 +59,13 @@ export async function serveMcpRequest(
 /** The web Request the SDK transport reads headers from (the body is passed parsed). */
 function webRequestOf(req: HttpRequest): Request {
   const headers = new Headers();
-  for (const [name, value] of req.headers) headers.append(name, value);
+  for (const [name, value] of req.headers) {
+    try {
+      headers.append(name, value);
+    } catch {
+      // A field the web Headers class refuses (node's parser is more lenient) is not one the
+      // SDK reads (Accept, Content-Type, Mcp-*): dropped rather than failing the request.
+    }
+  }
   return new Request(new URL(req.target, "http://localhost"), { method: req.method, headers });
 }
