@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpCore } from "../../src/http/core.js";
 import { requestOf } from "../../src/http/exchange.js";
 import { initKb } from "../../src/kb/init.js";
+import { acquireKbLock } from "../../src/kb/kb-lock.js";
+import type { HeldLock } from "../../src/kb/process-lock.js";
+import type { KbSettings } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
@@ -19,12 +22,13 @@ import { INITIALIZE, MCP_HEADERS } from "./helpers.js";
 
 let tmp: string;
 let app: Cartographer;
+let held: HeldLock;
+const NAMES = ["good", "linked", "empty", "held", "also-good"];
 const logger = memoryLogger();
 
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "carto-unavailable-"));
-  for (const name of ["good", "linked", "empty", "also-good"])
-    await initKb(join(tmp, name), { gitAuthor: TEST_AUTHOR });
+  for (const name of NAMES) await initKb(join(tmp, name), { gitAuthor: TEST_AUTHOR });
   // linked: data/ is a symlink to a folder outside the KB (which looks like a KB's data/).
   await mkdir(join(tmp, "elsewhere"));
   await writeFile(join(tmp, "elsewhere", "index.md"), "---\ntype: Index\n---\nsecret\n");
@@ -32,19 +36,20 @@ beforeAll(async () => {
   await symlink(join(tmp, "elsewhere"), join(tmp, "linked", "data"));
   // empty: no data/index.md.
   await rm(join(tmp, "empty", "data", "index.md"));
-  app = await createCartographer({
-    kbs: ["good", "linked", "empty", "also-good"].map((name) => ({
-      name,
-      root: join(tmp, name),
-      allowArtifactWrite: false,
-      autocommit: true,
-      gitAuthor: TEST_AUTHOR,
-    })),
-    logger,
+  const settings = (name: string): KbSettings => ({
+    name,
+    root: join(tmp, name),
+    allowArtifactWrite: false,
+    autocommit: true,
+    gitAuthor: TEST_AUTHOR,
   });
+  // held: another server (here: this test) holds the KB's cross-process lock.
+  held = await acquireKbLock(settings("held"), "serve", logger);
+  app = await createCartographer({ kbs: NAMES.map(settings), logger });
 });
 afterAll(async () => {
   await app.close();
+  await held.release();
   await rm(tmp, { recursive: true, force: true });
 });
 
@@ -62,9 +67,10 @@ describe("a KB that cannot open", () => {
   it("is logged with its cause while the others are mounted", () => {
     expect([...app.surfaces.keys()]).toEqual(["good", "also-good"]);
     const errors = logger.lines.filter((l) => l.startsWith("error:"));
-    expect(errors).toHaveLength(2);
+    expect(errors).toHaveLength(3);
     expect(errors[0]).toContain("KB 'linked'");
     expect(errors[1]).toContain("KB 'empty'");
+    expect(errors[2]).toContain("KB 'held'");
   });
 
   it("/health lists every KB with status ok/unavailable and a reason free of absolute paths", async () => {
@@ -75,10 +81,12 @@ describe("a KB that cannot open", () => {
       ["good", "ok"],
       ["linked", "unavailable"],
       ["empty", "unavailable"],
+      ["held", "unavailable"],
       ["also-good", "ok"],
     ]);
     expect(body.kbs[1].reason).toMatch(/outside the KB root through a symlink/);
     expect(body.kbs[2].reason).toMatch(/data\/index\.md does not exist/);
+    expect(body.kbs[3].reason).toMatch(/^locked: /);
     expect(reply?.body).not.toContain(tmp);
     expect(reply?.body).not.toMatch(/"\/(tmp|home|var|private)\//);
     expect(body.ready).toBe(true);
