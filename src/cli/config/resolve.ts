@@ -8,6 +8,7 @@ import { basename, resolve as resolvePath } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { SettingError } from "../../kb/errors.js";
 import type { GitIdentity } from "../../kb/types.js";
+import { goKeyWarnings } from "./go-keys.js";
 import { type HttpLimits, resolveHttpLimits } from "./http-limits.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
 import {
@@ -127,6 +128,7 @@ export function resolveServerConfig(
   const at = (p: string) => resolvePath(cwd, p);
 
   warnDeprecated(file, env, flags, warnings);
+  warnings.push(...goKeyWarnings(file, env));
 
   const httpSetting =
     flags.http !== undefined
@@ -141,9 +143,10 @@ export function resolveServerConfig(
     : { host: DEFAULT_HOST, port: DEFAULT_PORT };
 
   const data = flags.data ?? env.CARTOGRAPHER_DATA ?? file.data;
+  // `--kb a,b` is two KBs, like CARTOGRAPHER_KB (and Go's --kb).
   const kbPaths =
     flags.kb && flags.kb.length > 0
-      ? flags.kb
+      ? flags.kb.flatMap(parseList)
       : env.CARTOGRAPHER_KB
         ? parseList(env.CARTOGRAPHER_KB)
         : null;
@@ -162,7 +165,7 @@ export function resolveServerConfig(
     env.CARTOGRAPHER_GIT_AUTOCOMMIT !== undefined
       ? parseBoolean(env.CARTOGRAPHER_GIT_AUTOCOMMIT, "CARTOGRAPHER_GIT_AUTOCOMMIT")
       : (file.git?.autocommit ?? true);
-  const globalAuthor = file.git?.author;
+  const globalAuthor = gitAuthorOf(file.git);
 
   const embeddedDefault =
     data === undefined && kbPaths === null && (file.kbs === undefined || file.kbs.length === 0);
@@ -179,6 +182,8 @@ export function resolveServerConfig(
       candidates.push(mountSpec(at(p), undefined, false, globalAuthor, `--kb ${p}`));
   } else {
     for (const [i, entry] of (file.kbs ?? []).entries()) {
+      // A Go `remote`-only entry: warned about by goKeyWarnings; its clone under `data` is found there.
+      if (entry.path === undefined) continue;
       candidates.push(
         mountSpec(
           at(entry.path),
@@ -223,7 +228,7 @@ export function resolveServerConfig(
     dataDir,
     embeddedDefault,
     kbs,
-    initMissing: flags.init ?? false,
+    initMissing: flags.init ?? file.init ?? false,
     toolsProfile: profileRaw,
     autocommit,
     corsOrigins: file.cors?.origins ?? [],
@@ -233,7 +238,7 @@ export function resolveServerConfig(
     httpLimits: resolveHttpLimits(file, env, flags),
     publicUrl: resolvePublicUrl(flags, env, file),
     auth: {
-      section: file.auth,
+      section: goAuthSection(file.auth),
       mode: flags.auth ?? env.CARTOGRAPHER_AUTH,
       tokensEnv: flags.tokens ?? env.CARTOGRAPHER_TOKENS,
     },
@@ -347,6 +352,33 @@ function warnDeprecated(
     if (kb.tool_prefix !== undefined)
       warnings.push(`config key kbs.${i}.tool_prefix (${kb.name ?? kb.path}) ${ignored}`);
   }
+}
+
+/** `git.author`, or Go's `git.author_name` + `git.author_email` (both or neither). */
+function gitAuthorOf(git: FileConfig["git"]): GitIdentity | undefined {
+  if (git?.author) return git.author;
+  const name = git?.author_name;
+  const email = git?.author_email;
+  if (name === undefined && email === undefined) return undefined;
+  if (name === undefined || email === undefined)
+    throw new SettingError(
+      "git.author_name and git.author_email go together: set both (or git.author: {name, email})",
+    );
+  return { name, email };
+}
+
+/** Go's `auth.mode: on|off` (and yes/no/1/0 strings) become the booleans src/auth reads. */
+function goAuthSection(section: unknown): unknown {
+  if (section === null || typeof section !== "object" || Array.isArray(section)) return section;
+  const mode = (section as { mode?: unknown }).mode;
+  if (typeof mode !== "string" || mode === "auto") return section;
+  const lower = mode.trim().toLowerCase();
+  const asBoolean = ["on", "true", "yes", "1"].includes(lower)
+    ? true
+    : ["off", "false", "no", "0"].includes(lower)
+      ? false
+      : undefined;
+  return asBoolean === undefined ? section : { ...section, mode: asBoolean };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -4,29 +4,58 @@
  * src/auth/config.ts; here it is carried through as data.
  */
 import { z } from "zod";
+import { type GoSection, ignoredKeysOf } from "./go-keys.js";
 import { MAX_CONNECTIONS, MAX_TIMEOUT_SECONDS } from "./http-limits.js";
+import { unknownKeyMessage } from "./suggest.js";
 import { MAX_REFRESH_SECONDS } from "./values.js";
 
 const gitAuthor = z.strictObject({ name: z.string().min(1), email: z.string().min(1) });
 
-const kbEntry = z.strictObject({
-  path: z.string().min(1),
-  name: z.string().min(1).optional(),
-  allow_artifact_write: z.boolean().optional(),
-  git_author: gitAuthor.optional(),
-  /** Deprecated (D288): accepted, ignored, one startup warning. */
-  tool_prefix: z.string().optional(),
-});
+/** The Go keys of `section` accepted with any value and a startup warning (go-keys.ts). */
+function goIgnored(section: GoSection): Record<string, z.ZodOptional<z.ZodUnknown>> {
+  return Object.fromEntries(ignoredKeysOf(section).map((name) => [name, z.unknown().optional()]));
+}
+
+const kbEntry = z
+  .strictObject({
+    ...goIgnored("kbs[]"),
+    /** Required unless the (Go) entry names a `remote` — such an entry is skipped with a warning. */
+    path: z.string().min(1).optional(),
+    name: z.string().min(1).optional(),
+    allow_artifact_write: z.boolean().optional(),
+    git_author: gitAuthor.optional(),
+    /** Deprecated (D288): accepted, ignored, one startup warning. */
+    tool_prefix: z.string().optional(),
+  })
+  .refine((entry) => entry.path !== undefined || (entry as { remote?: unknown }).remote, {
+    message: "path is required",
+    path: ["path"],
+  });
 
 export const fileConfigSchema = z.strictObject({
+  ...goIgnored(""),
   /** `host:port`, `:port` or a port number. */
   http: z.union([z.string(), z.number()]).optional(),
   data: z.string().optional(),
+  /** Go's `init: true`: create missing KBs (every empty subfolder of `data`, missing kbs[].path). */
+  init: z.boolean().optional(),
   kbs: z.array(kbEntry).optional(),
-  tools: z.strictObject({ profile: z.enum(["agent", "full"]).optional() }).optional(),
-  git: z
-    .strictObject({ autocommit: z.boolean().optional(), author: gitAuthor.optional() })
+  tools: z
+    .strictObject({ ...goIgnored("tools"), profile: z.enum(["agent", "full"]).optional() })
     .optional(),
+  git: z
+    .strictObject({
+      ...goIgnored("git"),
+      autocommit: z.boolean().optional(),
+      author: gitAuthor.optional(),
+      /** Go's spelling of git.author (both or neither). */
+      author_name: z.string().min(1).optional(),
+      author_email: z.string().min(1).optional(),
+    })
+    .optional(),
+  /** Go-only sections: accepted, one warning per key set (go-keys.ts). */
+  search: z.strictObject(goIgnored("search")).optional(),
+  sops: z.strictObject(goIgnored("sops")).optional(),
   cors: z.strictObject({ origins: z.array(z.string()).optional() }).optional(),
   allowed_hosts: z.array(z.string()).optional(),
   allowed_origins: z.array(z.string()).optional(),
@@ -43,6 +72,7 @@ export const fileConfigSchema = z.strictObject({
     .optional(),
   mcp: z
     .strictObject({
+      ...goIgnored("mcp"),
       mount_mode: z.string().optional(),
       tool_prefix_mode: z.string().optional(),
     })
@@ -50,6 +80,7 @@ export const fileConfigSchema = z.strictObject({
   auth: z.unknown().optional(),
   audit: z
     .strictObject({
+      ...goIgnored("audit"),
       log: z.string().optional(),
       mode: z.enum(["best_effort", "required"]).optional(),
       key_seed: z.string().optional(),
@@ -63,16 +94,39 @@ export const fileConfigSchema = z.strictObject({
 export type FileConfig = z.infer<typeof fileConfigSchema>;
 export type KbEntry = z.infer<typeof kbEntry>;
 
-/** Renders zod issues as `key.path: message (got <value>)`; `input` is what was parsed. */
+/**
+ * Renders zod issues as `key.path: message (got <value>)`; `input` is what was parsed. An unknown
+ * key names the nearest known key of its block: "unknown key `htpp`; did you mean `http`?".
+ */
 export function describeIssues(error: z.ZodError, input?: unknown): string {
   return error.issues
     .map((issue) => {
+      if (issue.code === "unrecognized_keys") {
+        const known = keysAt(fileConfigSchema, issue.path);
+        const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+        return issue.keys.map((k) => `${where}${unknownKeyMessage(k, known)}`).join("; ");
+      }
       const key = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
       const value = issue.path.length > 0 ? valueAt(input, issue.path) : undefined;
       const got = value === undefined ? "" : ` (got ${preview(value)})`;
       return `${key}: ${issue.message}${got}`;
     })
     .join("; ");
+}
+
+/** The keys the schema accepts in the object at `path` (a number steps into an array's element). */
+export function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const unwrap = (s: unknown) => (s instanceof z.ZodOptional ? s.unwrap() : s);
+  let at: unknown = schema;
+  for (const step of path) {
+    at = unwrap(at);
+    if (typeof step === "number" && at instanceof z.ZodArray) at = at.element;
+    else if (typeof step === "string" && at instanceof z.ZodObject)
+      at = (at.shape as Record<string, unknown>)[step];
+    else return [];
+  }
+  at = unwrap(at);
+  return at instanceof z.ZodObject ? Object.keys(at.shape) : [];
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
