@@ -1,6 +1,6 @@
 /** Small filesystem readers shared by the store modules. */
-import { type Dirent, readFileSync, type Stats } from "node:fs";
-import { lstat, readdir, readFile, realpath } from "node:fs/promises";
+import { constants, type Dirent, readFileSync, type Stats } from "node:fs";
+import { lstat, open, readdir, realpath } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { KbError } from "./errors.js";
 import { resolveInside, UNSAFE_CHAR } from "./paths.js";
@@ -153,23 +153,32 @@ export async function refuseWrongKinds(root: string, rel: string): Promise<void>
   }
 }
 
-/** UTF-8 text of a KB-root-relative file, or null when it does not exist. */
-export async function readTextOrNull(root: string, rel: string): Promise<string | null> {
+/**
+ * Bytes of a regular file, or null when `real` is anything else. Opened non-blocking and checked
+ * on the open handle: a FIFO or device planted in a KB would otherwise hang a read (and with it
+ * a thread of the pool every file operation shares) or never end.
+ */
+async function readRegular(real: string): Promise<Buffer | null> {
+  const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const real = await realPathInside(root, rel);
-    return real === null ? null : await readFile(real, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;
-    throw e;
+    if (!(await handle.stat()).isFile()) return null;
+    return await handle.readFile();
+  } finally {
+    await handle.close();
   }
 }
 
-/** Raw bytes of a KB-root-relative file, or null when it does not exist. */
+/** UTF-8 text of a KB-root-relative file, or null when it does not exist (or is no regular file). */
+export async function readTextOrNull(root: string, rel: string): Promise<string | null> {
+  const bytes = await readBytesOrNull(root, rel);
+  return bytes === null ? null : bytes.toString("utf8");
+}
+
+/** Raw bytes of a KB-root-relative file, or null when it does not exist (or is no regular file). */
 export async function readBytesOrNull(root: string, rel: string): Promise<Buffer | null> {
   try {
     const real = await realPathInside(root, rel);
-    return real === null ? null : await readFile(real);
+    return real === null ? null : await readRegular(real);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;

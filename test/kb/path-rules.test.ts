@@ -3,6 +3,7 @@
  * bytes), kind (a folder is not a file), hidden segments, control and bidi characters — and an
  * asset path reaches `git add` literally (`public/*` stages that one file).
  */
+import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,6 +59,17 @@ describe("kinds (item 10)", () => {
       expect((e as Error).message).not.toContain(kb.root);
     }
     await fails(asset("public/x.bin/inner.bin"), "invalid_argument", "is a file");
+  });
+});
+
+describe("files that are not regular files", () => {
+  it("a FIFO where a concept or asset would be reads as absent instead of hanging", async () => {
+    execFileSync("mkfifo", [join(kb.root, "data", "fifo.md"), join(kb.root, "data", "fifo.bin")]);
+    const timeout = new Promise((_, reject) =>
+      setTimeout(() => reject(new Error("read blocked on a FIFO")), 5_000).unref(),
+    );
+    expect(await Promise.race([kb.store.tryReadConcept("fifo"), timeout])).toBeNull();
+    await fails(Promise.race([kb.store.readAsset("fifo.bin"), timeout]), "not_found");
   });
 });
 
