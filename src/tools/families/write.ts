@@ -46,7 +46,7 @@ export const CONCEPT_DELETE_ARGS = {
 };
 
 /** The plan of a concept_write call or batch operation. */
-export function planWrite(
+export async function planWrite(
   store: KbStore,
   args: ArgsOf<typeof CONCEPT_WRITE_ARGS>,
 ): Promise<WritePlan> {
@@ -60,7 +60,7 @@ export function planWrite(
 }
 
 /** The plan of a concept_patch call or batch operation (body edits and/or a frontmatter merge). */
-export function planPatch(
+export async function planPatch(
   store: KbStore,
   args: ArgsOf<typeof CONCEPT_PATCH_ARGS>,
 ): Promise<WritePlan> {
@@ -76,7 +76,7 @@ export function planPatch(
 }
 
 /** The plan of a concept_delete call or batch operation. */
-export function planDelete(
+export async function planDelete(
   store: KbStore,
   args: ArgsOf<typeof CONCEPT_DELETE_ARGS>,
 ): Promise<WritePlan> {
@@ -104,6 +104,8 @@ const conceptWrite = defineTool({
 
 const conceptNew = defineTool({
   name: "concept_new",
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { vars: "variables" },
   description:
     "Create a concept from a template (see template_list), giving exactly its variables. Errors: already_exists, not_found (template), invalid_argument (variables).",
   args: {
@@ -196,6 +198,8 @@ const conceptExpand = defineTool({
 
 const conceptMove = defineTool({
   name: "concept_move",
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { source_id: "from", target_id: "to" },
   description:
     "Move/rename concepts (from/to or moves[]), all validated first; rewrite_links (default true) updates links KB-wide. Errors: not_found, already_exists.",
   args: { ...MOVE_ARGS, rewrite_links: opt(bool()) },
