@@ -155,7 +155,11 @@ export function createHttpCore(opts: HttpServerOptions): HttpCore {
         { ...cors, Allow: route.methods.includes("GET") ? "GET" : route.methods.join(", ") },
       );
     const baseUrl = () => opts.publicUrl?.replace(/\/$/, "") ?? `http://${host ?? bindHost}`;
-    return route.handle({ req, url, cors, host, opts, baseUrl });
+    const reply = await route.handle({ req, url, cors, host, opts, baseUrl });
+    // Over the cap, even a probe gives its connection back: the headroom is for the next probe.
+    return reply !== null && req.overCapacity
+      ? { ...reply, headers: { ...reply.headers, Connection: "close" } }
+      : reply;
   }
 
   function preflight(

@@ -67,6 +67,7 @@ describe("connection cap", () => {
     // raw() uses a fresh connection each time: the 3rd, 4th, ... — all over the cap.
     const health = await raw(s.port, { method: "GET", path: "/health" });
     expect(health.status).toBe(200);
+    expect(health.headers.connection).toBe("close"); // the probe frees its headroom slot
     expect((await raw(s.port, { method: "GET", path: "/ready" })).status).toBe(200);
     const mcp = await raw(s.port, { path: "/mcp", headers: MCP_HEADERS, body: INITIALIZE });
     expect(mcp.status).toBe(503);
