@@ -3,7 +3,7 @@
  * until the input ends or SIGINT/SIGTERM arrives (graceful: in-flight calls finish, indexes
  * close). Diagnostics go to stderr; in stdio mode stdout is the protocol and nothing else.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { startHttpServer } from "../../http/server.js";
@@ -18,6 +18,7 @@ import { isLoopbackHost } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
 import type { CommandContext } from "../program.js";
 import { buildServerAuth } from "./serve-auth.js";
+import { initForServe } from "./serve-init.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -28,11 +29,18 @@ export function registerServeCommand(program: Command, { io, setExit }: CommandC
       "serve KBs over HTTP, or stdio with --stdio (or --kb and no HTTP address); with no configuration, ./cartographer-data on 127.0.0.1:39273",
     )
     .option("--config <file>", "YAML config file (env CARTOGRAPHER_CONFIG)")
-    .option("--kb <path>", "a KB to mount (repeatable; env CARTOGRAPHER_KB, comma list)", collect)
+    .option(
+      "--kb <path>",
+      "a KB to mount (repeatable or a comma list a,b; env CARTOGRAPHER_KB)",
+      collect,
+    )
     .option("--data <dir>", "mount every KB under this directory (env CARTOGRAPHER_DATA)")
     .option("--http <address>", "serve HTTP on host:port (env CARTOGRAPHER_HTTP)")
     .option("--stdio", "serve stdio even when an HTTP address is configured")
-    .option("--init", "create a KB named with --kb when it does not exist yet")
+    .option(
+      "--init",
+      "create missing KBs: those named with --kb, and every empty subfolder of --data (YAML init: true)",
+    )
     .option(
       "--tools-profile <profile>",
       "agent (default: advanced tools hidden) or full (env CARTOGRAPHER_TOOLS_PROFILE)",
@@ -79,7 +87,8 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
     await createStarterKb(config, logger);
     config = resolveServerConfig(flags, io.env, io.cwd);
   }
-  if (config.initMissing) await initMissingKbs(config, logger);
+  if (config.initMissing && (await initForServe(config, logger)) > 0)
+    config = resolveServerConfig(flags, io.env, io.cwd);
   if (config.kbs.length === 0)
     logger.warn("no KB is mounted: /ready answers 503 until one is configured");
 
@@ -126,15 +135,6 @@ async function createStarterKb(config: ServerConfig, logger: Logger): Promise<vo
   const root = join(dataDir, "notes");
   await initKb(root, { title: "Notes" });
   logger.info(`created the starter KB 'notes' at ${root}`);
-}
-
-/** serve --init: creates every configured KB that is not one yet. */
-async function initMissingKbs(config: ServerConfig, logger: Logger): Promise<void> {
-  for (const kb of config.kbs) {
-    if (existsSync(join(kb.root, "data", "index.md"))) continue;
-    await initKb(kb.root, { title: kb.name });
-    logger.info(`created KB '${kb.name}' at ${kb.root}`);
-  }
 }
 
 async function runStdio(io: CliIo, config: ServerConfig, app: Cartographer): Promise<number> {

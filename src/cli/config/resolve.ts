@@ -67,7 +67,7 @@ export interface ServerConfig {
   /** True when nothing named a KB: the embedded default (./cartographer-data with `notes`). */
   embeddedDefault: boolean;
   kbs: KbMountSpec[];
-  /** Create missing KBs named by --kb (serve --init). */
+  /** `--init` / YAML `init`: create missing named KBs and KBs in empty data subfolders. */
   initMissing: boolean;
   toolsProfile: "agent" | "full";
   autocommit: boolean;
@@ -167,13 +167,14 @@ export function resolveServerConfig(
       : (file.git?.autocommit ?? true);
   const globalAuthor = gitAuthorOf(file.git);
 
+  const initMissing = flags.init ?? file.init ?? false;
   const embeddedDefault =
     data === undefined && kbPaths === null && (file.kbs === undefined || file.kbs.length === 0);
   const dataDir = embeddedDefault ? at(EMBEDDED_DATA_DIR) : data !== undefined ? at(data) : null;
   if (data !== undefined) {
     const key =
       flags.data !== undefined ? "--data" : env.CARTOGRAPHER_DATA ? "CARTOGRAPHER_DATA" : "data";
-    checkDataDir(at(data), data, key);
+    checkDataDir(at(data), data, key, initMissing);
   }
 
   const candidates: KbMountSpec[] = [];
@@ -228,7 +229,7 @@ export function resolveServerConfig(
     dataDir,
     embeddedDefault,
     kbs,
-    initMissing: flags.init ?? file.init ?? false,
+    initMissing,
     toolsProfile: profileRaw,
     autocommit,
     corsOrigins: file.cors?.origins ?? [],
@@ -272,12 +273,16 @@ function mountSpec(
   return spec;
 }
 
-/** A configured data dir must exist and be a directory: a typo must not mount nothing quietly. */
-function checkDataDir(dir: string, value: string, key: string): void {
+/**
+ * A configured data dir must exist and be a directory: a typo must not mount nothing quietly.
+ * With `init` a missing one is fine: serve creates it (serve-init.ts).
+ */
+function checkDataDir(dir: string, value: string, key: string, mayCreate: boolean): void {
   let isDir: boolean;
   try {
     isDir = statSync(dir).isDirectory();
   } catch {
+    if (mayCreate && !existsSync(dir)) return;
     throw new SettingError(
       `${key}: '${value}' (${dir}) does not exist; create a KB in it with 'cartographer kb create NAME --data ${value}' or fix the path`,
     );

@@ -1,0 +1,58 @@
+/**
+ * `serve --init` / YAML `init: true` (Go's `init`, issue 14): before the KBs are opened,
+ *  - every named KB (`--kb`, `kbs[].path`) that is not a KB yet is created;
+ *  - a missing data directory is created, and every EMPTY subfolder of it becomes a KB.
+ * KBs are made by initKb, the function behind `cartographer kb create`. A non-empty folder that is
+ * not a KB is never written into: it is skipped with a warning (Go initialized it in place).
+ * An empty data directory stays empty: the server starts with no KB (Go did the same).
+ */
+import { existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { initKb } from "../../kb/init.js";
+import type { Logger } from "../../logger.js";
+import type { ServerConfig } from "../config/resolve.js";
+import { normalizeKbName } from "../config/values.js";
+
+const isKb = (root: string) => existsSync(join(root, "data", "index.md"));
+
+/** Creates what `init` asks for; returns how many KBs it created (the caller then re-resolves). */
+export async function initForServe(config: ServerConfig, logger: Logger): Promise<number> {
+  let created = 0;
+  for (const kb of config.kbs) {
+    if (isKb(kb.root)) continue;
+    await initKb(kb.root, { title: kb.name, ...(kb.gitAuthor ? { identity: kb.gitAuthor } : {}) });
+    logger.info(`created KB '${kb.name}' at ${kb.root}`);
+    created++;
+  }
+  if (config.dataDir && !config.embeddedDefault)
+    created += await initDataDir(config.dataDir, logger);
+  return created;
+}
+
+async function initDataDir(dataDir: string, logger: Logger): Promise<number> {
+  if (!existsSync(dataDir)) {
+    mkdirSync(dataDir, { recursive: true });
+    logger.info(`created the data directory ${dataDir}`);
+  }
+  let created = 0;
+  const skipped: string[] = [];
+  for (const entry of readdirSync(dataDir).sort()) {
+    if (entry.startsWith(".")) continue;
+    const root = join(dataDir, entry);
+    // lstat: a symlink is never followed, so init never writes outside the data directory.
+    if (!lstatSync(root).isDirectory() || isKb(root)) continue;
+    if (readdirSync(root).length > 0) {
+      skipped.push(entry);
+      continue;
+    }
+    const name = normalizeKbName(basename(root));
+    await initKb(root, { title: name || entry });
+    logger.info(`created KB '${name}' at ${root} (init: empty folder of the data directory)`);
+    created++;
+  }
+  if (skipped.length > 0)
+    logger.warn(
+      `init: not a KB and not empty, left untouched: ${skipped.join(", ")} (in ${dataDir}); init only turns empty folders into KBs`,
+    );
+  return created;
+}
