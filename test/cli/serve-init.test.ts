@@ -16,7 +16,7 @@ import {
   tempDir,
 } from "../e2e/helpers.js";
 
-const cleanups: Array<() => void | Promise<unknown>> = [];
+const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
