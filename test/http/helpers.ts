@@ -1,6 +1,8 @@
 /** Raw HTTP requests with full control of headers (Host included), and a server over mounts. */
 import { request } from "node:http";
 import type { AuditSink } from "../../src/audit/types.js";
+import type { HttpCore } from "../../src/http/core.js";
+import { requestOf } from "../../src/http/exchange.js";
 import {
   type HttpServerHandle,
   type HttpServerOptions,
@@ -104,4 +106,28 @@ export async function serveMounts(
     port: server.port,
     close: () => server.close().then(() => app.close()),
   };
+}
+
+/**
+ * `raw` without a socket: the same request as a value through the HTTP core, the reply in the
+ * same shape (header names lower-cased). A `Host` is sent as node's client would.
+ */
+export async function viaCore(
+  core: HttpCore,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<RawResponse> {
+  const reply = await core.handle(
+    requestOf(
+      opts.method ?? "POST",
+      opts.path,
+      { Host: "127.0.0.1:39273", ...opts.headers },
+      opts.body ?? "",
+    ),
+  );
+  if (reply === null) throw new Error("no reply (client went away)");
+  const headers = Object.fromEntries(
+    Object.entries(reply.headers).map(([k, v]) => [k.toLowerCase(), v]),
+  );
+  const body = reply.body ?? "";
+  return { status: reply.status, headers, body, json: () => JSON.parse(body) };
 }

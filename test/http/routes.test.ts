@@ -1,13 +1,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HttpServerHandle } from "../../src/http/server.js";
+import { createHttpCore, type HttpCore } from "../../src/http/core.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type TempMounts, tempMounts } from "../mcp/helpers.js";
-import { INITIALIZE, MCP_HEADERS, postInit, raw, serveMounts } from "./helpers.js";
+import { INITIALIZE, MCP_HEADERS, postInit, raw, serveMounts, viaCore } from "./helpers.js";
 
 let kbs: TempMounts;
-let server: HttpServerHandle;
+let server: Awaited<ReturnType<typeof serveMounts>>;
 const logger = memoryLogger();
 beforeAll(async () => {
   kbs = await tempMounts(["a", "b", "c", "routed", "a"], { artifacts: ["b"] });
@@ -21,6 +21,19 @@ afterAll(async () => {
   await server.close();
   await kbs.cleanup();
 });
+
+// Status tests go through the HTTP core without a socket (issue 11); a few stay on sockets.
+let core: HttpCore;
+beforeAll(() => {
+  core = createHttpCore({
+    app: server.app,
+    version: "9.9.9",
+    corsOrigins: ["https://app.example"],
+  });
+});
+const hit = (opts: Parameters<typeof viaCore>[1]) => viaCore(core, opts);
+const init = (path: string, headers: Record<string, string> = {}) =>
+  hit({ path, headers: { ...MCP_HEADERS, ...headers }, body: INITIALIZE });
 
 async function client(path: string) {
   const c = new Client({ name: "t", version: "1" });
@@ -64,19 +77,19 @@ describe("HTTP routes", () => {
   });
 
   it("KB selection errors: 400 naming the mounted KBs, 404 for unknown names", async () => {
-    const noKb = await postInit(server.port, "/mcp");
+    const noKb = await init("/mcp");
     expect(noKb.status).toBe(400);
     expect(noKb.json()).toMatchObject({
       jsonrpc: "2.0",
       id: null,
       error: { message: expect.stringContaining("a, b, c") },
     });
-    expect((await postInit(server.port, "/mcp?kb=zz")).status).toBe(404);
-    expect((await postInit(server.port, "/mcp/zz")).status).toBe(404);
-    expect((await postInit(server.port, "/mcp/a?kb=b")).status).toBe(400);
-    expect((await postInit(server.port, "/mcp/a?kb=a")).status).toBe(200);
-    expect((await postInit(server.port, "/mcp/routed?kb=a")).status).toBe(400);
-    const unknown = await postInit(server.port, "/mcp/routed?kbs=a,zz");
+    expect((await init("/mcp?kb=zz")).status).toBe(404);
+    expect((await init("/mcp/zz")).status).toBe(404);
+    expect((await init("/mcp/a?kb=b")).status).toBe(400);
+    expect((await init("/mcp/a?kb=a")).status).toBe(200);
+    expect((await init("/mcp/routed?kb=a")).status).toBe(400);
+    const unknown = await init("/mcp/routed?kbs=a,zz");
     expect(unknown.status).toBe(400);
     expect((unknown.json() as { error: { message: string } }).error.message).toMatch(
       /"zz".*a, b, c/,
@@ -90,7 +103,7 @@ describe("HTTP routes", () => {
       "/mcp/a?kb=a&kb=b",
       "/mcp/routed?kbs=a&kbs=b",
     ]) {
-      const r = await postInit(server.port, path);
+      const r = await init(path);
       expect(r.status, path).toBe(400);
       const param = path.includes("kbs=") ? "kbs" : "kb";
       expect(r.json(), path).toMatchObject({
@@ -103,7 +116,7 @@ describe("HTTP routes", () => {
 
   it("?kbs= off the routed mount is 400 pointing at /mcp/routed, never silently ignored", async () => {
     for (const path of ["/mcp?kbs=a", "/mcp/a?kbs=a,b"]) {
-      const r = await postInit(server.port, path);
+      const r = await init(path);
       expect(r.status, path).toBe(400);
       expect(r.json(), path).toMatchObject({
         error: { code: -32600, message: expect.stringContaining("/mcp/routed?kbs=") },
@@ -112,16 +125,16 @@ describe("HTTP routes", () => {
   });
 
   it("405 for GET on MCP paths and other methods; 404 for unknown paths", async () => {
-    const get = await raw(server.port, {
+    const get = await hit({
       method: "GET",
       path: "/mcp/routed",
       headers: { Accept: "text/event-stream" },
     });
     expect(get.status).toBe(405);
     expect(get.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
-    expect((await raw(server.port, { method: "DELETE", path: "/mcp/a" })).status).toBe(405);
-    expect((await raw(server.port, { method: "PUT", path: "/health" })).status).toBe(405);
-    expect((await raw(server.port, { method: "GET", path: "/nope" })).status).toBe(404);
+    expect((await hit({ method: "DELETE", path: "/mcp/a" })).status).toBe(405);
+    expect((await hit({ method: "PUT", path: "/health" })).status).toBe(405);
+    expect((await hit({ method: "GET", path: "/nope" })).status).toBe(404);
   });
 
   it("415 for a non-JSON Content-Type (parameters are fine); 413 over the body cap; 400 for bad JSON", async () => {
@@ -163,7 +176,7 @@ describe("HTTP routes", () => {
       `[${INITIALIZE},{"foo":1}]`,
     ];
     for (const body of bodies) {
-      const r = await raw(server.port, { path: "/mcp/a", headers: MCP_HEADERS, body });
+      const r = await hit({ path: "/mcp/a", headers: MCP_HEADERS, body });
       expect(r.status, body).toBe(400);
       expect(r.json(), body).toMatchObject({
         jsonrpc: "2.0",
@@ -171,7 +184,7 @@ describe("HTTP routes", () => {
         error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
       });
     }
-    const ok = await raw(server.port, {
+    const ok = await hit({
       path: "/mcp/a",
       headers: MCP_HEADERS,
       body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
@@ -186,7 +199,7 @@ describe("HTTP routes", () => {
         Origin: "https://app.example",
       };
       if (accept !== undefined) headers.Accept = accept;
-      const r = await raw(server.port, { path: "/mcp/a", headers, body: INITIALIZE });
+      const r = await hit({ path: "/mcp/a", headers, body: INITIALIZE });
       expect(r.status, accept).toBe(406);
       expect(r.headers["content-type"], accept).toMatch(/^application\/json/);
       expect(r.headers["access-control-allow-origin"], accept).toBe("https://app.example");
@@ -202,13 +215,11 @@ describe("HTTP routes", () => {
   });
 
   it("DNS rebinding: a non-loopback Host or Origin is 403; loopback names pass", async () => {
-    expect((await postInit(server.port, "/mcp/a", { Host: "evil.example" })).status).toBe(403);
-    expect((await postInit(server.port, "/mcp/a", { Origin: "http://evil.example" })).status).toBe(
-      403,
-    );
+    expect((await init("/mcp/a", { Host: "evil.example" })).status).toBe(403);
+    expect((await init("/mcp/a", { Origin: "http://evil.example" })).status).toBe(403);
     expect(
       (
-        await raw(server.port, {
+        await hit({
           method: "GET",
           path: "/health",
           headers: { Host: "attacker.test:80" },
@@ -217,7 +228,7 @@ describe("HTTP routes", () => {
     ).toBe(403);
     expect(
       (
-        await postInit(server.port, "/mcp/a", {
+        await init("/mcp/a", {
           Host: `localhost:${server.port}`,
           Origin: "http://localhost:3000",
         })
@@ -226,7 +237,7 @@ describe("HTTP routes", () => {
   });
 
   it("CORS only for configured origins, preflight included", async () => {
-    const pre = await raw(server.port, {
+    const pre = await hit({
       method: "OPTIONS",
       path: "/mcp/routed",
       headers: { Origin: "https://app.example", "Access-Control-Request-Method": "POST" },
@@ -235,27 +246,27 @@ describe("HTTP routes", () => {
     expect(pre.headers["access-control-allow-origin"]).toBe("https://app.example");
     expect(pre.headers["access-control-allow-headers"]).toMatch(/Authorization/);
     expect(pre.headers["access-control-allow-methods"]).toBe("POST, OPTIONS");
-    const healthPre = await raw(server.port, {
+    const healthPre = await hit({
       method: "OPTIONS",
       path: "/health",
       headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
     });
     expect(healthPre.status).toBe(204);
     expect(healthPre.headers["access-control-allow-methods"]).toBe("GET, HEAD, OPTIONS");
-    const nowherePre = await raw(server.port, {
+    const nowherePre = await hit({
       method: "OPTIONS",
       path: "/nope",
       headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
     });
     expect(nowherePre.status).toBe(404);
     expect(nowherePre.headers["access-control-allow-methods"]).toBeUndefined();
-    const post = await postInit(server.port, "/mcp/a", { Origin: "https://app.example" });
+    const post = await init("/mcp/a", { Origin: "https://app.example" });
     expect(post.status).toBe(200);
     expect(post.headers["access-control-allow-origin"]).toBe("https://app.example");
     expect(post.headers["access-control-expose-headers"]).toMatch(/WWW-Authenticate/);
-    const local = await postInit(server.port, "/mcp/a", { Origin: "http://localhost:5173" });
+    const local = await init("/mcp/a", { Origin: "http://localhost:5173" });
     expect(local.headers["access-control-allow-origin"]).toBeUndefined();
-    const otherPre = await raw(server.port, {
+    const otherPre = await hit({
       method: "OPTIONS",
       path: "/mcp/a",
       headers: { Origin: "http://localhost:5173" },
