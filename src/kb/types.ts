@@ -78,6 +78,18 @@ export interface KbSettings {
   gitAuthor?: GitIdentity;
   /** When false, writes are applied but not committed (`git.autocommit: false`). */
   autocommit: boolean;
+  /** SOPS secrets (`kbs[].sops_age_key_file`); absent = secret tools answer not_configured. */
+  sops?: SopsSettings;
+}
+
+/** How the sops child of one KB runs (src/kb/sops.ts). */
+export interface SopsSettings {
+  /** Absolute path of the age key file: SOPS_AGE_KEY_FILE in the child's env only. */
+  ageKeyFile: string;
+  /** The environment the child starts from (the CLI passes the server's own). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The executable, looked up on the env's PATH (default `sops`). */
+  binary?: string;
 }
 
 /**

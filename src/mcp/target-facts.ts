@@ -37,7 +37,8 @@ export async function buildAuthRequest(
   else for (const target of targets) facts.push(await factsOf(store, maps, target, curatedIndex));
   return {
     kb,
-    access: spec.readOnly ? "r" : "rw",
+    // A read-only tool that names a write target (service_get resolving secrets) needs rw.
+    access,
     resourceClass: spec.resource,
     targets: facts,
     requireWholeKb: spec.requiresWholeKb ? spec.requiresWholeKb(args) : false,

@@ -12,6 +12,8 @@ import { graphTools } from "./families/graph.js";
 import { indexTools } from "./families/index-tools.js";
 import { mapTools } from "./families/maps.js";
 import { readTools } from "./families/read.js";
+import { secretTools } from "./families/secrets.js";
+import { serviceTools } from "./families/services.js";
 import { skillTools } from "./families/skills.js";
 import { writeTools } from "./families/write.js";
 import type { ResourceClass, ToolSpec } from "./spec.js";
@@ -46,6 +48,7 @@ export const CONTENT_FIELDS: readonly string[] = [
   "entry",
   "operations",
   "variables",
+  "value",
 ];
 
 /**
@@ -135,6 +138,8 @@ export function allTools(): readonly ToolSpec[] {
     ...assetTools,
     ...skillTools,
     ...indexTools,
+    ...serviceTools,
+    ...secretTools,
   ]);
   return registered;
 }

@@ -179,6 +179,12 @@ export const ROWS: readonly Row[] = [
   wholeWrite("skill_install", { name: "zzz-no-such-skill" }),
   wholeWrite("index_rebuild"),
   wholeWrite("reindex"),
+  // Reading a descriptor is a concept read (a note answers invalid_argument: not a Service).
+  { tool: "service_get", ...byId((id) => ({ id })), r: A, role: [A, N], other: N },
+  collection("service_list", {}),
+  // Resolving secrets is judged as a write of the concept plus whole-KB rw (Go D47).
+  { tool: "secret_resolve", ...byId((id) => ({ id })), r: F, role: [F, N], other: N },
+  wholeWrite("secret_set", { path: "secrets/app.sops.yaml", key: "/a", value: "v" }),
 ];
 
 /** Extra cases the role table above cannot express with one inside/outside pair. */
@@ -196,6 +202,8 @@ export const ROLE_EXTRAS: readonly { tool: string; args: Record<string, unknown>
     { tool: "concept_move", args: { from: IN, to: IN, rewrite_links: true }, role: F },
     // A destination the role cannot read (same map, type task) is hidden; for admin it exists.
     { tool: "concept_move", args: { from: IN, to: IN_TASK, rewrite_links: false }, role: N },
+    // service_get resolving secrets needs whole-KB rw, like secret_resolve.
+    { tool: "service_get", args: { id: IN, resolve_secrets: true }, role: F },
     // depth > 1 needs whole-KB read.
     { tool: "graph_neighbors", args: { id: IN, depth: 2 }, role: F },
     // The root index needs whole-KB write.
