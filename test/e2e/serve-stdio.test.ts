@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -70,6 +71,18 @@ describe("cartographer serve over stdio (the built binary)", () => {
     const missing = await client.callTool({ name: "concept_read", arguments: { id: "x" } });
     expect(missing.isError).toBe(true);
     expect(JSON.stringify(missing.content)).toMatch(/one.*two/);
+  });
+
+  it("a KB that cannot open is skipped with an error line; with none left stdio exits 2", async () => {
+    const { dir, env } = await kbs(["good"]);
+    mkdirSync(join(dir, "kbs", "notakb"));
+    const client = await stdioClient(["--kb", "kbs/good", "--kb", "kbs/notakb"], dir, env);
+    const { tools } = await client.listTools();
+    const write = tools.find((t) => t.name === "concept_write");
+    expect(write?.inputSchema.properties).not.toHaveProperty("kb"); // only the good KB is served
+    const alone = await runBin(["serve", "--kb", "kbs/notakb"], { cwd: dir, env });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/none could be opened: 'notakb' \(not_found: .*not a KB/);
   });
 
   it("answers a malformed line with a JSON-RPC error and keeps serving; stdout is protocol only", async () => {
