@@ -27,7 +27,7 @@ import { authorize } from "../auth/decide.js";
 import type { AuthRequest, Decision } from "../auth/types.js";
 import { isKbError, KbError } from "../kb/errors.js";
 import type { Logger } from "../logger.js";
-import { validateArgs } from "../tools/args.js";
+import { canonicalArgs, validateArgs } from "../tools/args.js";
 import { denialError, renderError, renderResult } from "../tools/result.js";
 import type { KbRuntime } from "../tools/runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
@@ -277,7 +277,8 @@ function failure(deps: CallDeps, tool: string, err: unknown, outcome: AuditOutco
 function auditResources(spec: ToolSpec, args: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (typeof args !== "object" || args === null || Array.isArray(args)) return out;
-  const record = args as Record<string, unknown>;
+  // Go argument names are recorded under ours, as authorization sees them (args.ts).
+  const record = canonicalArgs(spec, args as Record<string, unknown>, true);
   for (const field of spec.auditFields) {
     const value = record[field];
     if (typeof value === "string" || typeof value === "boolean") out[field] = value;

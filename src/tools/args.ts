@@ -8,6 +8,7 @@
  *   before the handler, where the hand-written argument readers used to run.
  * Failures are `invalid_argument` naming the argument (with its path for nested values) and what
  * it expected, so an agent can fix the call in one step.
+ * Both steps first rename the tool's Go v0.5 argument names to ours ({@link canonicalArgs}).
  */
 import { KbError } from "../kb/errors.js";
 import type { AnyArg, ArgsOf, Shape } from "./schema.js";
@@ -15,11 +16,13 @@ import type { ToolSpec } from "./spec.js";
 
 type Schema = Record<string, unknown>;
 
-/** Returns the arguments as a record, or throws `invalid_argument` naming the first bad one. */
-export function validateArgs(
-  spec: Pick<ToolSpec, "name" | "inputSchema">,
-  args: unknown,
-): Record<string, unknown> {
+type ArgSpec = Pick<ToolSpec, "name" | "inputSchema" | "aliases">;
+
+/**
+ * Returns the arguments as a record with our names, or throws `invalid_argument` naming the
+ * first bad one.
+ */
+export function validateArgs(spec: ArgSpec, args: unknown): Record<string, unknown> {
   const value = args === undefined || args === null ? {} : args;
   if (!isRecord(value)) {
     throw new KbError(
@@ -27,8 +30,47 @@ export function validateArgs(
       `arguments of ${spec.name} must be an object, got ${describe(value)}`,
     );
   }
-  checkObject(spec.inputSchema as Schema, value, "");
-  return value;
+  const named = canonicalArgs(spec, value);
+  checkObject(spec.inputSchema as Schema, named, "");
+  return named;
+}
+
+/**
+ * The one place Go v0.5 argument names become ours (`spec.aliases`, e.g. concept_move's
+ * `source_id` → `from`). An alias sent with the same value as our name is dropped; with a
+ * different value the call is refused (`invalid_argument`), since neither can be preferred
+ * safely. With `lenient`, a conflict keeps our name's value instead of throwing (the audit
+ * record of a call that will be refused anyway). Top-level keys only; `args` is not changed.
+ */
+export function canonicalArgs(
+  spec: Pick<ToolSpec, "aliases">,
+  args: Record<string, unknown>,
+  lenient = false,
+): Record<string, unknown> {
+  const aliases = spec.aliases;
+  if (!aliases || !Object.keys(args).some((key) => Object.hasOwn(aliases, key))) return args;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args))
+    if (!Object.hasOwn(aliases, key)) out[key] = value;
+  for (const [key, value] of Object.entries(args)) {
+    if (!Object.hasOwn(aliases, key)) continue;
+    const ours = aliases[key] as string;
+    const given = args[ours];
+    if (given !== undefined && given !== null && !sameValue(given, value)) {
+      if (lenient) continue;
+      throw new KbError(
+        "invalid_argument",
+        `'${key}' (the Go name of '${ours}') and '${ours}' are both given with different values: pass only '${ours}'`,
+        { argument: key },
+      );
+    }
+    if (given === undefined || given === null) out[ours] = value;
+  }
+  return out;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**
@@ -37,11 +79,7 @@ export function validateArgs(
  * non-empty string counts as absent (required: {@link blankRequired}), nested objects and array
  * items are parsed field by field. Free-form objects pass through as sent.
  */
-export function parseArgs<S extends Shape>(
-  spec: Pick<ToolSpec, "name" | "inputSchema">,
-  shape: S,
-  args: unknown,
-): ArgsOf<S> {
+export function parseArgs<S extends Shape>(spec: ArgSpec, shape: S, args: unknown): ArgsOf<S> {
   return parseObject(shape, validateArgs(spec, args), "", false) as ArgsOf<S>;
 }
 

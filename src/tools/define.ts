@@ -4,31 +4,41 @@
  * args.ts (`parseArgs`), so it never re-reads or re-checks a raw record.
  */
 import { parseArgs } from "./args.js";
+import { withContentHash } from "./result.js";
 import { type ArgsOf, objectSchema, type Shape } from "./schema.js";
 import type { ToolContext, ToolSpec } from "./spec.js";
 
 /** A ToolSpec written with a typed argument shape instead of a hand-written input schema. */
 export type ToolDefinition<S extends Shape> = Omit<
   ToolSpec,
-  "inputSchema" | "handler" | "auditFields"
+  "inputSchema" | "handler" | "auditFields" | "aliases"
 > & {
   /** The arguments, in the order tools/list shows them; omitted = no arguments. */
   args?: S;
   /** Argument fields the audit may record (checked by the registry: never content). */
   auditFields: Array<keyof S & string>;
+  /** Go v0.5 argument names accepted for these arguments (see ToolSpec.aliases). */
+  aliases?: Readonly<Record<string, keyof S & string>>;
   handler: (args: ArgsOf<S>, ctx: ToolContext) => Promise<unknown>;
+  /**
+   * The result also carries `content_hash` (= `hash`), the name Go v0.5 returns, for the tools
+   * whose Go result has it (docs/decisions.md, Protocol).
+   */
+  contentHashAlias?: boolean;
 };
 
 export function defineTool<S extends Shape = Record<never, never>>(
   def: ToolDefinition<S>,
 ): ToolSpec {
-  const { args, handler, ...rest } = def;
+  const { args, handler, contentHashAlias, ...rest } = def;
   const shape = (args ?? {}) as S;
   const inputSchema = objectSchema(shape);
+  const run = (raw: Record<string, unknown>, ctx: ToolContext) =>
+    handler(parseArgs(spec, shape, raw), ctx);
   const spec: ToolSpec = {
     ...rest,
     inputSchema,
-    handler: (raw, ctx) => handler(parseArgs(spec, shape, raw), ctx),
+    handler: contentHashAlias ? async (raw, ctx) => withContentHash(await run(raw, ctx)) : run,
   };
   return spec;
 }

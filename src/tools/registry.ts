@@ -88,6 +88,19 @@ function auditFieldProblem(spec: ToolSpec, field: string): string | null {
 const TOOL_NAME = /^[a-z][a-z0-9_]*$/;
 
 /**
+ * Why the spec's Go argument aliases are unsafe, or null: an alias must not shadow an argument
+ * of the schema, and must name one (else a Go call would be renamed into an unknown argument).
+ */
+function aliasProblem(spec: ToolSpec): string | null {
+  const props = spec.inputSchema.properties ?? {};
+  for (const [alias, ours] of Object.entries(spec.aliases ?? {})) {
+    if (Object.hasOwn(props, alias)) return `alias ${alias} shadows an argument of its schema`;
+    if (!Object.hasOwn(props, ours)) return `alias ${alias} names ${ours}, not an argument`;
+  }
+  return null;
+}
+
+/**
  * Checks specs and returns them frozen, in order. Throws (at startup) naming the offending
  * tool and rule.
  */
@@ -117,6 +130,8 @@ export function registerTools(specs: readonly ToolSpec[]): readonly ToolSpec[] {
       const problem = auditFieldProblem(spec, field);
       if (problem) throw new Error(`tool registry: ${name} audit field ${field} ${problem}`);
     }
+    const problem = aliasProblem(spec);
+    if (problem) throw new Error(`tool registry: ${name} ${problem}`);
     if ((spec.enabledFor === undefined) !== (spec.enableKey === undefined)) {
       throw new Error(`tool registry: ${name} must set enabledFor and enableKey together`);
     }

@@ -20,6 +20,22 @@ export function renderResult(value: unknown): string {
 }
 
 /**
+ * `value` with `content_hash` next to its `hash` (Go v0.5 names the same sha256 so), when it is
+ * an object with a string `hash` and no `content_hash`; anything else is returned as is.
+ */
+export function withContentHash(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  if (typeof record.hash !== "string" || Object.hasOwn(record, "content_hash")) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(record)) {
+    out[key] = v;
+    if (key === "hash") out.content_hash = v;
+  }
+  return out;
+}
+
+/**
  * The KbError a denial is thrown as. `not_found_hidden` carries `details.hidden` so it renders
  * as exactly {@link NOT_FOUND_TEXT}.
  */

@@ -64,6 +64,12 @@ export interface ToolSpec {
   resource: ResourceClass;
   /** Argument fields the audit may record: id-like strings and boolean/enum flags, never content. */
   auditFields: string[];
+  /**
+   * Go v0.5 argument names accepted for ours (`{source_id: "from"}`), never listed in the schema
+   * (tools/list stays as is). args.ts renames them before validation, so authorization, audit and
+   * the handler only ever see our names (docs/migrating-from-go.md).
+   */
+  aliases?: Readonly<Record<string, string>>;
   /** Registered for a KB only when this returns true. */
   enabledFor?: (settings: KbSettings) => boolean;
   /** The config key that enables it (named in errors when a KB does not register it). */

@@ -100,6 +100,15 @@ describe("registerTools fails closed", () => {
     const bad = { ...base, resource: undefined } as unknown as ToolSpec;
     expect(() => registerTools([bad])).toThrow(/no resource class/);
   });
+  it("refuses a Go alias that shadows an argument or names none", () => {
+    expect(() => registerTools([{ ...base, aliases: { body: "id" } }])).toThrow(
+      /alias body shadows an argument/,
+    );
+    expect(() => registerTools([{ ...base, aliases: { source_id: "from" } }])).toThrow(
+      /alias source_id names from, not an argument/,
+    );
+    expect(registerTools([{ ...base, aliases: { source_id: "id" } }])).toHaveLength(1);
+  });
   it("refuses a duplicate name", () => {
     expect(() => registerTools([base, { ...base }])).toThrow(/duplicate tool name ok_tool/);
   });

@@ -16,6 +16,8 @@ const under = (id: string, prefix: string) => id === prefix || id.startsWith(`${
 
 const contradictionReport = defineTool({
   name: "contradiction_report",
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { scope: "prefix" },
   description:
     "Pairs of concepts that contradict: a contradicts/conflicts_with frontmatter field naming the other, or each superseded_by the other. prefix limits to ids under it.",
   args: { prefix: opt(str()) },

@@ -67,6 +67,8 @@ const validate = defineTool({
 
 const lint = defineTool({
   name: "lint",
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { scope: "prefix" },
   description: `Run KB lint checks (default all: ${LINT_CHECKS.map((c) => c.name).join(", ")}); prefix limits to ids under it. Errors: invalid_argument for an unknown check.`,
   args: { checks: opt(arr(str())), prefix: opt(nonEmptyStr()) },
   readOnly: true,

@@ -39,6 +39,8 @@ const mapCreate = defineTool({
 
 const mapDelete = defineTool({
   name: "map_delete",
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { map: "name" },
   description: "Delete an empty map or journal. Errors: not_empty (lists what remains), not_found.",
   args: { name: nonEmptyStr() },
   readOnly: false,
@@ -53,6 +55,9 @@ const mapDelete = defineTool({
 
 const indexPatch = defineTool({
   name: "index_patch",
+  contentHashAlias: true,
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { path: "scope" },
   description:
     "Edit a curated index.md (scope = map; absent = root): old_string/new_string, edits or append. Errors: old_string_not_found, stale_write.",
   args: { scope: opt(nonEmptyStr()), ...EDIT_ARGS, append: opt(str()), if_match: opt(str()) },
@@ -84,6 +89,8 @@ const indexPatch = defineTool({
 
 const logAppend = defineTool({
   name: "log_append",
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { path: "scope" },
   description:
     "Append a dated entry to log.md (scope = map/journal; absent = root) for session notes.",
   args: { entry: nonEmptyStr(), scope: opt(nonEmptyStr()) },

@@ -37,6 +37,7 @@ function header(doc: ConceptDoc): Record<string, unknown> {
 
 const conceptRead = defineTool({
   name: "concept_read",
+  contentHashAlias: true,
   description:
     "Read a concept: {id, hash, frontmatter, body}. section returns one heading's text, outline only headings, full forces bodies over 60 KB (otherwise outline). Errors: not_found, invalid_id.",
   args: {
@@ -85,6 +86,8 @@ const conceptRead = defineTool({
 
 const conceptList = defineTool({
   name: "concept_list",
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { scope: "prefix" },
   description:
     "List concepts {items, total, truncated}, filtered by prefix, map, type, where (key=value, key!=value) and since/until on the frontmatter timestamp. limit defaults to 500.",
   args: {

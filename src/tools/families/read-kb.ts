@@ -94,6 +94,9 @@ const mapList = defineTool({
 
 const indexGet = defineTool({
   name: "index_get",
+  contentHashAlias: true,
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { path: "scope" },
   description:
     "Read a curated index: the root data/index.md, or a map's index with scope. Returns {path, hash, content}. Errors: not_found.",
   args: { scope: opt(nonEmptyStr("Map name; absent = root index")) },
@@ -129,6 +132,8 @@ const templateList = defineTool({
 
 const logTail = defineTool({
   name: "log_tail",
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { path: "scope", n: "limit" },
   description:
     "Newest log entries first, from data/log.md or a map's log (scope). limit defaults to 20.",
   args: {

@@ -15,6 +15,8 @@ export function supersedeNote(by: string, reason: string | undefined): string {
 
 export const supersedeTool: ToolSpec = defineTool({
   name: "supersede",
+  // Go v0.5 argument names (docs/migrating-from-go.md).
+  aliases: { source_id: "id", target_id: "by" },
   description:
     "Mark concept id as superseded by concept by (status, superseded_by, body note). Errors: not_found.",
   args: { id: nonEmptyStr(), by: nonEmptyStr(), reason: opt(str()) },

@@ -90,6 +90,7 @@ export async function planDelete(
 
 const conceptWrite = defineTool({
   name: "concept_write",
+  contentHashAlias: true,
   description:
     "Create or replace a concept (frontmatter needs type). Errors: invalid_id, invalid_frontmatter, stale_write, validation_failed.",
   args: CONCEPT_WRITE_ARGS,
@@ -104,6 +105,7 @@ const conceptWrite = defineTool({
 
 const conceptNew = defineTool({
   name: "concept_new",
+  contentHashAlias: true,
   // Go v0.5 argument names (docs/migrating-from-go.md).
   aliases: { vars: "variables" },
   description:
@@ -148,6 +150,7 @@ const conceptNew = defineTool({
 
 const conceptPatch = defineTool({
   name: "concept_patch",
+  contentHashAlias: true,
   description:
     "Edit a concept: old_string/new_string or ordered edits (atomic), and/or a frontmatter merge (null removes a key; type stays). Errors: old_string_not_found, old_string_ambiguous, stale_write.",
   args: CONCEPT_PATCH_ARGS,
