@@ -69,7 +69,6 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
   const surfaces = new Map<string, KbSurface>();
 
   const serve = (mount: MountedKb) => {
-    if (!admissible(mount.name, mount.settings.root, surfaces, statuses, logger)) return;
     surfaces.set(
       mount.name,
       surfaceForMount(mount, {
@@ -81,8 +80,11 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
     statuses.push({ name: mount.name, status: "ok" });
   };
 
-  for (const mount of mounts) serve(mount);
+  for (const mount of mounts)
+    if (admissible(mount.name, mount.settings.root, surfaces, statuses, logger)) serve(mount);
   for (const settings of config.kbs ?? []) {
+    // Checked before opening: a KB that will not be served must not take its lock or index.
+    if (!admissible(settings.name, settings.root, surfaces, statuses, logger)) continue;
     try {
       const mount = await mountKb(settings, { logger, indexRefreshMs: config.indexRefreshMs });
       mounts.push(mount);
@@ -96,12 +98,11 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
       logger.error(
         `KB '${settings.name}' (${settings.root}) could not be opened and is unavailable: ${full}; the other KBs are served`,
       );
-      if (!statuses.some((s) => s.name === settings.name))
-        statuses.push({
-          name: settings.name,
-          status: "unavailable",
-          reason: publicReason(err, settings.root),
-        });
+      statuses.push({
+        name: settings.name,
+        status: "unavailable",
+        reason: publicReason(err, settings.root),
+      });
     }
   }
 

@@ -1,0 +1,88 @@
+/** The composition root (issue 11): what createCartographer opens, serves, skips and closes. */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { initKb } from "../../src/kb/init.js";
+import { acquireKbLock } from "../../src/kb/kb-lock.js";
+import type { KbSettings } from "../../src/kb/types.js";
+import { memoryLogger } from "../../src/logger.js";
+import { createCartographer } from "../../src/mcp/app.js";
+import { MemoryAudit, TEST_AUTHOR } from "./helpers.js";
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+async function kbRoots(n: number): Promise<string[]> {
+  const tmp = await mkdtemp(join(tmpdir(), "carto-app-"));
+  dirs.push(tmp);
+  const roots = [];
+  for (let i = 0; i < n; i++) {
+    const root = join(tmp, `kb${i}`);
+    await initKb(root, { gitAuthor: TEST_AUTHOR });
+    roots.push(root);
+  }
+  return roots;
+}
+
+const settings = (name: string, root: string): KbSettings => ({
+  name,
+  root,
+  allowArtifactWrite: false,
+  autocommit: true,
+  gitAuthor: TEST_AUTHOR,
+});
+
+describe("createCartographer", () => {
+  it("skips a repeated name and a KB named routed without opening them, one warning each", async () => {
+    const [a, b, c] = await kbRoots(3);
+    const logger = memoryLogger();
+    const app = await createCartographer({
+      kbs: [
+        settings("a", a as string),
+        settings("a", b as string),
+        settings("routed", c as string),
+      ],
+      logger,
+    });
+    try {
+      expect([...app.surfaces.keys()]).toEqual(["a"]);
+      expect(app.kbs).toEqual([{ name: "a", status: "ok" }]);
+      expect(logger.lines.filter((l) => l.includes("used twice"))).toHaveLength(1);
+      expect(logger.lines.filter((l) => l.includes('named "routed"'))).toHaveLength(1);
+      // Never opened: their cross-process locks are free.
+      for (const root of [b, c]) {
+        const lock = await acquireKbLock(settings("x", root as string), "test", logger);
+        await lock.release();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("close() closes the mounts, then the audit it opened; an injected sink stays open", async () => {
+    const [a] = await kbRoots(1);
+    class TrackedAudit extends MemoryAudit {
+      closed = false;
+      override async close(): Promise<void> {
+        this.closed = true;
+      }
+    }
+    const audit = new TrackedAudit();
+    const app = await createCartographer({
+      kbs: [settings("a", a as string)],
+      logger: memoryLogger(),
+      audit,
+    });
+    const surface = app.surfaces.get("a");
+    expect(surface).toBeDefined();
+    await app.close();
+    await app.close(); // idempotent
+    expect(audit.closed).toBe(false);
+    // The KB's lock was released with its mount.
+    const lock = await acquireKbLock(settings("a", a as string), "test", memoryLogger());
+    await lock.release();
+  });
+});
