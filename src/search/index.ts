@@ -1,10 +1,13 @@
 /** Public entry points of the search layer. */
 export type * from "./api.js";
 export {
+  buildKbIndex,
   INDEX_DB_PATH,
   kbIndexPath,
   type OpenedKbIndex,
   openKbIndex,
+  openKbIndexFile,
+  type PassControl,
   type ReindexOptions,
   reindexKb,
 } from "./kb-index.js";

@@ -65,6 +65,31 @@ export async function openKbIndex(
 }
 
 /**
+ * Opens the KB's index file WITHOUT reconciling it: the server answers at once and builds the
+ * index in the background (buildKbIndex, scheduled by src/mcp/index-build.ts). A missing,
+ * damaged or outdated file opens as a fresh empty index (open-db.ts).
+ */
+export function openKbIndexFile(store: KbStore, opts: Pick<KbIndexOptions, "logger"> = {}) {
+  return openSearchIndex(kbIndexPath(store), {
+    logger: opts.logger ?? silentLogger,
+    exists: fileExistsUnder(store.root),
+  });
+}
+
+/**
+ * The background build of an open index: the reconcile pass of openKbIndex (a full build on an
+ * empty index), in batches that let other calls run, reporting progress, stopped by `signal`.
+ */
+export function buildKbIndex(
+  store: KbStore,
+  index: SqliteSearchIndex,
+  control: PassControl & Pick<KbIndexOptions, "bulkReadThreshold"> = {},
+): Promise<ReconcileStats> {
+  const threshold = control.bulkReadThreshold ?? BULK_READ_THRESHOLD;
+  return recovering(index, () => reconcileFromStore(store, index, threshold, control));
+}
+
+/**
  * Brings an already open index up to date with the files: the same stat-then-hash pass as on
  * open (only files whose stat changed are read). The background refresh of a mounted KB runs
  * this under the KB's write lock, so a tool write's own index update never interleaves.
@@ -93,10 +118,43 @@ async function recovering<T>(index: SqliteSearchIndex, pass: () => Promise<T>): 
   }
 }
 
+/** What a reconcile pass reports and obeys while it runs (the background build). */
+export interface PassControl {
+  /** Called with `done` of `total` concept files after each batch (done counts unchanged ones). */
+  onProgress?: (done: number, total: number) => void;
+  /** Checked between batches: an aborted pass throws (closing a mount mid-build). */
+  signal?: AbortSignal;
+}
+
+/** Concepts written per transaction in a reconcile pass; the event loop runs between batches. */
+const WRITE_BATCH = 500;
+
+/**
+ * The stat-then-hash pass, in batches: each batch is one transaction (no savepoint per row, see
+ * upsertMany) and the event loop runs between batches, so a build never holds up the calls of
+ * this or another KB for longer than one batch. A tool that writes a concept while the pass runs
+ * wins: the pass skips the ids written since it started (trackWrites), whose copy it read earlier.
+ */
 async function reconcileFromStore(
   store: KbStore,
   index: SqliteSearchIndex,
   bulkReadThreshold: number,
+  control: PassControl = {},
+): Promise<ReconcileStats> {
+  const tracked = index.trackWrites();
+  try {
+    return await reconcilePass(store, index, bulkReadThreshold, control, tracked);
+  } finally {
+    index.stopTracking();
+  }
+}
+
+async function reconcilePass(
+  store: KbStore,
+  index: SqliteSearchIndex,
+  bulkReadThreshold: number,
+  control: PassControl,
+  tracked: ReadonlySet<string>,
 ): Promise<ReconcileStats> {
   const layout = await layoutSignature(store);
   const layoutChanged = index.getMeta(LAYOUT_KEY) !== layout;
@@ -116,44 +174,68 @@ async function reconcileFromStore(
     if (statClean && !layoutChanged) stats.unchanged++;
     else toRead.push(file);
   }
+  const total = files.length;
+  let done = stats.unchanged;
+  control.onProgress?.(done, total);
   const present = new Set(files.map((f) => f.id));
-  const apply = (file: ConceptFileStat, doc: ConceptDoc | null) => {
-    if (!doc) {
-      present.delete(file.id); // vanished between scan and read
-      return;
-    }
-    const stat: FileStat = { mtimeMs: file.mtimeMs, size: file.size };
-    const prev = known.get(file.id);
-    if (prev && unchanged(prev, doc) && !layoutChanged) {
-      index.touchStat(file.id, stat);
-      stats.unchanged++;
-    } else {
-      index.upsert(doc, stat);
-      if (prev) stats.changed++;
-      else stats.added++;
-    }
+  const writeBatch = (
+    batch: ConceptFileStat[],
+    docOf: (f: ConceptFileStat) => ConceptDoc | null,
+  ) => {
+    const upserts: Array<{ doc: ConceptDoc; stat: FileStat }> = [];
+    index.transaction(() => {
+      for (const file of batch) {
+        const doc = docOf(file);
+        if (!doc) {
+          present.delete(file.id); // vanished between scan and read
+          continue;
+        }
+        if (tracked.has(file.id)) continue; // a tool wrote it since: its copy is newer
+        const stat: FileStat = { mtimeMs: file.mtimeMs, size: file.size };
+        const prev = known.get(file.id);
+        if (prev && unchanged(prev, doc) && !layoutChanged) {
+          index.touchStat(file.id, stat);
+          stats.unchanged++;
+        } else {
+          upserts.push({ doc, stat });
+          if (prev) stats.changed++;
+          else stats.added++;
+        }
+      }
+      index.upsertMany(upserts);
+    });
+    done += batch.length;
+    control.onProgress?.(done, total);
   };
   if (toRead.length > bulkReadThreshold) {
     // Many files to read (first build, layout change): one listConcepts() pass is far cheaper
     // than resolving ids one by one.
     const docs = new Map((await store.listConcepts()).map((d) => [d.id, d]));
-    index.transaction(() => {
-      for (const file of toRead) apply(file, docs.get(file.id) ?? null);
-    });
+    // A first build fills an empty index: secondary indexes are built once at the end.
+    const firstBuild = known.size === 0;
+    if (firstBuild) index.bulkMode(true);
+    try {
+      for (let i = 0; i < toRead.length; i += WRITE_BATCH) {
+        await betweenBatches(control.signal);
+        writeBatch(toRead.slice(i, i + WRITE_BATCH), (f) => docs.get(f.id) ?? null);
+      }
+    } finally {
+      if (firstBuild) index.bulkMode(false);
+    }
   } else {
     for (let i = 0; i < toRead.length; i += READ_BATCH) {
+      await betweenBatches(control.signal);
       const batch = toRead.slice(i, i + READ_BATCH);
-      const docs = await Promise.all(batch.map((f) => store.tryReadConcept(f.id)));
-      index.transaction(() => {
-        batch.forEach((file, j) => {
-          apply(file, docs[j] ?? null);
-        });
-      });
+      const read = await Promise.all(batch.map((f) => store.tryReadConcept(f.id)));
+      const docs = new Map(batch.map((f, j) => [f.id, read[j] ?? null]));
+      writeBatch(batch, (f) => docs.get(f.id) ?? null);
     }
   }
+  await betweenBatches(control.signal);
   index.transaction(() => {
     for (const id of known.keys()) {
-      if (!present.has(id)) {
+      // A concept a tool (re)created since the scan is not the vanished one.
+      if (!present.has(id) && !tracked.has(id)) {
         index.remove(id);
         stats.removed++;
       }
@@ -161,6 +243,12 @@ async function reconcileFromStore(
     index.setMeta(LAYOUT_KEY, layout);
   });
   return stats;
+}
+
+/** Lets other calls run (a macrotask turn), then stops the pass if it was aborted. */
+async function betweenBatches(signal: AbortSignal | undefined): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  signal?.throwIfAborted();
 }
 
 /**

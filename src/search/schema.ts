@@ -76,7 +76,12 @@ export function createSchema(db: Database.Database, opts: { indexes?: boolean } 
 }
 
 export function createIndexes(db: Database.Database): void {
-  db.exec(INDEXES);
+  db.exec(INDEXES.replaceAll("CREATE INDEX ", "CREATE INDEX IF NOT EXISTS "));
+}
+
+/** Drops the secondary indexes (a first build inserts every row, then calls createIndexes). */
+export function dropIndexes(db: Database.Database): void {
+  for (const m of INDEXES.matchAll(/CREATE INDEX (\w+)/g)) db.exec(`DROP INDEX IF EXISTS ${m[1]}`);
 }
 
 /** Drops every object of the schema (used by a full rebuild inside one transaction). */

@@ -16,7 +16,7 @@ import type {
 import { runList } from "./list-query.js";
 import { isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
 import { type ConceptRow, conceptRow, type FileStat, fieldPairs } from "./rows.js";
-import { createIndexes, createSchema, dropSchema } from "./schema.js";
+import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
 import { type PathExists, runSearch } from "./search-query.js";
 import { StatementCache } from "./statement-cache.js";
 import { boundedBody, storedFold } from "./text-bounds.js";
@@ -47,6 +47,25 @@ export interface SqliteSearchIndex extends SearchIndex {
   recreate(reason: string): void;
   /** Inserts or replaces a concept; `stat` lets the next open skip the file while unchanged. */
   upsert(doc: ConceptDoc, stat?: FileStat): void;
+  /**
+   * Inserts or replaces many concepts in ONE transaction with no savepoint per row: FTS5 flushes
+   * its pending terms to a new segment at every savepoint release, so one upsert() per row in a
+   * bulk pass wrote one tiny segment per concept and merged them (the 6× slower served build,
+   * docs/benchmarks.md). Ids written through upsert()/remove() since trackWrites() are skipped:
+   * a tool wrote them after the bulk pass read its (older) copy.
+   */
+  upsertMany(entries: ReadonlyArray<{ doc: ConceptDoc; stat: FileStat }>): void;
+  /**
+   * Bulk mode for a first build into an empty index: secondary indexes dropped (rebuilt once by
+   * `on = false`, far cheaper than maintained per row) and rows inserted without a prior delete.
+   */
+  bulkMode(on: boolean): void;
+  /**
+   * Starts recording the ids upsert()/remove() touch (a tool's write during a background build);
+   * the returned set fills until stopTracking(). One tracker at a time.
+   */
+  trackWrites(): ReadonlySet<string>;
+  stopTracking(): void;
   /** Stored path/hash/stat per indexed id. */
   indexedFiles(): Map<string, IndexedFile>;
   /** Records a fresh stat for an unchanged concept. */
@@ -97,6 +116,9 @@ class Index implements SqliteSearchIndex {
   private vocab: Vocabulary;
   private closed = false;
   private wasDamaged = false;
+  /** Ids written by upsert()/remove() while a bulk pass runs (trackWrites). */
+  private tracked: Set<string> | null = null;
+  private bulk = false;
 
   constructor(
     private db: Database.Database,
@@ -187,10 +209,38 @@ class Index implements SqliteSearchIndex {
   }
 
   upsert(doc: ConceptDoc, stat?: FileStat): void {
+    this.tracked?.add(doc.id);
     this.keepUp(() => this.transaction(() => this.write(doc, stat)));
   }
 
+  upsertMany(entries: ReadonlyArray<{ doc: ConceptDoc; stat: FileStat }>): void {
+    this.transaction(() => {
+      for (const { doc, stat } of entries) {
+        if (this.tracked?.has(doc.id)) continue;
+        if (this.bulk) this.insertRow(doc, stat);
+        else this.write(doc, stat);
+      }
+    });
+  }
+
+  bulkMode(on: boolean): void {
+    if (on === this.bulk) return;
+    this.transaction(() => (on ? dropIndexes(this.db) : createIndexes(this.db)));
+    this.cache.clear();
+    this.bulk = on;
+  }
+
+  trackWrites(): ReadonlySet<string> {
+    this.tracked = new Set();
+    return this.tracked;
+  }
+
+  stopTracking(): void {
+    this.tracked = null;
+  }
+
   remove(id: string): void {
+    this.tracked?.add(id);
     this.keepUp(() => this.transaction(() => this.removeRow(id)));
   }
 

@@ -1,0 +1,138 @@
+/**
+ * The background build pass (buildKbIndex, issue 16): batched, reporting progress, abortable,
+ * never undoing a tool's write made while it runs, and as compact as a full reindex.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { KbStore } from "../../src/kb/api.js";
+import { initKb, openKb } from "../../src/kb/store.js";
+import { VISIBLE_ALL } from "../../src/kb/types.js";
+import {
+  buildKbIndex,
+  kbIndexPath,
+  openKbIndexFile,
+  reindexKb,
+} from "../../src/search/kb-index.js";
+
+const identity = { name: "test", email: "test@localhost" };
+const COUNT = 600;
+let root: string;
+let store: KbStore;
+
+function write(rel: string, text: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+}
+
+const concept = (title: string, body: string) => `---\ntype: note\ntitle: ${title}\n---\n${body}\n`;
+
+beforeEach(async () => {
+  root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "carto-kbbuild-")), "kb");
+  await initKb(root, { identity });
+  write("data/infra/_map.md", "---\ntype: Map\ntitle: Infra\nkind: map\n---\n# Infra\n");
+  for (let i = 0; i < COUNT; i++)
+    write(`data/infra/c${i}.md`, concept(`Concept ${i}`, `word${i} shared gateway text ${i % 13}`));
+  store = await openKb({
+    name: "kb",
+    root,
+    allowArtifactWrite: false,
+    autocommit: true,
+    gitAuthor: identity,
+  });
+});
+afterEach(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
+
+/** Rows of the word index's segment table: one FTS5 segment per savepoint inflates it. */
+function ftsDataRows(): number {
+  const db = new Database(kbIndexPath(store), { readonly: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM concepts_fts_data").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+describe("buildKbIndex", () => {
+  it("a first build leaves the word index as compact as a full reindex (no segment per concept)", async () => {
+    const index = openKbIndexFile(store);
+    const stats = await buildKbIndex(store, index);
+    index.close();
+    const built = ftsDataRows();
+    expect(stats.added).toBeGreaterThanOrEqual(COUNT);
+    await reindexKb(store);
+    // The per-row savepoint build (the served path before issue 16) left ~2× the rows.
+    expect(built).toBeLessThanOrEqual(ftsDataRows());
+  });
+
+  it("reports progress up to the total and answers searches with its indexes rebuilt", async () => {
+    const index = openKbIndexFile(store);
+    const seen: Array<[number, number]> = [];
+    await buildKbIndex(store, index, { onProgress: (d, t) => seen.push([d, t]) });
+    const total = (await store.scanConceptFiles()).length;
+    expect(seen[0]).toEqual([0, total]);
+    expect(seen.at(-1)).toEqual([total, total]);
+    expect(seen.length).toBeGreaterThan(2);
+    const hits = index.list({ limit: 5, visibility: VISIBLE_ALL, where: ["title=Concept 7"] });
+    expect(hits.items.map((h) => h.id)).toEqual(["infra/c7"]);
+    index.close();
+    const db = new Database(kbIndexPath(store), { readonly: true });
+    const names = db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'fields_%'")
+      .pluck()
+      .all();
+    db.close();
+    expect(names.sort()).toEqual(["fields_concept", "fields_kv"]);
+  });
+
+  it("a concept a tool writes while the build runs keeps the tool's version", async () => {
+    const index = openKbIndexFile(store);
+    let wrote = false;
+    const build = buildKbIndex(store, index, {
+      onProgress: (done) => {
+        if (wrote || done === 0) return;
+        wrote = true;
+        // The build has read every file already; the tool's write is newer.
+        write("data/infra/c599.md", concept("Rewritten", "brandnewword"));
+        index.upsert({
+          id: "infra/c599",
+          path: "data/infra/c599.md",
+          frontmatter: { type: "note", title: "Rewritten" },
+          body: "brandnewword",
+          hash: "x",
+          type: "note",
+          title: "Rewritten",
+          expanded: false,
+          map: "infra",
+          journal: null,
+        });
+      },
+    });
+    await build;
+    expect(wrote).toBe(true);
+    const hit = index.search({ query: "brandnewword", limit: 5, visibility: VISIBLE_ALL });
+    expect(hit.results.map((h) => h.id)).toEqual(["infra/c599"]);
+    index.close();
+  });
+
+  it("stops between batches when aborted and leaves a usable index", async () => {
+    const index = openKbIndexFile(store);
+    const ctrl = new AbortController();
+    const build = buildKbIndex(store, index, {
+      onProgress: (done) => {
+        if (done > 0) ctrl.abort();
+      },
+      signal: ctrl.signal,
+    });
+    await expect(build).rejects.toThrow();
+    const n = index.count();
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(COUNT);
+    const again = await buildKbIndex(store, index);
+    expect(again.added + again.changed + again.unchanged).toBeGreaterThanOrEqual(COUNT);
+    expect(index.count()).toBeGreaterThanOrEqual(COUNT);
+    index.close();
+  });
+});
