@@ -95,6 +95,14 @@ export function secretDeclaration(frontmatter: Frontmatter, id: string): SecretD
   );
 }
 
+/**
+ * A pointer as messages show it: in its URI-fragment form (`#/db/password`, RFC 6901 §6), which
+ * the error renderer cannot mistake for an absolute server path and redact.
+ */
+export function shown(pointer: string): string {
+  return `#${pointer}`;
+}
+
 function escapeToken(key: string): string {
   return key.replaceAll("~", "~0").replaceAll("/", "~1");
 }
@@ -111,7 +119,7 @@ export function pointerTokens(pointer: string): string[] {
   if (!pointer.startsWith("/")) {
     throw new KbError(
       "invalid_argument",
-      `key "${pointer}" must be a JSON Pointer starting with /`,
+      `key "${pointer}" must be a JSON Pointer beginning with a slash, like the pointers of secret_refs`,
     );
   }
   return pointer.slice(1).split("/").map(unescapeToken);
@@ -190,24 +198,33 @@ export function sopsSelector(encrypted: string, pointer: string, what: string): 
     const last = i === tokens.length - 1;
     if (isMap(node)) {
       if (i === 0 && token === "sops")
-        throw new KbError("invalid_argument", `key "${pointer}" names sops metadata`);
+        throw new KbError("invalid_argument", `key ${shown(pointer)} names sops metadata`);
       selector += `[${JSON.stringify(token)}]`;
       const child = node.get(token, true);
       if (child === undefined && !last)
-        throw new KbError("invalid_argument", `key "${pointer}": ${what} has no "${token}"`);
+        throw new KbError("invalid_argument", `key ${shown(pointer)}: ${what} has no "${token}"`);
       node = child;
     } else if (isSeq(node)) {
       const index = /^(0|[1-9][0-9]*)$/.test(token) ? Number(token) : -1;
       if (index < 0 || index >= node.items.length)
-        throw new KbError("invalid_argument", `key "${pointer}": no index ${token} in ${what}`);
+        throw new KbError(
+          "invalid_argument",
+          `key ${shown(pointer)}: no index ${token} in ${what}`,
+        );
       selector += `[${index}]`;
       node = node.items[index];
     } else {
-      throw new KbError("invalid_argument", `key "${pointer}" goes through a value in ${what}`);
+      throw new KbError(
+        "invalid_argument",
+        `key ${shown(pointer)} goes through a value in ${what}`,
+      );
     }
   });
   if (isMap(node) || isSeq(node))
-    throw new KbError("invalid_argument", `key "${pointer}" names a mapping or list, not a value`);
+    throw new KbError(
+      "invalid_argument",
+      `key ${shown(pointer)} names a mapping or list, not a value`,
+    );
   return selector;
 }
 

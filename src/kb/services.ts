@@ -64,10 +64,10 @@ export async function resolveSecrets(
     }
     const value = values.get(ref.pointer);
     if (value === undefined) {
-      const keys = [...values.keys()].sort().slice(0, LISTED_KEYS).join(", ");
+      const keys = [...values.keys()].sort().slice(0, LISTED_KEYS).map(shown).join(", ");
       throw new KbError(
         "not_found",
-        `${doc.id}: secret_refs ${ref.name} points at ${ref.pointer}, which ${ref.file} does not have (keys: ${keys})`,
+        `${doc.id}: secret_refs ${ref.name} points at ${shown(ref.pointer)}, which ${ref.file} does not have (keys: ${keys})`,
       );
     }
     secrets[ref.name] = value;
@@ -75,12 +75,18 @@ export async function resolveSecrets(
   return { secrets, source: "secret_refs" };
 }
 
+/** A legacy name may be a pointer (`/a/b`): shown as `#/a/b` so it is not redacted as a path. */
+function name(n: string): string {
+  return n.startsWith("/") ? shown(n) : n;
+}
+
 function checkNames(id: string, names: readonly string[] | undefined, declared: string[]): void {
-  const unknown = (names ?? []).filter((n) => !declared.includes(n));
-  if (unknown.length > 0) {
+  // The unknown names are not echoed: a caller may have pasted a value into names by mistake.
+  const unknown = (names ?? []).filter((n) => !declared.includes(n)).length;
+  if (unknown > 0) {
     throw new KbError(
       "invalid_argument",
-      `${id} declares no secret named ${unknown.join(", ")} (declared: ${declared.join(", ") || "none"})`,
+      `names lists ${unknown} secret(s) ${id} does not declare (declared: ${declared.map(name).join(", ") || "none"})`,
     );
   }
 }

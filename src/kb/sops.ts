@@ -143,7 +143,15 @@ export async function encryptedWithValue(
       );
     }
     const updated = await readBytesOrNull(root, copy);
-    if (updated === null || !isEncryptedAt(updated.toString("utf8"), pointer, file)) {
+    // sops re-encrypts a set value with a fresh IV: identical bytes mean it did nothing.
+    const text = updated?.toString("utf8") ?? encrypted;
+    if (updated === null || text === encrypted) {
+      throw new KbError(
+        "internal",
+        `sops set reported success but left ${file} unchanged: nothing written`,
+      );
+    }
+    if (!isEncryptedAt(text, pointer, file)) {
       throw new KbError(
         "internal",
         `sops set left ${file} without ciphertext at the key: nothing written`,

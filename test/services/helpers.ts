@@ -1,0 +1,139 @@
+/**
+ * A temp KB (real git + SQLite) with Service concepts, mounted with mountKb, served by
+ * createMcpServer and reached through real SDK Clients over the in-memory transport, one per
+ * principal. The audit sink and the logger keep everything in memory, so tests can search them
+ * for a planted secret.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Principal } from "../../src/auth/types.js";
+import { initKb } from "../../src/kb/init.js";
+import type { KbSettings, SopsSettings } from "../../src/kb/types.js";
+import { memoryLogger } from "../../src/logger.js";
+import { LOCAL_ADMIN } from "../../src/mcp/context.js";
+import { closeMount, mountKb } from "../../src/mcp/mount.js";
+import { createMcpServer } from "../../src/mcp/server.js";
+import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { VERSION } from "../../src/version.js";
+import { MemoryAudit } from "../mcp/helpers.js";
+
+export const TEST_AUTHOR = { name: "Cartographer Test", email: "test@cartographer.invalid" };
+
+export const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: TEST_AUTHOR.name,
+  GIT_AUTHOR_EMAIL: TEST_AUTHOR.email,
+  GIT_COMMITTER_NAME: TEST_AUTHOR.name,
+  GIT_COMMITTER_EMAIL: TEST_AUTHOR.email,
+};
+
+export const SERVICE_FILES: Record<string, string> = {
+  "services/keycloak.md":
+    "---\ntype: Service\ntitle: Keycloak\nstatus: active\nkind: idp\nbase_url: https://keycloak.example.internal\nsecret_refs:\n  - ADMIN_PASSWORD=secrets/keycloak.sops.yaml#/admin/password\n---\n\nThe identity provider.\n",
+  "services/db.md": "---\ntype: Service\ntitle: Database\n---\n\nPostgres.\n",
+  "data/notes/plain.md": "---\ntype: note\ntitle: Plain\n---\n\nNot a service.\n",
+};
+
+export interface ServicesKb {
+  root: string;
+  audit: MemoryAudit;
+  logger: ReturnType<typeof memoryLogger>;
+  /** tools/call through an SDK client for `who` (default: local admin). */
+  call: (name: string, args?: Record<string, unknown>, who?: Principal) => Promise<CallToolResult>;
+  cleanup: () => Promise<void>;
+}
+
+export interface ServicesKbOptions {
+  files?: Record<string, string>;
+  /** The KB's SOPS settings, built once the KB root is known; undefined = not configured. */
+  sops?: (root: string) => SopsSettings | undefined;
+  /** Runs on the fresh KB root before it is committed and mounted (e.g. encrypt files). */
+  prepare?: (root: string) => Promise<void>;
+}
+
+export function git(root: string, args: string[]): string {
+  return execFileSync("git", args, { cwd: root, env: GIT_ENV }).toString();
+}
+
+export async function servicesKb(opts: ServicesKbOptions = {}): Promise<ServicesKb> {
+  const tmp = await mkdtemp(join(tmpdir(), "carto-services-"));
+  const root = join(tmp, "kb");
+  await initKb(root, { gitAuthor: TEST_AUTHOR });
+  for (const [path, text] of Object.entries(opts.files ?? SERVICE_FILES)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  await opts.prepare?.(root);
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-q", "-m", "test: seed services"]);
+  const sops = opts.sops?.(root);
+  const settings: KbSettings = {
+    name: "test",
+    root,
+    allowArtifactWrite: false,
+    gitAuthor: TEST_AUTHOR,
+    autocommit: true,
+    ...(sops ? { sops } : {}),
+  };
+  const logger = memoryLogger();
+  const audit = new MemoryAudit();
+  const mount = await mountKb(settings, { logger });
+  const surface = surfaceForMount(mount, { logger, audit });
+  const clients = new Map<Principal, { client: Client; close: () => Promise<void> }>();
+  const clientFor = async (who: Principal): Promise<Client> => {
+    const known = clients.get(who);
+    if (known) return known.client;
+    const server = createMcpServer(surface, {
+      name: "cartographer",
+      version: VERSION,
+      profile: "full",
+      principal: who,
+      transport: "in-memory",
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "services-test", version: "1.0.0" });
+    await client.connect(clientSide);
+    clients.set(who, {
+      client,
+      close: async () => {
+        await client.close();
+        await server.close();
+      },
+    });
+    return client;
+  };
+  return {
+    root,
+    audit,
+    logger,
+    call: async (name, args = {}, who = LOCAL_ADMIN) =>
+      (await (await clientFor(who)).callTool({ name, arguments: args })) as CallToolResult,
+    cleanup: async () => {
+      for (const c of clients.values()) await c.close();
+      await closeMount(mount);
+      await rm(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The single text content of a result. */
+export function textOf(result: CallToolResult): string {
+  const content = result.content;
+  if (content.length !== 1 || content[0]?.type !== "text") {
+    throw new Error(`expected one text content, got ${JSON.stringify(content)}`);
+  }
+  return content[0].text;
+}
+
+/** The parsed JSON of a successful result; throws with the error text otherwise. */
+export function okJson(result: CallToolResult): Record<string, unknown> {
+  const text = textOf(result);
+  if (result.isError) throw new Error(`expected success, got error: ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
