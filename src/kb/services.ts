@@ -4,7 +4,7 @@
  * only: never into an error message, a log line, the audit or the search index.
  */
 import { KbError } from "./errors.js";
-import { legacyNames, secretDeclaration } from "./secret-refs.js";
+import { legacyNames, secretDeclaration, shown } from "./secret-refs.js";
 import { decryptSecrets } from "./sops.js";
 import type { ConceptDoc, SopsSettings } from "./types.js";
 
