@@ -6,7 +6,8 @@ import { DEFAULT_LIMITS, readLintContext } from "../../src/tools/lint/context.js
 import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
 
 const c = (body: string, extra = "owner: ops\n") => `---\ntype: note\n${extra}---\n${body}\n`;
-const MAP = "---\ntype: Map\nkind: map\nrequired_fields: [owner]\nrequire_index_entry: true\n---\n";
+const MAP =
+  "---\ntype: Map\nkind: map\nrequired_fields: [owner]\nrequire_index_entry: true\nmachine_path_allow_prefixes: [/home/app/]\n---\n";
 const LIMITS = { ...DEFAULT_LIMITS, mapConcepts: 4 };
 
 const DIRTY = {
@@ -25,6 +26,13 @@ const DIRTY = {
   "data/m/cat/index.md": c("# Cat\n\n- [[m/cat/x]]"),
   "data/m/cat/x.md": c("x prose [[m/a]]"),
   "data/m/pic.png": "not really a png",
+  // Go v0.5's checks and contract keys.
+  "data/m/imported.md": c("[[m/a]] imported prose", "owner: ops\nstatus: imported\n"),
+  "data/m/review.md": c("[[m/a]] reviewed prose", "owner: ops\nreview_after: 2001-01-01\n"),
+  "data/m/boundary.md": c("[[m/a]] Runs from /home/app2/bin, not the allowed /home/app."),
+  "data/old/_archive.md": "---\ntype: Archive\ntitle: Old\n---\n",
+  "data/bad/_map.md":
+    "---\ntype: Map\nkind: map\nrequire_index_entry: maybe\nmachine_path_allow_prefixes: [relative/dir]\n---\n",
 };
 
 const CLEAN = {
@@ -32,9 +40,9 @@ const CLEAN = {
   "data/m/index.md": "# M\n\n- [[m/a]]\n- [[m/b]]\n- [[m/exp]]\n",
   "data/m/a.md": c(
     "See [[m/b]] and [[m/exp]]. Run /usr/bin/env here. ![d](pic.png)",
-    "owner: ops\nvalid_until: 2999-01-01\n",
+    "owner: ops\nvalid_until: 2999-01-01\nreview_after: 2999-01-01\n",
   ),
-  "data/m/b.md": c("Back to [[m/a]] with prose."),
+  "data/m/b.md": c("Back to [[m/a]] with prose; the service keeps its data in /home/app/data."),
   "data/m/exp/index.md": c("The exp concept owns its children: [[m/exp/kid]]."),
   "data/m/exp/kid.md": c("Kid prose, part of [[m/exp]]."),
   "data/m/pic.png": "not really a png",
@@ -67,6 +75,9 @@ const EXPECTED: Record<string, string> = {
   orphan_asset: "data/m/pic.png",
   index_incomplete: "m/b",
   machine_path: "m/lonely",
+  imported_draft: "m/imported",
+  legacy_archive_descriptor: "data/old/_archive.md",
+  contract_malformed: "data/bad/_map.md",
 };
 
 describe("lint checks", () => {
@@ -75,7 +86,7 @@ describe("lint checks", () => {
       expect(check.explanation).toMatch(/^[^\n]{10,160}$/);
       expect(EXPECTED[check.name]).toBeDefined();
     }
-    expect(LINT_CHECKS).toHaveLength(12);
+    expect(LINT_CHECKS).toHaveLength(15);
   });
 
   it.each(Object.entries(EXPECTED))("%s fires on the KB that breaks it", (check, subject) => {
@@ -85,6 +96,29 @@ describe("lint checks", () => {
 
   it.each(Object.keys(EXPECTED))("%s stays quiet on the KB that follows the rules", (check) => {
     expect(cleanIssues.filter((i) => i.check === check)).toEqual([]);
+  });
+
+  it("stale_claim honours Go's review_after", () => {
+    const hit = dirtyIssues.find((i) => i.check === "stale_claim" && i.id === "m/review");
+    expect(hit?.message).toBe("review_after 2001-01-01 has passed: re-check the claim");
+  });
+
+  it("machine_path skips the map's allowed prefixes, at a path-segment boundary only", () => {
+    const hits = dirtyIssues.filter((i) => i.check === "machine_path");
+    expect(hits.find((i) => i.id === "m/boundary")?.message).toBe(
+      "machine-specific path /home/app2/bin,",
+    );
+    expect(cleanIssues.filter((i) => i.check === "machine_path")).toEqual([]);
+  });
+
+  it("contract_malformed names each malformed key of the descriptor", () => {
+    const messages = dirtyIssues
+      .filter((i) => i.check === "contract_malformed")
+      .map((i) => `${i.path} ${i.message}`);
+    expect(messages).toEqual([
+      'data/bad/_map.md malformed lint contract key "require_index_entry": must be true or false; its malformed part is ignored',
+      'data/bad/_map.md malformed lint contract key "machine_path_allow_prefixes": entries must be distinct absolute paths (/… or C:\\…); its malformed part is ignored',
+    ]);
   });
 
   it("a broken link in an index file is reported against the index path", () => {

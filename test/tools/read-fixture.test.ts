@@ -89,6 +89,21 @@ describe("the Go fixture KB", () => {
     expect(await call("template_list")).toEqual({ templates: [] });
   });
 
+  it("lint reports Go's migration backlog: the legacy _archive.md, nothing else of Go's", async () => {
+    const lint = await call("lint", {
+      checks: ["legacy_archive_descriptor", "imported_draft", "contract_malformed", "machine_path"],
+    });
+    expect(lint.issues).toEqual([
+      {
+        check: "legacy_archive_descriptor",
+        severity: "warning",
+        path: "data/infra/_archive.md",
+        message:
+          "legacy _archive.md descriptor: rewrite it as _map.md with a kind (map or journal)",
+      },
+    ]);
+  });
+
   it("validate passes, lint and gate_check run, kb_status and commit_gate report", async () => {
     expect(await call("validate")).toMatchObject({ checked: 3, valid: true });
     const lint = await call("lint");

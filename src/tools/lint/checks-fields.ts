@@ -2,9 +2,10 @@
 import { isKbError } from "../../kb/errors.js";
 import { validateAgainstMap } from "../../kb/maps.js";
 import type { LintCheck } from "./check.js";
+import { allowPrefixes, pathHasPrefix } from "./map-contract.js";
 
-/** Frontmatter dates after which a claim must be re-checked. */
-export const STALE_DATE_FIELDS = ["valid_until", "review_by", "expires"] as const;
+/** Frontmatter dates after which a claim must be re-checked (review_after: Go v0.5's field). */
+export const STALE_DATE_FIELDS = ["valid_until", "review_by", "review_after", "expires"] as const;
 
 export const missingRequiredField: LintCheck = {
   name: "missing_required_field",
@@ -31,7 +32,7 @@ export const staleClaim: LintCheck = {
   name: "stale_claim",
   severity: "warning",
   explanation:
-    "A concept whose valid_until / review_by / expires date has passed, or marked status: stale.",
+    "A concept whose valid_until / review_by / review_after / expires date has passed, or status: stale.",
   run: (ctx) =>
     ctx.docs.flatMap((d) => {
       if (d.frontmatter.status === "stale") return [{ id: d.id, message: "status is stale" }];
@@ -47,17 +48,25 @@ export const staleClaim: LintCheck = {
     }),
 };
 
-/** Absolute paths of one person's machine: /Users/…, /home/…, C:\… . */
+/** Absolute paths of one person's machine: /Users/…, /home/…, ~/…, C:\… . */
 const MACHINE_PATH =
-  /(?:^|[\s(`"'[=])(\/Users\/[^\s)`"'\]]+|\/home\/[^\s)`"'\]]+|[A-Za-z]:\\[^\s)`"'\]]+)/m;
+  /(?:^|[\s(`"'[=])(\/Users\/[^\s)`"'\]]+|\/home\/[^\s)`"'\]]+|~\/[^\s)`"'\]]+|[A-Za-z]:\\[^\s)`"'\]]+)/gm;
 
 export const machinePath: LintCheck = {
   name: "machine_path",
   severity: "warning",
-  explanation: "A concept names an absolute path on one machine (/Users/…, /home/…, C:\\…).",
+  explanation:
+    "A concept names an absolute path on one machine (/Users/…, /home/…, ~/…, C:\\…) its map does not allow.",
   run: (ctx) =>
     ctx.docs.flatMap((d) => {
-      const m = MACHINE_PATH.exec(d.body);
-      return m ? [{ id: d.id, message: `machine-specific path ${m[1]}` }] : [];
+      const map = ctx.maps.find((m) => m.name === (d.map ?? d.journal));
+      const allowed = map ? allowPrefixes(map.frontmatter).valid : [];
+      for (const m of d.body.matchAll(MACHINE_PATH)) {
+        const path = m[1] as string;
+        if (!allowed.some((prefix) => pathHasPrefix(path, prefix))) {
+          return [{ id: d.id, message: `machine-specific path ${path}` }];
+        }
+      }
+      return [];
     }),
 };

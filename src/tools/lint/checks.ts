@@ -5,6 +5,7 @@
 import { KbError } from "../../kb/errors.js";
 import type { LintCheck, LintIssue } from "./check.js";
 import { machinePath, missingRequiredField, staleClaim } from "./checks-fields.js";
+import { contractMalformed, importedDraft, legacyArchiveDescriptor } from "./checks-go.js";
 import { brokenLink, indexIncomplete, orphan, orphanAsset } from "./checks-links.js";
 import {
   conceptOversize,
@@ -28,6 +29,9 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   orphanAsset,
   indexIncomplete,
   machinePath,
+  importedDraft,
+  legacyArchiveDescriptor,
+  contractMalformed,
 ];
 
 /** The checks named (all when absent). Unknown names → `invalid_argument` listing the known. */
