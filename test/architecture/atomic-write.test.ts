@@ -15,6 +15,8 @@ const ALLOWED: Record<string, string> = {
   "kb/init.ts": "builds a new KB in a hidden folder, then renames the folder into place",
   "audit/io.ts": "the AuditIo seam's rename, used to rotate a closed segment into the archive",
   "audit/archive.ts": "calls ctx.io.rename to move a closed segment (a move, not a write)",
+  "kb/sops.ts":
+    "writes a scratch copy for `sops set` to edit and removes it; the result goes through a plan",
   "search/open-db.ts": "moves a damaged index and its side files aside (a move, not a write)",
   "kb/process-lock.ts":
     "lock-file protocol: link() creates exclusively, rename() moves a stale lock aside",
