@@ -94,7 +94,7 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
 
   // The composition root: a KB that cannot open is reported and skipped, never fatal.
   const app = await createCartographer({
-    kbs: config.kbs.map(kbSettings(config)),
+    kbs: config.kbs.map(kbSettings(config, io.env)),
     logger,
     indexRefreshMs: config.indexRefreshSeconds * 1000,
     ...(config.audit ? { auditLog: auditLogOptions(config.audit) } : {}),
@@ -109,13 +109,15 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
 }
 
 const kbSettings =
-  (config: ServerConfig) =>
+  (config: ServerConfig, env: Record<string, string | undefined>) =>
   (kb: ServerConfig["kbs"][number]): KbSettings => ({
     name: kb.name,
     root: kb.root,
     allowArtifactWrite: kb.allowArtifactWrite,
     autocommit: config.autocommit,
     ...(kb.gitAuthor ? { gitAuthor: kb.gitAuthor } : {}),
+    // The sops child starts from the server's environment plus SOPS_AGE_KEY_FILE (kb/sops.ts).
+    ...(kb.sopsAgeKeyFile ? { sops: { ageKeyFile: kb.sopsAgeKeyFile, env } } : {}),
   });
 
 function auditLogOptions(audit: NonNullable<ServerConfig["audit"]>) {

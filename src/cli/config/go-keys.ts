@@ -84,7 +84,12 @@ export const GO_KEYS: readonly GoKey[] = [
   key("kbs[]", "author_email", "ignored", "use kbs[].git_author {name, email}"),
   key("kbs[]", "committer_name", "ignored", "the committer is the author here"),
   key("kbs[]", "committer_email", "ignored", "the committer is the author here"),
-  key("kbs[]", "sops_age_key_file", "ignored", "no SOPS secrets yet"),
+  key(
+    "kbs[]",
+    "sops_age_key_file",
+    "implemented",
+    "the secret tools run the `sops` binary (installed separately) with this key",
+  ),
   key("kbs[]", "artifact_signing_seed", "ignored", "provisioning artifacts are not signed here"),
   key("kbs[]", "mcp_allowlist", "ignored", "KB-provided MCP endpoints are not provisioned here"),
   ...[
@@ -153,8 +158,20 @@ export const GO_KEYS: readonly GoKey[] = [
     "implemented",
     "age is the segment's last entry time (Go: file mtime)",
   ),
-  key("sops", "age_key_file", "ignored", "no SOPS secrets yet", "CARTOGRAPHER_SOPS_AGE_KEY_FILE"),
-  key("sops", "age_key_dir", "ignored", "no SOPS secrets yet", "CARTOGRAPHER_SOPS_AGE_KEY_DIR"),
+  key(
+    "sops",
+    "age_key_file",
+    "implemented",
+    "fallback key of every KB without one",
+    "CARTOGRAPHER_SOPS_AGE_KEY_FILE",
+  ),
+  key(
+    "sops",
+    "age_key_dir",
+    "implemented",
+    "`<dir>/<kb name>.age` when it exists, before age_key_file",
+    "CARTOGRAPHER_SOPS_AGE_KEY_DIR",
+  ),
   key("tools", "profile", "implemented", "an unknown profile is an error (Go fell back to agent)"),
   key("mcp", "tool_prefix_mode", "deprecated", "tools are never prefixed (D288)"),
 ];

@@ -11,6 +11,7 @@ import type { GitIdentity } from "../../kb/types.js";
 import { goKeyWarnings } from "./go-keys.js";
 import { type HttpLimits, resolveHttpLimits } from "./http-limits.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
+import { applySopsKeys, withKbSopsKey } from "./sops-keys.js";
 import {
   DEFAULT_HOST,
   DEFAULT_PORT,
@@ -45,6 +46,8 @@ export interface KbMountSpec {
   root: string;
   allowArtifactWrite: boolean;
   gitAuthor?: GitIdentity;
+  /** Absolute path of the age key file for the secret tools (sops-keys.ts). */
+  sopsAgeKeyFile?: string;
   /** Where the name and path came from, for messages. */
   source: string;
 }
@@ -185,22 +188,21 @@ export function resolveServerConfig(
     for (const [i, entry] of (file.kbs ?? []).entries()) {
       // A Go `remote`-only entry: warned about by goKeyWarnings; its clone under `data` is found there.
       if (entry.path === undefined) continue;
-      candidates.push(
-        mountSpec(
-          at(entry.path),
-          entry.name,
-          entry.allow_artifact_write ?? false,
-          entry.git_author ?? globalAuthor,
-          `kbs.${i}`,
-        ),
+      const spec = mountSpec(
+        at(entry.path),
+        entry.name,
+        entry.allow_artifact_write ?? false,
+        entry.git_author ?? globalAuthor,
+        `kbs.${i}`,
       );
+      candidates.push(withKbSopsKey(spec, entry.sops_age_key_file, at));
     }
   }
   if (dataDir && existsSync(dataDir)) {
     for (const root of kbFoldersIn(dataDir))
       candidates.push(mountSpec(root, undefined, false, globalAuthor, `data ${dataDir}`));
   }
-  const kbs = dedupeKbs(candidates, warnings);
+  const kbs = applySopsKeys(dedupeKbs(candidates, warnings), file.sops, env, at, warnings);
 
   const transport = flags.stdio
     ? "stdio"

@@ -24,6 +24,8 @@ const kbEntry = z
     name: z.string().min(1).optional(),
     allow_artifact_write: z.boolean().optional(),
     git_author: gitAuthor.optional(),
+    /** Age key file for this KB's secret tools (SOPS_AGE_KEY_FILE of the sops child). */
+    sops_age_key_file: z.string().min(1).optional(),
     /** Deprecated (D288): accepted, ignored, one startup warning. */
     tool_prefix: z.string().optional(),
   })
@@ -55,7 +57,14 @@ export const fileConfigSchema = z.strictObject({
     .optional(),
   /** Go-only sections: accepted, one warning per key set (go-keys.ts). */
   search: z.strictObject(goIgnored("search")).optional(),
-  sops: z.strictObject(goIgnored("sops")).optional(),
+  /** Fallback age keys (sops-keys.ts): `<age_key_dir>/<kb>.age`, then `age_key_file`. */
+  sops: z
+    .strictObject({
+      ...goIgnored("sops"),
+      age_key_file: z.string().min(1).optional(),
+      age_key_dir: z.string().min(1).optional(),
+    })
+    .optional(),
   cors: z.strictObject({ origins: z.array(z.string()).optional() }).optional(),
   allowed_hosts: z.array(z.string()).optional(),
   allowed_origins: z.array(z.string()).optional(),
