@@ -74,25 +74,29 @@ async function healthUnderLoad(ctx: BenchContext): Promise<Figure[]> {
     if (probe.status !== 200) throw new Error(`search probe answered ${probe.status}`);
     ctx.log(`hardening: /health every ${HEALTH_EVERY_MS} ms while ${LOAD_CLIENTS} clients search`);
     const quiet = await probeHealth(server.url, sleep(1_000));
-    const load = runLoad({
-      url: mcp,
-      bodies,
-      concurrency: LOAD_CLIENTS,
-      calls: LOAD_CALLS,
-      warmup: 40,
-    });
+    const job = { url: mcp, concurrency: LOAD_CLIENTS, calls: LOAD_CALLS, warmup: 40 };
+    // The same load of the cheapest tool call: what the HTTP/MCP path alone costs /health.
+    const ids = kb.concepts.slice(0, 50).map((c) => callBody("concept_read", { id: c.id }));
+    const readLoad = runLoad({ ...job, bodies: ids });
+    const underReads = await probeHealth(server.url, readLoad);
+    const load = runLoad({ ...job, bodies });
     const loaded = await probeHealth(server.url, load);
     const result = await load;
     if (result.errors > 0) throw new Error(`no-hit load: ${result.firstError}`);
+    if ((await readLoad).errors > 0)
+      throw new Error(`concept_read load: ${(await readLoad).firstError}`);
     baselineRss = server.memory().rssMiB;
     const h = summarize(loaded);
     const s = summarize(result.latenciesMs);
+    const baseName = `/health p99, ${LOAD_CLIENTS} clients running concept_read`;
     return [
       { name: "/health p99, idle server", value: summarize(quiet).p99, unit: "ms" },
+      { name: baseName, value: summarize(underReads).p99, unit: "ms" },
       {
         name: `/health p99, ${LOAD_CLIENTS} clients running no-hit searches`,
         value: h.p99,
         unit: "ms",
+        baseline: baseName,
         target: { on: "value", op: "<=", value: 100 },
         note: `${h.n} probes, max ${Math.max(...loaded).toFixed(1)} ms`,
       },
