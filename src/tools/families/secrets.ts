@@ -30,6 +30,7 @@ const secretResolve = defineTool({
   idempotent: true,
   resource: "exact",
   auditFields: ["id"],
+  aliases: { concept_id: "id" },
   targets: (args) => (typeof args.id === "string" ? [{ id: args.id, write: true }] : []),
   requiresWholeKb: () => true,
   handler: async (args, ctx) => {

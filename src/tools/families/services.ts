@@ -26,6 +26,7 @@ const serviceGet = defineTool({
   idempotent: true,
   resource: "exact",
   auditFields: ["id", "resolve_secrets"],
+  aliases: { service_id: "id" },
   // Resolving is judged as a write of the concept plus whole-KB rw (Go D47), so an r token
   // reads the descriptor but never its secrets.
   targets: (args) =>
