@@ -18,9 +18,13 @@ export function healthBody(facts: HealthFacts): Record<string, unknown> {
     status: "ok",
     version: facts.version,
     ready: facts.ready,
-    kbs: facts.kbs.map(({ name, status, reason }) =>
-      reason === undefined ? { name, status } : { name, status, reason },
-    ),
+    kbs: facts.kbs.map(({ name, status, reason, index }) => ({
+      name,
+      status,
+      ...(reason === undefined ? {} : { reason }),
+      // state queued|building|ready|failed, done of total concept files (issue 16).
+      ...(index === undefined ? {} : { index: { ...index } }),
+    })),
   };
   // D288: clients detect routing from these two fields; a server with no KB served advertises neither.
   if (facts.kbs.some((kb) => kb.status === "ok")) {

@@ -12,6 +12,7 @@ import type { AuditSink } from "../audit/types.js";
 import type { KbSettings } from "../kb/types.js";
 import type { Logger } from "../logger.js";
 import type { ToolSpec } from "../tools/spec.js";
+import { IndexBuildScheduler } from "./index-build.js";
 import { publicReason } from "./kb-status.js";
 import type { KbSurface } from "./kb-surface.js";
 import { closeMount, type MountedKb, mountKb } from "./mount.js";
@@ -34,6 +35,12 @@ export interface CartographerConfig {
   audit?: AuditSink | null;
   /** Background index refresh per mount (ms); 0 or absent = off. */
   indexRefreshMs?: number;
+  /**
+   * Index builds run in the background, this many at once (default 2): KBs are served at once
+   * (issue 16); a scheduler instance is shared (tests hold its slots). `false`: each KB's index
+   * is reconciled before it is served (the old behaviour).
+   */
+  indexBuilds?: number | false | IndexBuildScheduler;
   /** The tools a KB registers; default the registry's `toolsFor` (tests pass their own). */
   toolsFor?: (settings: KbSettings) => readonly ToolSpec[];
   /** Max routed surfaces cached (one per distinct KB binding). Default 64. */
@@ -67,6 +74,12 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
   const mounts: MountedKb[] = [...(config.mounts ?? [])];
   const statuses: KbStatus[] = [];
   const surfaces = new Map<string, KbSurface>();
+  const builds =
+    config.indexBuilds === false
+      ? undefined
+      : config.indexBuilds instanceof IndexBuildScheduler
+        ? config.indexBuilds
+        : new IndexBuildScheduler(config.indexBuilds);
 
   const serve = (mount: MountedKb) => {
     surfaces.set(
@@ -77,7 +90,15 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
         ...(config.toolsFor ? { toolsFor: config.toolsFor } : {}),
       }),
     );
-    statuses.push({ name: mount.name, status: "ok" });
+    const { indexStatus } = mount;
+    statuses.push({
+      name: mount.name,
+      status: "ok",
+      // Live: /health shows how far the background build got.
+      get index() {
+        return indexStatus.progress;
+      },
+    });
   };
 
   for (const mount of mounts)
@@ -86,12 +107,16 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
     // Checked before opening: a KB that will not be served must not take its lock or index.
     if (!admissible(settings.name, settings.root, surfaces, statuses, logger)) continue;
     try {
-      const mount = await mountKb(settings, { logger, indexRefreshMs: config.indexRefreshMs });
+      const mount = await mountKb(settings, {
+        logger,
+        indexRefreshMs: config.indexRefreshMs,
+        ...(builds ? { builds } : {}),
+      });
       mounts.push(mount);
-      const { added, changed, removed } = mount.stats;
-      logger.info(
-        `mounted KB '${settings.name}' (${settings.root}); index: ${added} added, ${changed} changed, ${removed} removed`,
-      );
+      const index = mount.stats
+        ? `${mount.stats.added} added, ${mount.stats.changed} changed, ${mount.stats.removed} removed`
+        : "building in the background";
+      logger.info(`mounted KB '${settings.name}' (${settings.root}); index: ${index}`);
       serve(mount);
     } catch (err) {
       const full = err instanceof Error ? err.message : String(err);

@@ -3,11 +3,15 @@
  * unavailable KB is shown to any client of /health, so it never carries an absolute server path
  * (the log line has the full message for the operator).
  */
+import type { IndexProgress } from "../search/build-status.js";
+
 export interface KbStatus {
   readonly name: string;
   readonly status: "ok" | "unavailable";
   /** Why the KB could not be opened (only when unavailable); free of absolute paths. */
   readonly reason?: string;
+  /** The index build's progress (served KBs; live, issue 16). */
+  readonly index?: IndexProgress;
 }
 
 /** Longest reason kept; error messages (a git or SQLite dump) can be long. */

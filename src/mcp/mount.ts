@@ -1,8 +1,10 @@
 /**
- * Mounting one KB: open its store, open (and reconcile) its search index, wrap both in the
- * KbRuntime the tools run against, and keep the index in step with edits made outside the
- * server (an editor, `git pull`) by a background refresh. Closing a mount stops the refresh,
- * then closes its index.
+ * Mounting one KB: open its store, open its search index, wrap both in the KbRuntime the tools
+ * run against, and keep the index in step with edits made outside the server (an editor,
+ * `git pull`) by a background refresh. With a build scheduler (the server) the index is
+ * reconciled in the background and the mount is served at once (issue 16); without one (tests,
+ * benchmarks) it is reconciled before mountKb returns. Closing a mount stops the build and the
+ * refresh, then closes its index.
  */
 import type { KbStore } from "../kb/api.js";
 import { realPathInside } from "../kb/fsutil.js";
@@ -12,11 +14,14 @@ import { openKb } from "../kb/store.js";
 import type { KbSettings } from "../kb/types.js";
 import type { Logger } from "../logger.js";
 import type { ReconcileStats, SearchIndex } from "../search/api.js";
+import { BuildStatus } from "../search/build-status.js";
 import { openKbIndex } from "../search/index.js";
-import { refreshKbIndex } from "../search/kb-index.js";
+import { buildKbIndex, openKbIndexFile, refreshKbIndex } from "../search/kb-index.js";
 import type { SqliteSearchIndex } from "../search/sqlite-index.js";
 import { KbRuntime } from "../tools/runtime.js";
 import { drainCalls } from "./call-pipeline.js";
+import type { IndexBuildScheduler, ScheduledBuild } from "./index-build.js";
+import { publicReason } from "./kb-status.js";
 
 export interface MountedKb {
   readonly name: string;
@@ -24,8 +29,13 @@ export interface MountedKb {
   readonly store: KbStore;
   readonly index: SearchIndex;
   readonly runtime: KbRuntime;
-  /** What reconciling the index on open changed (for the startup log). */
-  readonly stats: ReconcileStats;
+  /**
+   * What reconciling the index on open changed (for the startup log); absent when the index is
+   * built in the background (the build logs its own line when it ends).
+   */
+  readonly stats?: ReconcileStats;
+  /** How far the index build got (ready at once when reconciled before mountKb returned). */
+  readonly indexStatus: BuildStatus;
   /** The background index refresh; absent when disabled (additive). */
   readonly refresh?: IndexRefresh;
   /** The KB's lock across processes (kb-lock.ts), released by closeMount. */
@@ -39,6 +49,11 @@ export interface MountOptions {
    * 0 or absent disables the background refresh.
    */
   indexRefreshMs?: number;
+  /**
+   * Builds the index in the background on this scheduler and returns at once (the server);
+   * absent: the index is reconciled before mountKb returns.
+   */
+  builds?: IndexBuildScheduler;
 }
 
 /** Opens the store and index of `settings`; the index is closed again if anything fails. */
@@ -50,6 +65,7 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
   // A second process on the same KB is refused (KbError `locked`, holder named) before it
   // touches the index or git (issue 10 item 9).
   const processLock = await acquireKbLock(settings, "serve", opts.logger);
+  if (opts.builds) return mountInBackground(settings, store, processLock, opts, opts.builds);
   const { index, stats } = await openKbIndex(store, { logger: opts.logger }).catch(
     async (err: unknown) => {
       await processLock.release();
@@ -61,16 +77,85 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
     intervalMs > 0
       ? startIndexRefresh(store, index, { intervalMs, logger: opts.logger, kb: settings.name })
       : undefined;
+  const indexStatus = new BuildStatus("ready");
+  const indexed = index.count();
+  indexStatus.set("ready", indexed, indexed);
   return Object.freeze({
     name: settings.name,
     settings,
     store,
     index,
-    runtime: new KbRuntime(store, index),
+    indexStatus,
+    runtime: new KbRuntime(store, index, indexStatus),
     stats,
     ...(refresh ? { refresh } : {}),
     processLock,
   });
+}
+
+/** Background builds of mounts, for closeMount (a MountedKb stays a plain frozen value). */
+const builds = new WeakMap<
+  MountedKb,
+  { build: ScheduledBuild; refresh: () => IndexRefresh | undefined }
+>();
+
+/**
+ * Opens the index file (a missing or damaged one opens empty) and schedules its reconcile; the
+ * refresh timer starts once the build has ended, so the two never run together.
+ */
+function mountInBackground(
+  settings: KbSettings,
+  store: KbStore,
+  processLock: HeldLock,
+  opts: MountOptions,
+  scheduler: IndexBuildScheduler,
+): MountedKb {
+  const { logger } = opts;
+  let index: SqliteSearchIndex;
+  try {
+    index = openKbIndexFile(store, { logger });
+  } catch (err) {
+    void processLock.release();
+    throw err;
+  }
+  const indexStatus = new BuildStatus("queued");
+  const intervalMs = opts.indexRefreshMs ?? 0;
+  let refresh: IndexRefresh | undefined;
+  const build = scheduler.schedule(async (signal) => {
+    const started = Date.now();
+    indexStatus.set("building");
+    try {
+      const stats = await buildKbIndex(store, index, {
+        signal,
+        onProgress: (done, total) => indexStatus.set("building", done, total),
+      });
+      const { total } = indexStatus.progress;
+      indexStatus.set("ready", total, total);
+      logger.info(
+        `index of KB '${settings.name}' ready in ${Date.now() - started} ms: ${stats.added} added, ${stats.changed} changed, ${stats.removed} removed`,
+      );
+    } catch (err) {
+      if (signal.aborted) return; // closing: no refresh, no failure to report
+      const { done, total } = indexStatus.progress;
+      indexStatus.set("failed", done, total, publicReason(err, settings.root));
+      logger.warn(
+        `index build of KB '${settings.name}' failed: ${(err as Error).message ?? err}; searches answer from what is indexed${intervalMs > 0 ? ", the refresh retries" : "; run the reindex tool"}`,
+      );
+    }
+    if (intervalMs > 0)
+      refresh = startIndexRefresh(store, index, { intervalMs, logger, kb: settings.name });
+  });
+  const mount: MountedKb = Object.freeze({
+    name: settings.name,
+    settings,
+    store,
+    index,
+    indexStatus,
+    runtime: new KbRuntime(store, index, indexStatus),
+    processLock,
+  });
+  builds.set(mount, { build, refresh: () => refresh });
+  return mount;
 }
 
 /**
@@ -84,6 +169,9 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
  */
 export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = {}): Promise<void> {
   await drainCalls(mount.runtime, opts.graceMs);
+  const background = builds.get(mount);
+  await background?.build.cancel();
+  await background?.refresh()?.stop();
   await mount.refresh?.stop();
   await mount.store.withLock(async () => mount.index.close());
   await mount.processLock?.release();

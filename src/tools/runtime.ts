@@ -7,6 +7,13 @@ import type { AppliedPlan, KbStore, WritePlan } from "../kb/api.js";
 import { isKbError } from "../kb/errors.js";
 import type { KbSettings } from "../kb/types.js";
 import type { SearchIndex } from "../search/api.js";
+import { BuildStatus, type IndexProgress } from "../search/build-status.js";
+
+/**
+ * How long an index read waits for a build under way before answering from what is indexed
+ * (with the build's progress in the result, issue 16).
+ */
+export const INDEX_WAIT_MS = 2_000;
 
 export interface WriteSession {
   paths: Set<string>;
@@ -21,7 +28,21 @@ export class KbRuntime {
   constructor(
     readonly store: KbStore,
     readonly index: SearchIndex,
+    /** The index build's progress (ready unless the server builds it in the background). */
+    readonly indexStatus: BuildStatus = new BuildStatus("ready"),
   ) {}
+
+  /**
+   * For reads answered from the index: waits up to `waitMs` for a build under way, then returns
+   * null when the index is complete, else the progress to put in the result as `index`.
+   */
+  async awaitIndex(waitMs = INDEX_WAIT_MS): Promise<IndexProgress | null> {
+    if (this.indexStatus.ready) return null;
+    await this.indexStatus.settled(waitMs);
+    if (this.indexStatus.ready) return null;
+    const { state, done, total } = this.indexStatus.progress;
+    return { state, done, total };
+  }
 
   get settings(): KbSettings {
     return this.store.settings;

@@ -54,11 +54,11 @@ describe("HTTP routes", () => {
       status: "ok",
       version: "9.9.9",
       ready: true,
-      kbs: [
-        { name: "a", status: "ok" },
-        { name: "b", status: "ok" },
-        { name: "c", status: "ok" },
-      ],
+      kbs: ["a", "b", "c"].map((name) => ({
+        name,
+        status: "ok",
+        index: { state: "ready", done: expect.any(Number), total: expect.any(Number) },
+      })),
       mount_mode: "routed",
       routed_path: "/mcp/routed",
     });

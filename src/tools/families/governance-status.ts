@@ -25,7 +25,12 @@ const kbStatus = defineTool({
       name: settings.name,
       concepts: files.length,
       maps: maps.map((m) => ({ name: m.name, kind: m.kind })),
-      index: { count: indexed, in_sync: indexed === files.length },
+      // state/done/total: the background build's progress (issue 16), "ready" once complete.
+      index: {
+        count: indexed,
+        in_sync: indexed === files.length,
+        ...ctx.runtime.indexStatus.progress,
+      },
       git: {
         head: git.head,
         branch: git.branch,

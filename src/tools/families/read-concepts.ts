@@ -117,7 +117,8 @@ const conceptList = defineTool({
       }
       prefix = prefix ?? map;
     }
-    return ctx.runtime.index.list({
+    const building = await ctx.runtime.awaitIndex(); // as search: partial while building
+    const page = ctx.runtime.index.list({
       where,
       since: args.since,
       until: args.until,
@@ -125,6 +126,7 @@ const conceptList = defineTool({
       limit,
       visibility: ctx.visibility,
     });
+    return building ? { ...page, index: building } : page;
   },
 });
 

@@ -79,8 +79,11 @@ const search = defineTool({
         'argument "query" must contain a word to search for, got only whitespace',
       );
     }
+    // A build under way (issue 16): wait up to 2 s, then answer from what is indexed, saying so.
+    const building = await ctx.runtime.awaitIndex();
     // The index falls back to the whole query as a substring itself (CJK text, word fragments).
-    return ctx.runtime.index.search({ query, scope, limit, visibility: ctx.visibility });
+    const found = ctx.runtime.index.search({ query, scope, limit, visibility: ctx.visibility });
+    return building ? { ...found, index: building } : found;
   },
 });
 

@@ -1,0 +1,70 @@
+/**
+ * Background index builds within a bounded worker budget (issue 16): a mounted KB is served at
+ * once; its index is built by a job run here, at most `concurrency` at a time (first come, first
+ * served), so a server with 50 KBs neither builds them one after the other before answering nor
+ * all at once. A job yields to the event loop between batches (buildKbIndex), so one KB's build
+ * never holds up another KB's calls for longer than one batch; a worker thread was not needed
+ * (docs/decisions.md).
+ */
+
+export type BuildJob = (signal: AbortSignal) => Promise<void>;
+
+export interface ScheduledBuild {
+  /** Drops the job if it has not started, else aborts it; resolves once it has stopped. */
+  cancel(): Promise<void>;
+  /** Resolves when the job has run (or was cancelled); never rejects. */
+  readonly finished: Promise<void>;
+}
+
+/** Builds run at once by default: two cores, and SQLite writes are CPU-bound. */
+export const DEFAULT_BUILD_CONCURRENCY = 2;
+
+export class IndexBuildScheduler {
+  private running = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(readonly concurrency: number = DEFAULT_BUILD_CONCURRENCY) {
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new RangeError(
+        `index build concurrency must be a positive integer, got ${concurrency}`,
+      );
+  }
+
+  /** Jobs waiting for a slot (for tests and /health figures). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  schedule(job: BuildJob): ScheduledBuild {
+    const ctrl = new AbortController();
+    let resolveFinished = () => {};
+    const finished = new Promise<void>((resolve) => {
+      resolveFinished = resolve;
+    });
+    const start = () => {
+      this.running++;
+      // A job reports its own failures; the catch only keeps the queue moving.
+      job(ctrl.signal)
+        .catch(() => {})
+        .finally(() => {
+          this.running--;
+          resolveFinished();
+          this.queue.shift()?.();
+        });
+    };
+    if (this.running < this.concurrency) start();
+    else this.queue.push(start);
+    return {
+      finished,
+      cancel: async () => {
+        ctrl.abort();
+        const waiting = this.queue.indexOf(start);
+        if (waiting !== -1) {
+          this.queue.splice(waiting, 1);
+          resolveFinished();
+        }
+        await finished;
+      },
+    };
+  }
+}
