@@ -65,7 +65,11 @@ export function argumentFate(
   if (Object.hasOwn(props, arg.name)) {
     const now = required.has(arg.name);
     const change = now === arg.required ? "" : now ? " (now required)" : " (now optional)";
-    return { kind: "same", text: `${name}${change}` };
+    const items = Object.entries(spec.aliases ?? {})
+      .filter(([alias]) => alias.startsWith(`${arg.name}[].`))
+      .map(([alias, ours]) => `\`${alias.slice(arg.name.length + 3)}\` → \`${ours}\``);
+    const inside = items.length > 0 ? ` (items: ${items.join(", ")}, aliases accepted)` : "";
+    return { kind: "same", text: `${name}${change}${inside}` };
   }
   const alias = spec.aliases?.[arg.name];
   if (alias) return { kind: "alias", text: `${name} → \`${alias}\` (alias accepted)` };

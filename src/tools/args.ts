@@ -37,31 +37,58 @@ export function validateArgs(spec: ArgSpec, args: unknown): Record<string, unkno
 
 /**
  * The one place Go v0.5 argument names become ours (`spec.aliases`, e.g. concept_move's
- * `source_id` → `from`). An alias sent with the same value as our name is dropped; with a
- * different value the call is refused (`invalid_argument`), since neither can be preferred
- * safely. With `lenient`, a conflict keeps our name's value instead of throwing (the audit
- * record of a call that will be refused anyway). Top-level keys only; `args` is not changed.
+ * `source_id` → `from`; `moves[].source_id` → `from` renames inside each object item of the
+ * array `moves`). An alias sent with the same value as our name is dropped; with a different
+ * value the call is refused (`invalid_argument`), since neither can be preferred safely. With
+ * `lenient`, a conflict keeps our name's value instead of throwing (the audit record of a call
+ * that will be refused anyway). `args` is not changed.
  */
 export function canonicalArgs(
   spec: Pick<ToolSpec, "aliases">,
   args: Record<string, unknown>,
   lenient = false,
 ): Record<string, unknown> {
-  const aliases = spec.aliases;
-  if (!aliases || !Object.keys(args).some((key) => Object.hasOwn(aliases, key))) return args;
+  if (!spec.aliases) return args;
+  const top: Record<string, string> = {};
+  const nested = new Map<string, Record<string, string>>();
+  for (const [alias, ours] of Object.entries(spec.aliases)) {
+    const [array, key] = alias.split("[].");
+    if (key === undefined) top[alias] = ours;
+    else nested.set(array as string, { ...nested.get(array as string), [key]: ours });
+  }
+  let out = rename(args, top, lenient, "");
+  for (const [array, table] of nested) {
+    const list = out[array];
+    if (!Array.isArray(list)) continue;
+    const items = list.map((item, i) =>
+      isRecord(item) ? rename(item, table, lenient, `${array}[${i}].`) : item,
+    );
+    if (items.some((item, i) => item !== list[i])) out = { ...out, [array]: items };
+  }
+  return out;
+}
+
+/** `record` with the keys of `table` renamed (the same record when none is present). */
+function rename(
+  record: Record<string, unknown>,
+  table: Record<string, string>,
+  lenient: boolean,
+  path: string,
+): Record<string, unknown> {
+  if (!Object.keys(record).some((key) => Object.hasOwn(table, key))) return record;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args))
-    if (!Object.hasOwn(aliases, key)) out[key] = value;
-  for (const [key, value] of Object.entries(args)) {
-    if (!Object.hasOwn(aliases, key)) continue;
-    const ours = aliases[key] as string;
-    const given = args[ours];
+  for (const [key, value] of Object.entries(record))
+    if (!Object.hasOwn(table, key)) out[key] = value;
+  for (const [key, value] of Object.entries(record)) {
+    if (!Object.hasOwn(table, key)) continue;
+    const ours = table[key] as string;
+    const given = record[ours];
     if (given !== undefined && given !== null && !sameValue(given, value)) {
       if (lenient) continue;
       throw new KbError(
         "invalid_argument",
-        `'${key}' (the Go name of '${ours}') and '${ours}' are both given with different values: pass only '${ours}'`,
-        { argument: key },
+        `'${path}${key}' (the Go name of '${path}${ours}') and '${path}${ours}' are both given with different values: pass only '${path}${ours}'`,
+        { argument: `${path}${key}` },
       );
     }
     if (given === undefined || given === null) out[ours] = value;

@@ -92,9 +92,16 @@ const TOOL_NAME = /^[a-z][a-z0-9_]*$/;
  * of the schema, and must name one (else a Go call would be renamed into an unknown argument).
  */
 function aliasProblem(spec: ToolSpec): string | null {
-  const props = spec.inputSchema.properties ?? {};
   for (const [alias, ours] of Object.entries(spec.aliases ?? {})) {
-    if (Object.hasOwn(props, alias)) return `alias ${alias} shadows an argument of its schema`;
+    // `array[].key`: a key of the array's object items.
+    const [array, key] = alias.split("[].");
+    let props = (spec.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    if (key !== undefined) {
+      const items = props[array as string]?.items as Record<string, unknown> | undefined;
+      props = (items?.properties ?? {}) as Record<string, Record<string, unknown>>;
+    }
+    const name = key ?? alias;
+    if (Object.hasOwn(props, name)) return `alias ${alias} shadows an argument of its schema`;
     if (!Object.hasOwn(props, ours)) return `alias ${alias} names ${ours}, not an argument`;
   }
   return null;

@@ -57,7 +57,8 @@ describe("Go v0.5 tool contract", () => {
     for (const spec of specs.values()) {
       const goArgs = new Set(contract.tools[spec.name]?.arguments.map((a) => a.name) ?? []);
       for (const alias of Object.keys(spec.aliases ?? {})) {
-        if (!goArgs.has(alias)) stray.push(`${spec.name}.${alias}`);
+        // `moves[].source_id`: the array must be a Go argument (its items are not in the contract).
+        if (!goArgs.has(alias.split("[].")[0] as string)) stray.push(`${spec.name}.${alias}`);
       }
     }
     expect(stray).toEqual([]);

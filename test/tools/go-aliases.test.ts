@@ -114,6 +114,28 @@ describe("Go argument aliases", () => {
     });
   });
 
+  it("concept_move moves[] items take source_id/target_id; a clash inside an item names it", async () => {
+    const c = await client();
+    await note(c, "alpha/m1");
+    await note(c, "alpha/m2");
+    const clash = await call(c, "concept_move", {
+      moves: [{ source_id: "alpha/m1", from: "alpha/m2", to: "alpha/x" }],
+    });
+    expect(clash.text).toMatch(
+      /^invalid_argument: 'moves\[0\]\.source_id' \(the Go name of 'moves\[0\]\.from'\)/,
+    );
+    const r = await call(c, "concept_move", {
+      moves: [
+        { source_id: "alpha/m1", target_id: "alpha/m1-moved" },
+        { from: "alpha/m2", to: "alpha/m2-moved" },
+      ],
+      rewrite_links: false,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect((await call(c, "concept_read", { id: "alpha/m1-moved" })).isError).toBe(false);
+    expect((await call(c, "concept_read", { id: "alpha/m2-moved" })).isError).toBe(false);
+  });
+
   it("authorization judges the aliased targets: a role on alpha may not move into beta", async () => {
     const admin = await client();
     await call(admin, "map_create", { name: "beta", kind: "map" });

@@ -108,6 +108,9 @@ describe("registerTools fails closed", () => {
       /alias source_id names from, not an argument/,
     );
     expect(registerTools([{ ...base, aliases: { source_id: "id" } }])).toHaveLength(1);
+    expect(() => registerTools([{ ...base, aliases: { "body[].x": "y" } }])).toThrow(
+      /alias body\[\]\.x names y, not an argument/,
+    );
   });
   it("refuses a duplicate name", () => {
     expect(() => registerTools([base, { ...base }])).toThrow(/duplicate tool name ok_tool/);

@@ -202,7 +202,12 @@ const conceptExpand = defineTool({
 const conceptMove = defineTool({
   name: "concept_move",
   // Go v0.5 argument names (docs/migrating-from-go.md).
-  aliases: { source_id: "from", target_id: "to" },
+  aliases: {
+    source_id: "from",
+    target_id: "to",
+    "moves[].source_id": "from",
+    "moves[].target_id": "to",
+  },
   description:
     "Move/rename concepts (from/to or moves[]), all validated first; rewrite_links (default true) updates links KB-wide. Errors: not_found, already_exists.",
   args: { ...MOVE_ARGS, rewrite_links: opt(bool()) },
