@@ -222,6 +222,7 @@ async function execute(
     visibility: visibility.visibility,
     principalId: ctx.principal.id,
     now: deps.now ?? (() => new Date()),
+    ...(ctx.progress ? { progress: ctx.progress } : {}),
   });
   try {
     if (spec.readOnly) {

@@ -7,7 +7,15 @@ export interface CallContext {
   principal: Principal;
   transport: Transport;
   requestId: string;
+  /**
+   * Present when the caller passed `_meta.progressToken`: reports `done` of `total` as
+   * `notifications/progress` (issue 15). Handlers see it as ToolContext.progress.
+   */
+  progress?: ProgressFn;
 }
+
+/** Reports progress of a long call; values must grow (smaller or equal ones are dropped). */
+export type ProgressFn = (done: number, total?: number) => void;
 
 /** The principal of stdio and auth-off HTTP. */
 export const LOCAL_ADMIN: Principal = Object.freeze({

@@ -1,8 +1,9 @@
 /**
  * Checks every JSON-RPC request before the SDK dispatches it, through the transport's public
  * `onmessage` hook (no private SDK member). Two checks, in this order:
- *   1. metadata gate (D187): initialize, tools/list and ping answer `forbidden` (-32003) when
- *      the principal cannot read any KB of the endpoint;
+ *   1. metadata gate (D187): initialize, tools/list, ping and the resource/prompt listings and
+ *      completions answer `forbidden` (-32003) when the principal cannot read any KB of the
+ *      endpoint;
  *   2. params (issue 10 item 16): a request of a method we serve whose params do not match the
  *      protocol schema answers -32602 Invalid params with a one-line message. Without this the
  *      SDK's schema parse throws a ZodError, answered as -32603 with the raw issue dump.
@@ -11,18 +12,37 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
   InitializeRequestSchema,
   isJSONRPCRequest,
   type JSONRPCRequest,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
 /** JSON-RPC error code of a metadata request refused by the gate (message: exactly `forbidden`). */
 export const FORBIDDEN_CODE = -32003;
 
-const GATED = new Set(["initialize", "tools/list", "ping"]);
+// Listings and templates are metadata too (issue 15): a principal who can read no KB of the
+// endpoint learns nothing from them either.
+const GATED = new Set([
+  "initialize",
+  "tools/list",
+  "ping",
+  "resources/list",
+  "resources/templates/list",
+  "prompts/list",
+  "completion/complete",
+]);
 
 interface SafeParser {
   safeParse(value: unknown): {
@@ -36,6 +56,15 @@ const SCHEMAS: Record<string, SafeParser> = {
   "tools/list": ListToolsRequestSchema,
   "tools/call": CallToolRequestSchema,
   ping: PingRequestSchema,
+  "resources/list": ListResourcesRequestSchema,
+  "resources/read": ReadResourceRequestSchema,
+  "resources/templates/list": ListResourceTemplatesRequestSchema,
+  "resources/subscribe": SubscribeRequestSchema,
+  "resources/unsubscribe": UnsubscribeRequestSchema,
+  "prompts/list": ListPromptsRequestSchema,
+  "prompts/get": GetPromptRequestSchema,
+  "completion/complete": CompleteRequestSchema,
+  "logging/setLevel": SetLevelRequestSchema,
 };
 
 export interface Refusal {

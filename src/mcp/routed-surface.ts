@@ -4,9 +4,32 @@
  * injected (injectKb, the ONE place), and choosing the target KB — and then calls the target's
  * KbSurface.callTool, the same path as a per-KB endpoint. No audit, no authorization here.
  */
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  type CompleteResult,
+  ErrorCode,
+  type GetPromptResult,
+  type ListResourcesResult,
+  McpError,
+  type Prompt,
+  type ReadResourceResult,
+  type ResourceTemplate,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { canReadAnyKb } from "../auth/decide.js";
+import {
+  type CompletionRef,
+  type ContentSurface,
+  completion,
+  decodeCursor,
+  encodeCursor,
+} from "./content-surface.js";
 import type { CallContext } from "./context.js";
-import type { KbSurface } from "./kb-surface.js";
+import { resourceNotFound, unknownPrompt } from "./kb-content.js";
+import type { KbEvent } from "./kb-events.js";
+import { completionKind, type KbSurface } from "./kb-surface.js";
+import { FORBIDDEN_CODE } from "./request-guard.js";
+import { conceptTemplate, parseResourceUri } from "./resource-uri.js";
 import {
   type DescriptorList,
   freezeList,
@@ -15,7 +38,7 @@ import {
   textResult,
 } from "./surface.js";
 
-export class RoutedSurface implements ToolSurface {
+export class RoutedSurface implements ToolSurface, ContentSurface {
   readonly kbNames: readonly string[];
   readonly #surfaces: ReadonlyMap<string, KbSurface>;
   readonly #lists = new Map<ToolsProfile, DescriptorList>();
@@ -90,6 +113,141 @@ export class RoutedSurface implements ToolSurface {
       stripped = rest;
     }
     return surface.callTool(name, stripped, ctx);
+  }
+
+  // ---- resources, prompts, completions: each KB's own, the KB named by the URI or `kb` -----
+
+  async listResources(cursor: string | undefined, ctx: CallContext): Promise<ListResourcesResult> {
+    const surfaces = [...this.#surfaces.values()];
+    let { kb: i, offset } = decodeCursor(cursor);
+    for (; i < surfaces.length; i++, offset = 0) {
+      const surface = surfaces[i] as KbSurface;
+      let page: ListResourcesResult;
+      try {
+        page = await surface.listResources(
+          offset === 0 ? undefined : encodeCursor({ kb: 0, offset }),
+          ctx,
+        );
+      } catch (err) {
+        // A bound KB this principal cannot read at all lists nothing (like a collection tool).
+        if (err instanceof McpError && err.code === FORBIDDEN_CODE) continue;
+        throw err;
+      }
+      const next = page.nextCursor
+        ? { kb: i, offset: decodeCursor(page.nextCursor).offset }
+        : i + 1 < surfaces.length
+          ? { kb: i + 1, offset: 0 }
+          : null;
+      if (page.resources.length === 0 && next !== null && next.kb !== i) continue;
+      return next === null
+        ? { resources: page.resources }
+        : { resources: page.resources, nextCursor: encodeCursor(next) };
+    }
+    return { resources: [] };
+  }
+
+  readResource(uri: string, ctx: CallContext): Promise<ReadResourceResult> {
+    const ref = parseResourceUri(uri);
+    const surface = ref ? this.#surfaces.get(ref.kb) : undefined;
+    if (!surface) return Promise.reject(resourceNotFound(uri));
+    return surface.readResource(uri, ctx);
+  }
+
+  resourceTemplates(): ResourceTemplate[] {
+    return [
+      {
+        uriTemplate: conceptTemplate(null),
+        name: "concept",
+        title: "Concept of a bound KB",
+        description: `A concept's Markdown by KB (${this.kbNames.join(", ")}) and id (both complete)`,
+        mimeType: "text/markdown",
+      },
+    ];
+  }
+
+  /** The union by name of the bound KBs' prompts, `kb` added (required with 2+ KBs). */
+  async listPrompts(ctx: CallContext): Promise<Prompt[]> {
+    const byName = new Map<string, Prompt>();
+    for (const surface of this.#readable(ctx)) {
+      for (const prompt of await surface.listPrompts(ctx)) {
+        if (!byName.has(prompt.name)) byName.set(prompt.name, this.#withKb(prompt));
+      }
+    }
+    return [...byName.values()];
+  }
+
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    ctx: CallContext,
+  ): Promise<GetPromptResult> {
+    const { kb, ...rest } = args;
+    let surface: KbSurface | undefined;
+    if (kb === undefined || kb === "") {
+      if (this.kbNames.length > 1)
+        return Promise.reject(
+          new McpError(
+            ErrorCode.InvalidParams,
+            `Prompt ${name}: argument 'kb' is required; one of ${this.kbNames.join(", ")}`,
+          ),
+        );
+      surface = this.#surfaces.get(this.kbNames[0] as string);
+    } else surface = this.#surfaces.get(kb);
+    if (!surface) return Promise.reject(unknownPrompt(name));
+    // The text names the KB to pass as `kb` when the tools need it (2+ KBs).
+    return surface.getPrompt(name, rest, ctx, this.kbNames.length > 1);
+  }
+
+  async complete(
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context: Record<string, string>,
+    ctx: CallContext,
+  ): Promise<CompleteResult["completion"]> {
+    const kind = completionKind(ref, argument.name, null);
+    if (kind === null) return completion([]);
+    if (kind === "kb")
+      return completion(
+        this.#readable(ctx)
+          .map((s) => s.name)
+          .filter((n) => n.startsWith(argument.value)),
+      );
+    const named = context.kb ?? (this.kbNames.length === 1 ? this.kbNames[0] : undefined);
+    const surface = named === undefined ? undefined : this.#surfaces.get(named);
+    if (!surface) return completion([]);
+    if (ref.type === "ref/resource")
+      return surface.complete(
+        { type: "ref/resource", uri: conceptTemplate(surface.name) },
+        argument,
+        {},
+        ctx,
+      );
+    return surface.complete(ref, argument, {}, ctx);
+  }
+
+  onEvent(listener: (kb: string, event: KbEvent) => void): () => void {
+    const stops = [...this.#surfaces.values()].map((s) => s.onEvent(listener));
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }
+
+  writes(tool: string): boolean {
+    return [...this.#surfaces.values()].some((s) => s.writes(tool));
+  }
+
+  /** The bound KBs this principal can read something of (the rest offer no prompts). */
+  #readable(ctx: CallContext): KbSurface[] {
+    return [...this.#surfaces.values()].filter((s) => canReadAnyKb(ctx.principal.policy, [s.name]));
+  }
+
+  #withKb(prompt: Prompt): Prompt {
+    const kbArg = {
+      name: "kb",
+      description: `The KB to work in: ${this.kbNames.join(", ")}`,
+      required: this.kbNames.length > 1,
+    };
+    return { ...prompt, arguments: [kbArg, ...(prompt.arguments ?? [])] };
   }
 
   /** The spec of the first bound KB registering `name` (for its enable key). */

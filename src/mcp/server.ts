@@ -11,11 +11,15 @@ import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  type ServerCapabilities,
+  type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Principal } from "../auth/types.js";
-import type { Transport } from "./context.js";
+import { isContentSurface } from "./content-surface.js";
+import type { CallContext, ProgressFn, Transport } from "./context.js";
 import { guardRequests } from "./request-guard.js";
+import { contentCapabilities, installContentHandlers } from "./server-content.js";
 import type { ToolSurface, ToolsProfile } from "./surface.js";
 
 export { FORBIDDEN_CODE } from "./request-guard.js";
@@ -50,8 +54,12 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 class GuardedServer extends Server {
   readonly #gate: () => boolean;
 
-  constructor(info: { name: string; version: string }, gate: () => boolean) {
-    super(info, { capabilities: { tools: {} }, jsonSchemaValidator: SHARED_VALIDATOR });
+  constructor(
+    info: { name: string; version: string },
+    gate: () => boolean,
+    capabilities: ServerCapabilities,
+  ) {
+    super(info, { capabilities, jsonSchemaValidator: SHARED_VALIDATOR });
     this.#gate = gate;
   }
 
@@ -62,18 +70,67 @@ class GuardedServer extends Server {
 }
 
 export function createMcpServer(surface: ToolSurface, opts: McpServerOptions): Server {
+  // stdio is one long session: it can be told about writes and warnings later (issue 15).
+  const live = opts.transport === "stdio";
+  const content = isContentSurface(surface) ? surface : null;
   // The gate runs in the request guard, before dispatch; the handlers below only serve.
   const server = new GuardedServer(
     { name: opts.name, version: opts.version },
     opts.metadataGate ?? (() => true),
+    content ? { tools: {}, ...contentCapabilities(live) } : { tools: {} },
   );
+  const context = (): CallContext => ({
+    principal: opts.principal,
+    transport: opts.transport,
+    requestId: randomUUID(),
+  });
   server.setRequestHandler(PingRequestSchema, async () => ({}));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: surface.descriptors(opts.profile).tools as never,
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const ctx = { principal: opts.principal, transport: opts.transport, requestId: randomUUID() };
-    return surface.callTool(request.params.name, request.params.arguments ?? {}, ctx);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    if (token === undefined)
+      return surface.callTool(request.params.name, request.params.arguments ?? {}, context());
+    const progress = progressSender(token, extra.sendNotification);
+    progress(0);
+    try {
+      return await surface.callTool(request.params.name, request.params.arguments ?? {}, {
+        ...context(),
+        progress,
+      });
+    } finally {
+      progress.finish();
+    }
   });
+  if (content) installContentHandlers(server, content, context, live);
   return server;
+}
+
+/**
+ * `notifications/progress` for one call: strictly increasing values only (the protocol's rule;
+ * a handler repeating or going back is dropped), and `finish` closes at done = total.
+ */
+export function progressSender(
+  token: string | number,
+  send: (n: ServerNotification) => Promise<void>,
+): ProgressFn & { finish(): void } {
+  let last = -1;
+  let lastTotal: number | undefined;
+  const report = (done: number, total?: number) => {
+    if (!Number.isFinite(done) || done <= last) return;
+    last = done;
+    if (total !== undefined) lastTotal = total;
+    const params =
+      total === undefined
+        ? { progressToken: token, progress: done }
+        : { progressToken: token, progress: done, total };
+    void send({ method: "notifications/progress", params }).catch(() => {});
+  };
+  return Object.assign(report, {
+    finish: () => {
+      const total = lastTotal ?? Math.max(1, last);
+      report(total, total);
+    },
+  });
 }

@@ -68,7 +68,11 @@ export async function serveStdio(surface: ToolSurface, opts: StdioOptions): Prom
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
-  server.onclose = () => resolveClosed();
+  const previous = server.onclose;
+  server.onclose = () => {
+    previous?.();
+    resolveClosed();
+  };
   server.onerror = (error) => opts.logger.warn(`stdio: ${error.message}`);
   await server.connect(transport);
   // Graceful: requests already read are answered (and their writes committed) first.

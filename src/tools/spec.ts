@@ -49,6 +49,8 @@ export interface ToolContext {
   visibility: Visibility;
   principalId: string;
   now: () => Date;
+  /** Present when the caller asked for progress: call as work advances (done of total). */
+  progress?: (done: number, total?: number) => void;
 }
 
 export interface ToolSpec {
@@ -67,9 +69,10 @@ export interface ToolSpec {
   /**
    * Go v0.5 argument names accepted for ours (`{source_id: "from"}`), never listed in the schema
    * (tools/list stays as is). args.ts renames them before validation, so authorization, audit and
-   * the handler only ever see our names (docs/migrating-from-go.md).
+   * the handler only ever see our names (docs/migrating-from-go.md). `null`: accepted and
+   * dropped, for a Go argument whose request our tool always fulfils (index_get's with_hash).
    */
-  aliases?: Readonly<Record<string, string>>;
+  aliases?: Readonly<Record<string, string | null>>;
   /** Registered for a KB only when this returns true. */
   enabledFor?: (settings: KbSettings) => boolean;
   /** The config key that enables it (named in errors when a KB does not register it). */

@@ -1,0 +1,205 @@
+/**
+ * The MCP requests that read KB content other than tools/call — resources/list and /read,
+ * prompts/list and /get of the KB's skills, completion of ids and map names — written as
+ * ToolSpecs that are never registered (tools/list does not show them) but run through the same
+ * call pipeline as a tool (call-pipeline.ts): authorization by resource class, hidden ≡ missing,
+ * audit attempt and completion under the request's method name. Each mirrors the tool that
+ * reads the same thing, with the same resource class:
+ *
+ *   resources/list           ≈ concept_list    collection (visibility in SQL, before the page)
+ *   resources/read concept   ≈ concept_read    exact
+ *   resources/read ~index    ≈ index_get       whole
+ *   resources/read ~instr.   ≈ atlas_overview  collection
+ *   prompts/list, prompts/get ≈ skill_list     whole
+ *   completion/complete      ≈ concept_list / map_list  collection
+ */
+
+import { KbError } from "../kb/errors.js";
+import { parseDocument } from "../kb/frontmatter.js";
+import { validateId } from "../kb/ids.js";
+import { defineTool } from "../tools/define.js";
+import { enumOf, int, nonEmptyStr, opt, str } from "../tools/schema.js";
+import type { ToolSpec } from "../tools/spec.js";
+import { mapVisible } from "../tools/support/visibility.js";
+
+/** Concepts per resources/list page. */
+export const RESOURCE_PAGE = 200;
+/** Most values one completion answers (the protocol's own cap is 100). */
+export const COMPLETION_MAX = 100;
+
+function notFound(what: string): KbError {
+  return new KbError("not_found", `${what} not found`);
+}
+
+export const listResources = defineTool({
+  name: "resources/list",
+  description: "Concepts of the KB as resources, one page from offset.",
+  args: {
+    offset: opt(int({ min: 0 }), 0),
+    limit: opt(int({ min: 1, max: 1000 }), RESOURCE_PAGE),
+  },
+  readOnly: true,
+  advanced: true,
+  resource: "collection",
+  auditFields: [],
+  handler: async ({ offset, limit }, ctx) => {
+    // Keyset paging is not in the list query; offset + slice keeps visibility in SQL (D118).
+    const r = ctx.runtime.index.list({ limit: offset + limit, visibility: ctx.visibility });
+    const items = r.items.slice(offset).map((i) => ({ id: i.id, title: i.title, type: i.type }));
+    const first = offset === 0;
+    return {
+      items,
+      next: offset + items.length < r.total ? offset + items.length : null,
+      // The curated index is a whole-KB read (index_get); instructions are what any reader gets.
+      index: first && ctx.visibility.all,
+      instructions: first && (await ctx.runtime.store.readText("instructions.md")) !== null,
+    };
+  },
+});
+
+export const readConceptResource = defineTool({
+  name: "resources/read",
+  description: "A concept's Markdown file as written.",
+  args: { id: nonEmptyStr(), uri: str() },
+  readOnly: true,
+  advanced: true,
+  resource: "exact",
+  auditFields: ["id", "uri"],
+  targets: (args) => (typeof args.id === "string" ? [{ id: args.id, write: false }] : []),
+  handler: async ({ id }, ctx) => {
+    validateId(id);
+    const doc = await ctx.runtime.store.readConcept(id);
+    const text = await ctx.runtime.store.readText(doc.path);
+    if (text === null) throw notFound(`concept ${id}`);
+    return { text };
+  },
+});
+
+export const readIndexResource = defineTool({
+  name: "resources/read",
+  description: "The KB's curated root index (data/index.md).",
+  args: { uri: str() },
+  readOnly: true,
+  advanced: true,
+  resource: "whole",
+  auditFields: ["uri"],
+  handler: async (_args, ctx) => {
+    const text = await ctx.runtime.store.readText("data/index.md");
+    if (text === null) throw notFound("index");
+    return { text };
+  },
+});
+
+export const readInstructionsResource = defineTool({
+  name: "resources/read",
+  description: "The KB's instructions.md for agents.",
+  args: { uri: str() },
+  readOnly: true,
+  advanced: true,
+  resource: "collection",
+  auditFields: ["uri"],
+  handler: async (_args, ctx) => {
+    const text = await ctx.runtime.store.readText("instructions.md");
+    if (text === null) throw notFound("instructions");
+    return { text };
+  },
+});
+
+export const listSkillPrompts = defineTool({
+  name: "prompts/list",
+  description: "The KB's skills with their declared arguments.",
+  readOnly: true,
+  advanced: true,
+  resource: "whole",
+  auditFields: [],
+  handler: async (_args, ctx) => {
+    const skills = await ctx.runtime.store.skills();
+    const out = [];
+    for (const s of skills) {
+      const text = await ctx.runtime.store.readText(s.path);
+      if (text === null) continue;
+      out.push({ name: s.name, description: s.description, arguments: declaredArgs(text) });
+    }
+    return { skills: out };
+  },
+});
+
+export const getSkillPrompt = defineTool({
+  name: "prompts/get",
+  description: "One KB skill's SKILL.md.",
+  args: { name: nonEmptyStr() },
+  readOnly: true,
+  advanced: true,
+  resource: "whole",
+  auditFields: ["name"],
+  handler: async ({ name }, ctx) => {
+    const skill = (await ctx.runtime.store.skills()).find((s) => s.name === name);
+    const text = skill ? await ctx.runtime.store.readText(skill.path) : null;
+    if (!skill || text === null) throw notFound(`prompt ${name}`);
+    return { description: skill.description, text };
+  },
+});
+
+export const completeValues = defineTool({
+  name: "completion/complete",
+  description: "Concept ids or map names that start with a value, as the caller may see them.",
+  args: { kind: enumOf(["id", "map"] as const), value: str() },
+  readOnly: true,
+  advanced: true,
+  resource: "collection",
+  auditFields: ["kind"],
+  handler: async ({ kind, value }, ctx) => {
+    if (kind === "map") {
+      const maps = (await ctx.runtime.store.maps()).filter((m) => mapVisible(ctx.visibility, m));
+      const names = maps.map((m) => m.name).filter((n) => n.startsWith(value));
+      return { values: names.slice(0, COMPLETION_MAX), total: names.length };
+    }
+    // Narrow by the folder already typed (an id prefix in SQL), then by the partial segment.
+    const folder = value.includes("/") ? value.slice(0, value.lastIndexOf("/")) : undefined;
+    let prefix: string | undefined = folder;
+    try {
+      if (folder !== undefined) validateId(folder);
+    } catch {
+      return { values: [], total: 0 };
+    }
+    if (prefix === "") prefix = undefined;
+    const r = ctx.runtime.index.list({ prefix, limit: 5000, visibility: ctx.visibility });
+    const ids = r.items.map((i) => i.id).filter((id) => id.startsWith(value));
+    return { values: ids.slice(0, COMPLETION_MAX), total: ids.length };
+  },
+});
+
+export interface PromptArg {
+  name: string;
+  required: boolean;
+}
+
+/**
+ * A skill's arguments from its frontmatter `arguments` (a list of names; `name?` = optional).
+ * Without the key, one optional `request`: what the user wants done, appended to the skill.
+ */
+export function declaredArgs(text: string): PromptArg[] {
+  let fm: Record<string, unknown> = {};
+  try {
+    fm = parseDocument(text).frontmatter;
+  } catch {
+    fm = {};
+  }
+  const raw = fm.arguments;
+  const names = Array.isArray(raw) ? raw : typeof raw === "string" && raw !== "" ? [raw] : null;
+  if (names === null) return [{ name: "request", required: false }];
+  return names
+    .filter((n): n is string => typeof n === "string" && n.replace(/\?$/, "") !== "")
+    .map((n) => ({ name: n.replace(/\?$/, ""), required: !n.endsWith("?") }));
+}
+
+/** Every internal spec by identity, for the pipeline's resolver. */
+export const PROTOCOL_SPECS: readonly ToolSpec[] = [
+  listResources,
+  readConceptResource,
+  readIndexResource,
+  readInstructionsResource,
+  listSkillPrompts,
+  getSkillPrompt,
+  completeValues,
+];
