@@ -73,6 +73,10 @@ export function argumentFate(
   }
   const alias = spec.aliases?.[arg.name];
   if (alias) return { kind: "alias", text: `${name} → \`${alias}\` (alias accepted)` };
+  if (alias === null) {
+    const why = notes.dropped?.[arg.name];
+    return { kind: "alias", text: `${name} accepted and ignored${why ? `: ${why}` : ""}` };
+  }
   const renamed = notes.renamed?.[arg.name];
   if (renamed) return { kind: "renamed", text: `${name} → ${renamed}` };
   const dropped = notes.dropped?.[arg.name];
@@ -116,7 +120,7 @@ export function renderToolsSection(): string {
   const names = Object.keys(contract.tools).sort();
   const served = names.filter((n) => specs.has(n));
   const aliasCount = [...specs.values()].reduce(
-    (n, s) => n + Object.keys(s.aliases ?? {}).length,
+    (n, s) => n + Object.values(s.aliases ?? {}).filter((v) => v !== null).length,
     0,
   );
   const onlyHere = [...specs.keys()].filter((n) => !contract.tools[n]).sort();
@@ -124,6 +128,8 @@ export function renderToolsSection(): string {
     BEGIN,
     "",
     `Go v${contract.version} (commit \`${contract.commit.slice(0, 12)}\`) registers ${names.length} tools; ${served.length} have the same name here, ${names.length - served.length} are not served (each row says what to use instead). Tool names never changed; where an argument was renamed, the ${aliasCount} unambiguous Go names are still accepted as **aliases**: not listed in tools/list (the schemas stay ours), renamed before authorization and audit (both record our name), and refused with \`invalid_argument\` when sent together with our name and a different value.`,
+    "",
+    "A Go argument whose request our tool always fulfils is accepted and ignored (`index_get` `with_hash`).",
     "",
     "Results are compact JSON (Go: pretty JSON or text). Results that Go gave a `content_hash` (concept_read, concept_write, concept_new, concept_patch, index_get, index_patch) carry it next to our `hash`, with the same value; elsewhere the sha256 is `hash`.",
     "",

@@ -49,8 +49,8 @@ export function canonicalArgs(
   lenient = false,
 ): Record<string, unknown> {
   if (!spec.aliases) return args;
-  const top: Record<string, string> = {};
-  const nested = new Map<string, Record<string, string>>();
+  const top: Record<string, string | null> = {};
+  const nested = new Map<string, Record<string, string | null>>();
   for (const [alias, ours] of Object.entries(spec.aliases)) {
     const [array, key] = alias.split("[].");
     if (key === undefined) top[alias] = ours;
@@ -71,7 +71,7 @@ export function canonicalArgs(
 /** `record` with the keys of `table` renamed (the same record when none is present). */
 function rename(
   record: Record<string, unknown>,
-  table: Record<string, string>,
+  table: Record<string, string | null>,
   lenient: boolean,
   path: string,
 ): Record<string, unknown> {
@@ -81,7 +81,8 @@ function rename(
     if (!Object.hasOwn(table, key)) out[key] = value;
   for (const [key, value] of Object.entries(record)) {
     if (!Object.hasOwn(table, key)) continue;
-    const ours = table[key] as string;
+    const ours = table[key];
+    if (ours === null || ours === undefined) continue; // accepted and dropped
     const given = record[ours];
     if (given !== undefined && given !== null && !sameValue(given, value)) {
       if (lenient) continue;

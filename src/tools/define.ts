@@ -18,7 +18,7 @@ export type ToolDefinition<S extends Shape> = Omit<
   /** Argument fields the audit may record (checked by the registry: never content). */
   auditFields: Array<keyof S & string>;
   /** Go v0.5 argument names accepted for these arguments (see ToolSpec.aliases; the registry checks them). */
-  aliases?: Readonly<Record<string, string>>;
+  aliases?: Readonly<Record<string, string | null>>;
   handler: (args: ArgsOf<S>, ctx: ToolContext) => Promise<unknown>;
   /**
    * The result also carries `content_hash` (= `hash`), the name Go v0.5 returns, for the tools

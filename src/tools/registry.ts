@@ -102,7 +102,9 @@ function aliasProblem(spec: ToolSpec): string | null {
     }
     const name = key ?? alias;
     if (Object.hasOwn(props, name)) return `alias ${alias} shadows an argument of its schema`;
-    if (!Object.hasOwn(props, ours)) return `alias ${alias} names ${ours}, not an argument`;
+    if (ours !== null && !Object.hasOwn(props, ours)) {
+      return `alias ${alias} names ${ours}, not an argument`;
+    }
   }
   return null;
 }

@@ -90,6 +90,7 @@ describe("Go argument aliases", () => {
       }
     }
     expect(listed).not.toContain('"vars"');
+    expect(listed).not.toContain('"with_hash"');
     expect(listed).not.toContain('"source_id"');
   });
 
@@ -233,7 +234,8 @@ describe("content_hash in results", () => {
     ).json;
     expect(patched.content_hash).toBe(patched.hash);
     expect(patched.hash).not.toBe(written.hash);
-    const index = (await call(c, "index_get", {})).json;
+    // with_hash: accepted and ignored (ours always returns the hash), never listed.
+    const index = (await call(c, "index_get", { with_hash: true })).json;
     expect(index.content_hash).toBe(index.hash);
   });
 });

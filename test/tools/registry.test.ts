@@ -107,7 +107,9 @@ describe("registerTools fails closed", () => {
     expect(() => registerTools([{ ...base, aliases: { source_id: "from" } }])).toThrow(
       /alias source_id names from, not an argument/,
     );
-    expect(registerTools([{ ...base, aliases: { source_id: "id" } }])).toHaveLength(1);
+    expect(
+      registerTools([{ ...base, aliases: { source_id: "id", with_hash: null } }]),
+    ).toHaveLength(1);
     expect(() => registerTools([{ ...base, aliases: { "body[].x": "y" } }])).toThrow(
       /alias body\[\]\.x names y, not an argument/,
     );

@@ -96,7 +96,8 @@ const indexGet = defineTool({
   name: "index_get",
   contentHashAlias: true,
   // Go v0.5 argument names (docs/migrating-from-go.md).
-  aliases: { path: "scope" },
+  // with_hash: ours always returns {…, hash, content_hash, content}.
+  aliases: { path: "scope", with_hash: null },
   description:
     "Read a curated index: the root data/index.md, or a map's index with scope. Returns {path, hash, content}. Errors: not_found.",
   args: { scope: opt(nonEmptyStr("Map name; absent = root index")) },
