@@ -217,7 +217,8 @@ export function resolveServerConfig(
     ? {
         log: at(auditLog),
         mode: file.audit?.mode ?? "best_effort",
-        keySeedHex: env.CARTOGRAPHER_AUDIT_KEY ?? file.audit?.key_seed,
+        // Go's zero value "" means unsigned, as an unset key does (issue 14).
+        keySeedHex: env.CARTOGRAPHER_AUDIT_KEY || file.audit?.key_seed || undefined,
         maxSegmentBytes: file.audit?.max_segment_bytes,
         archiveDir: file.audit?.archive_dir ? at(file.audit.archive_dir) : undefined,
         retentionDays: file.audit?.retention_days,
