@@ -17,7 +17,15 @@ export interface OpenedDb {
   fresh: boolean;
 }
 
-export function openIndexDb(dbPath: string, logger: Logger): OpenedDb {
+export interface OpenDbOptions {
+  /**
+   * Skip quick_check at open (the table probes still run): the caller checks the file later,
+   * off the event loop (the server's background build, integrity-check.ts).
+   */
+  deferQuickCheck?: boolean;
+}
+
+export function openIndexDb(dbPath: string, logger: Logger, opts: OpenDbOptions = {}): OpenedDb {
   const inMemory = dbPath === ":memory:";
   if (!inMemory) fs.mkdirSync(path.dirname(dbPath), { recursive: true });
   let damage: unknown;
@@ -27,7 +35,7 @@ export function openIndexDb(dbPath: string, logger: Logger): OpenedDb {
       configure(db);
       const version = db.pragma("user_version", { simple: true }) as number;
       if (version === SCHEMA_VERSION) {
-        probe(db);
+        probe(db, opts.deferQuickCheck !== true);
         return { db, fresh: false };
       }
       if (version === 0 && tableCount(db) === 0) {
@@ -88,7 +96,7 @@ function configure(db: Database.Database): void {
  * Fails here, at open, rather than mid-query on a damaged file: every table is touched and
  * quick_check walks every b-tree page (tens of ms on the 10,000-concept KB, docs/benchmarks.md).
  */
-function probe(db: Database.Database): void {
+function probe(db: Database.Database, quickCheck: boolean): void {
   db.prepare("SELECT rowid, id, hash FROM concepts LIMIT 1").all();
   db.prepare("SELECT key FROM meta LIMIT 1").all();
   db.prepare("SELECT concept FROM fields LIMIT 1").all();
@@ -96,6 +104,7 @@ function probe(db: Database.Database): void {
   db.prepare("SELECT term FROM vocab LIMIT 1").all();
   db.prepare("SELECT rowid FROM concepts_fts WHERE concepts_fts MATCH 'probe' LIMIT 1").all();
   db.prepare("SELECT rowid FROM concepts_tri WHERE concepts_tri MATCH 'probe' LIMIT 1").all();
+  if (!quickCheck) return;
   const check = db.pragma("quick_check(1)", { simple: true });
   if (check !== "ok")
     throw Object.assign(new Error(`quick_check: ${check}`), { code: "SQLITE_CORRUPT" });

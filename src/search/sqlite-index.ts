@@ -13,6 +13,7 @@ import type {
   SearchQuery,
   SearchResult,
 } from "./api.js";
+import { quickCheckInWorker } from "./integrity-check.js";
 import { runList } from "./list-query.js";
 import { isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
 import { type ConceptRow, conceptRow, type FileStat, fieldPairs } from "./rows.js";
@@ -43,6 +44,11 @@ export interface SqliteSearchIndex extends SearchIndex {
    * calls recreate() and refills it (kb-index.ts).
    */
   readonly damaged: boolean;
+  /**
+   * Runs quick_check on a worker thread (an open with deferQuickCheck skipped it); a damaged
+   * file marks the index damaged, so the next reconcile pass recreates and refills it.
+   */
+  checkIntegrity(): Promise<void>;
   /** Moves the damaged file aside and continues on a fresh, empty one (refill it next). */
   recreate(reason: string): void;
   /** Inserts or replaces a concept; `stat` lets the next open skip the file while unchanged. */
@@ -88,6 +94,8 @@ export interface OpenSearchIndexOptions {
    * whose file is gone (moved or deleted since it was indexed) before answering.
    */
   exists?: PathExists;
+  /** See OpenDbOptions.deferQuickCheck (the background build runs checkIntegrity()). */
+  deferQuickCheck?: boolean;
 }
 
 /**
@@ -100,7 +108,7 @@ export function openSearchIndex(
   opts: OpenSearchIndexOptions = {},
 ): SqliteSearchIndex {
   const logger = opts.logger ?? silentLogger;
-  const { db, fresh } = openIndexDb(dbPath, logger);
+  const { db, fresh } = openIndexDb(dbPath, logger, { deferQuickCheck: opts.deferQuickCheck });
   return new Index(db, fresh, { dbPath, logger, exists: opts.exists });
 }
 
@@ -135,6 +143,15 @@ class Index implements SqliteSearchIndex {
 
   get damaged(): boolean {
     return this.wasDamaged;
+  }
+
+  async checkIntegrity(): Promise<void> {
+    if (this.opts.dbPath === ":memory:" || this.isFresh) return;
+    const check = await quickCheckInWorker(this.opts.dbPath);
+    if (!check.ok)
+      this.markDamaged(
+        Object.assign(new Error(check.message), { code: check.code ?? "SQLITE_CORRUPT" }),
+      );
   }
 
   recreate(reason: string): void {

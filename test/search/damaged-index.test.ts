@@ -12,7 +12,7 @@ import { openKb } from "../../src/kb/store.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { kbIndexPath, openKbIndex, reindexKb } from "../../src/search/index.js";
-import { refreshKbIndex } from "../../src/search/kb-index.js";
+import { buildKbIndex, openKbIndexFile, refreshKbIndex } from "../../src/search/kb-index.js";
 import type { SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { makeTempKb, type TempKb, testSettings } from "../tools/helpers.js";
 
@@ -132,6 +132,20 @@ describe("a damaged index is moved aside and rebuilt, never fatal", () => {
       }
       // Either SQLite could read it (a torn WAL is ignored) or it was moved aside with a warning.
       if (asideFiles().length > 0) expect(logger.lines.join("\n")).toMatch(/warn: search index/);
+    });
+
+    it(`in the server's background build (quick_check on a worker): ${name}`, async () => {
+      damage();
+      const logger = memoryLogger();
+      const index = openKbIndexFile(store, { logger });
+      try {
+        await buildKbIndex(store, index);
+        for (const i of [0, 77, CONCEPTS - 1]) expect(found(index, i)).toEqual([`ops/c${i}`]);
+        expect(index.count()).toBe(CONCEPTS);
+      } finally {
+        index.close();
+      }
+      if (asideFiles().length > 0) expect(logger.lines.join("\n")).toMatch(/search index/);
     });
 
     it(`on reindex: ${name}`, async () => {

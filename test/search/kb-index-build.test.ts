@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KbStore } from "../../src/kb/api.js";
 import { initKb, openKb } from "../../src/kb/store.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
+import { quickCheckInWorker } from "../../src/search/integrity-check.js";
 import {
   buildKbIndex,
   kbIndexPath,
@@ -134,5 +135,30 @@ describe("buildKbIndex", () => {
     expect(again.added + again.changed + again.unchanged).toBeGreaterThanOrEqual(COUNT);
     expect(index.count()).toBeGreaterThanOrEqual(COUNT);
     index.close();
+  });
+});
+
+describe("quickCheckInWorker", () => {
+  it("says ok for a sound index and names the damage of a garbled one (off the event loop)", async () => {
+    const index = openKbIndexFile(store);
+    await buildKbIndex(store, index);
+    index.close();
+    const dbPath = kbIndexPath(store);
+    expect(await quickCheckInWorker(dbPath)).toEqual({ ok: true });
+    // Garble the word index's pages (no table probe at open reads them all).
+    const db = new Database(dbPath, { readonly: true });
+    const pages = db
+      .prepare(
+        "SELECT pageno FROM dbstat WHERE name = 'concepts_fts_data' ORDER BY pageno DESC LIMIT 3",
+      )
+      .pluck()
+      .all() as number[];
+    db.close();
+    const fd = fs.openSync(dbPath, "r+");
+    for (const page of pages)
+      fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (page - 1) * 4096);
+    fs.closeSync(fd);
+    const check = await quickCheckInWorker(dbPath);
+    expect(check.ok).toBe(false);
   });
 });
