@@ -13,6 +13,7 @@ import type { KbSettings } from "../kb/types.js";
 import type { Logger } from "../logger.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { IndexBuildScheduler } from "./index-build.js";
+import { kbLogger } from "./kb-events.js";
 import { publicReason } from "./kb-status.js";
 import type { KbSurface } from "./kb-surface.js";
 import { closeMount, type MountedKb, mountKb } from "./mount.js";
@@ -108,7 +109,8 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
     if (!admissible(settings.name, settings.root, surfaces, statuses, logger)) continue;
     try {
       const mount = await mountKb(settings, {
-        logger,
+        // Its warnings also reach the sessions listening on this KB (kb-events.ts, issue 15).
+        logger: kbLogger(logger, settings.root),
         indexRefreshMs: config.indexRefreshMs,
         ...(builds ? { builds } : {}),
       });

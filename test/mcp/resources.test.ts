@@ -53,7 +53,10 @@ beforeAll(async () => {
   for (let i = 0; i < BULK; i++) {
     const id = `beta/bulk/c${String(i).padStart(3, "0")}`;
     ids.push(id);
-    writeFileSync(join(root, `data/${id}.md`), `---\ntype: doc\ntitle: Bulk ${i}\n---\nBody ${i}\n`);
+    writeFileSync(
+      join(root, `data/${id}.md`),
+      `---\ntype: doc\ntitle: Bulk ${i}\n---\nBody ${i}\n`,
+    );
   }
   // A KB skill with typed arguments.
   mkdirSync(join(root, "skills/triage"), { recursive: true });
@@ -115,7 +118,13 @@ describe("resources on a per-KB surface", () => {
   it("declares resources, prompts, completions and logging", async () => {
     const client = await connect(must(surfaces[0]));
     const caps = client.getServerCapabilities();
-    expect(caps).toMatchObject({ tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} });
+    expect(caps).toMatchObject({
+      tools: {},
+      resources: {},
+      prompts: {},
+      completions: {},
+      logging: {},
+    });
     // Not a live session: nothing could be delivered later.
     expect(caps?.resources?.subscribe).toBeUndefined();
   });
@@ -175,7 +184,10 @@ describe("resources on a per-KB surface", () => {
     await client.readResource({ uri: "cartographer://main/alpha/in-note" });
     const mine = audit.records.slice(before).filter((r) => r.tool === "resources/read");
     expect(mine.map((r) => r.phase)).toEqual(["attempt", "completion"]);
-    expect(mine[0]?.resources).toEqual({ id: "alpha/in-note", uri: "cartographer://main/alpha/in-note" });
+    expect(mine[0]?.resources).toEqual({
+      id: "alpha/in-note",
+      uri: "cartographer://main/alpha/in-note",
+    });
     expect(mine[1]?.outcome).toBe("success");
     expect(mine[0]?.principal_id).toBe("narrow");
   });
@@ -197,7 +209,10 @@ describe("prompts", () => {
 
   it("gets a prompt with its arguments filled in; a missing required one is refused", async () => {
     const client = await connect(must(surfaces[0]));
-    const r = await client.getPrompt({ name: "triage", arguments: { id: "alpha/in-note", note: "urgent" } });
+    const r = await client.getPrompt({
+      name: "triage",
+      arguments: { id: "alpha/in-note", note: "urgent" },
+    });
     const text = r.messages[0]?.content.type === "text" ? r.messages[0].content.text : "";
     expect(r.messages[0]?.role).toBe("user");
     expect(text).toContain("Look at alpha/in-note first.");
@@ -205,7 +220,10 @@ describe("prompts", () => {
     expect(text).not.toContain("---");
     const e = await errorOf(client.getPrompt({ name: "triage", arguments: {} }));
     expect(e.code).toBe(-32602);
-    const b = await client.getPrompt({ name: "cartographer-kb-loop", arguments: { request: "tidy alpha" } });
+    const b = await client.getPrompt({
+      name: "cartographer-kb-loop",
+      arguments: { request: "tidy alpha" },
+    });
     const bt = b.messages[0]?.content.type === "text" ? b.messages[0].content.text : "";
     expect(bt).toContain("Request: tidy alpha");
   });
@@ -279,7 +297,10 @@ describe("routed surface: every bound KB's resources and prompts", () => {
     const { prompts } = await client.listPrompts();
     const triage = prompts.find((p) => p.name === "triage");
     expect(triage?.arguments?.[0]).toMatchObject({ name: "kb", required: true });
-    const r = await client.getPrompt({ name: "triage", arguments: { kb: "main", id: "alpha/in-note" } });
+    const r = await client.getPrompt({
+      name: "triage",
+      arguments: { kb: "main", id: "alpha/in-note" },
+    });
     const text = r.messages[0]?.content.type === "text" ? r.messages[0].content.text : "";
     expect(text).toContain('pass kb: "main"');
     const e = await errorOf(client.getPrompt({ name: "triage", arguments: { id: "x" } }));
