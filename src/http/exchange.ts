@@ -25,8 +25,13 @@ export interface HttpRequest {
 export interface HttpReply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** null: no body (204, 202). */
+  /** null: no body (204, 202), or the body is `stream`. */
   readonly body: string | null;
+  /**
+   * A body written as it is produced (an MCP call's SSE stream: progress notifications, then
+   * the result); `body` is null then. Cancelled when the client goes away.
+   */
+  readonly stream?: ReadableStream<Uint8Array>;
 }
 
 /** Every value of header `name` (lower-case), in arrival order. */

@@ -36,13 +36,29 @@ export async function serveMcpRequest(
     // D187: metadata needs read access to at least one KB this endpoint reaches.
     metadataGate: () => canReadAnyKb(x.principal.policy, kbs),
   });
+  // A call asking for progress gets an SSE response, written as it goes (issue 15): the
+  // notifications, then the result. Everything else stays one JSON response.
+  const sse = wantsProgress(parsedBody) && acceptsEventStream(req);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
-    enableJsonResponse: true,
+    enableJsonResponse: !sse,
   });
   await server.connect(transport);
+  let streaming = false;
   try {
     const response = await transport.handleRequest(webRequestOf(req), { parsedBody });
+    if (sse && response.body !== null && isEventStream(response)) {
+      streaming = true;
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      const done = async () => {
+        await transport.close();
+        await server.close();
+      };
+      return { status: response.status, headers, body: null, stream: closing(response.body, done) };
+    }
     const body = response.body === null ? null : await response.text();
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
@@ -51,9 +67,61 @@ export async function serveMcpRequest(
     if (body !== null) headers["content-length"] = String(Buffer.byteLength(body));
     return { status: response.status, headers, body };
   } finally {
-    await transport.close();
-    await server.close();
+    if (!streaming) {
+      await transport.close();
+      await server.close();
+    }
   }
+}
+
+/** A single tools/call request carrying `_meta.progressToken`. */
+function wantsProgress(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const message = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } };
+  const token = message.params?._meta?.progressToken;
+  return (
+    message.method === "tools/call" && (typeof token === "string" || typeof token === "number")
+  );
+}
+
+function acceptsEventStream(req: HttpRequest): boolean {
+  return req.headers.some(([n, v]) => n === "accept" && v.includes("text/event-stream"));
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").includes("text/event-stream");
+}
+
+/** `body`, running `done` once it ends or is cancelled (the Server lives as long as its stream). */
+function closing(
+  body: ReadableStream<Uint8Array>,
+  done: () => Promise<void>,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let finished = false;
+  const finish = async () => {
+    if (finished) return;
+    finished = true;
+    await done().catch(() => {});
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done: end } = await reader.read();
+        if (end) {
+          controller.close();
+          await finish();
+        } else controller.enqueue(value);
+      } catch (err) {
+        controller.error(err);
+        await finish();
+      }
+    },
+    async cancel() {
+      await reader.cancel().catch(() => {});
+      await finish();
+    },
+  });
 }
 
 /** The web Request the SDK transport reads headers from (the body is passed parsed). */

@@ -128,5 +128,25 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
 
 function write(res: ServerResponse, reply: HttpReply): void {
   res.writeHead(reply.status, reply.headers);
+  if (reply.stream) {
+    void pipeStream(res, reply.stream);
+    return;
+  }
   res.end(reply.body ?? undefined);
+}
+
+/** Writes each chunk as it comes (SSE); a client that leaves cancels the stream. */
+async function pipeStream(res: ServerResponse, stream: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = stream.getReader();
+  res.on("close", () => void reader.cancel().catch(() => {}));
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } catch {
+    // The producer failed or was cancelled: end what was sent.
+  }
+  res.end();
 }
