@@ -15,7 +15,9 @@ import { initKb } from "../../src/kb/init.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
+import { RoutedSurfaceCache } from "../../src/mcp/routed-cache.js";
 import { createMcpServer } from "../../src/mcp/server.js";
+import type { ToolSurface } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { allTools } from "../../src/tools/registry.js";
 import { MemoryAudit, principal, textOf } from "../mcp/helpers.js";
@@ -46,8 +48,11 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function client(p: Principal = LOCAL_ADMIN): Promise<Client> {
-  const surface = surfaceForMount(mount, { audit, logger: silentLogger });
+async function client(p: Principal = LOCAL_ADMIN, routed = false): Promise<Client> {
+  const kbSurface = surfaceForMount(mount, { audit, logger: silentLogger });
+  const surface: ToolSurface = routed
+    ? new RoutedSurfaceCache([kbSurface]).get(["main"])
+    : kbSurface;
   const server = createMcpServer(surface, {
     name: "cartographer",
     version: "test",
@@ -209,6 +214,19 @@ describe("Go argument aliases", () => {
     await call(c, "map_create", { name: "empty", kind: "map" });
     const del = await call(c, "map_delete", { map: "empty" });
     expect(del.isError, del.text).toBe(false);
+  });
+
+  it("the routed surface passes Go names through to the same rename", async () => {
+    const c = await client(LOCAL_ADMIN, true);
+    await note(c, "alpha/routed");
+    const r = await call(c, "concept_move", {
+      kb: "main",
+      source_id: "alpha/routed",
+      target_id: "alpha/routed-moved",
+      rewrite_links: false,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect((await call(c, "concept_read", { id: "alpha/routed-moved" })).isError).toBe(false);
   });
 
   it("an unknown Go-only argument is still refused, naming it", async () => {
