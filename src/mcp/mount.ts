@@ -22,6 +22,7 @@ import { KbRuntime } from "../tools/runtime.js";
 import { drainCalls } from "./call-pipeline.js";
 import type { IndexBuildScheduler, ScheduledBuild } from "./index-build.js";
 import { publicReason } from "./kb-status.js";
+import { attachSync } from "./mount-sync.js";
 
 export interface MountedKb {
   readonly name: string;
@@ -65,7 +66,11 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
   // A second process on the same KB is refused (KbError `locked`, holder named) before it
   // touches the index or git (issue 10 item 9).
   const processLock = await acquireKbLock(settings, "serve", opts.logger);
-  if (opts.builds) return mountInBackground(settings, store, processLock, opts, opts.builds);
+  if (opts.builds) {
+    const mount = mountInBackground(settings, store, processLock, opts, opts.builds);
+    await attachSync(mount.runtime, opts.logger);
+    return mount;
+  }
   const { index, stats } = await openKbIndex(store, { logger: opts.logger }).catch(
     async (err: unknown) => {
       await processLock.release();
@@ -80,13 +85,15 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
   const indexStatus = new BuildStatus("ready");
   const indexed = index.count();
   indexStatus.set("ready", indexed, indexed);
+  const runtime = new KbRuntime(store, index, indexStatus);
+  await attachSync(runtime, opts.logger);
   return Object.freeze({
     name: settings.name,
     settings,
     store,
     index,
     indexStatus,
-    runtime: new KbRuntime(store, index, indexStatus),
+    runtime,
     stats,
     ...(refresh ? { refresh } : {}),
     processLock,
@@ -134,6 +141,17 @@ function mountInBackground(
       logger.info(
         `index of KB '${settings.name}' ready in ${Date.now() - started} ms: ${stats.added} added, ${stats.changed} changed, ${stats.removed} removed`,
       );
+      // The quick_check skipped at open, on a worker thread once searches are served: a damaged
+      // file is moved aside and rebuilt (searches meanwhile answer from the damaged one or err).
+      await index.checkIntegrity();
+      if (index.damaged) {
+        indexStatus.set("building", 0, 0);
+        await buildKbIndex(store, index, {
+          signal,
+          onProgress: (done, all) => indexStatus.set("building", done, all),
+        });
+        indexStatus.set("ready", indexStatus.progress.total, indexStatus.progress.total);
+      }
     } catch (err) {
       if (signal.aborted) return; // closing: no refresh, no failure to report
       const { done, total } = indexStatus.progress;
@@ -169,6 +187,8 @@ function mountInBackground(
  */
 export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = {}): Promise<void> {
   await drainCalls(mount.runtime, opts.graceMs);
+  // Pending pushes leave before the KB closes (bounded: shutdown must not hang, issue 12).
+  await mount.runtime.sync?.close();
   const background = builds.get(mount);
   await background?.build.cancel();
   await background?.refresh()?.stop();

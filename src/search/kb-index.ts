@@ -73,7 +73,7 @@ export function openKbIndexFile(store: KbStore, opts: Pick<KbIndexOptions, "logg
   return openSearchIndex(kbIndexPath(store), {
     logger: opts.logger ?? silentLogger,
     exists: fileExistsUnder(store.root),
-    deferQuickCheck: true, // buildKbIndex runs it on a worker thread
+    deferQuickCheck: true, // the server's build runs checkIntegrity() on a worker thread
   });
 }
 
@@ -81,14 +81,12 @@ export function openKbIndexFile(store: KbStore, opts: Pick<KbIndexOptions, "logg
  * The background build of an open index: the reconcile pass of openKbIndex (a full build on an
  * empty index), in batches that let other calls run, reporting progress, stopped by `signal`.
  */
-export async function buildKbIndex(
+export function buildKbIndex(
   store: KbStore,
   index: SqliteSearchIndex,
   control: PassControl & Pick<KbIndexOptions, "bulkReadThreshold"> = {},
 ): Promise<ReconcileStats> {
   const threshold = control.bulkReadThreshold ?? BULK_READ_THRESHOLD;
-  // The quick_check skipped at open (openKbIndexFile): damage found here is rebuilt by recovering.
-  await index.checkIntegrity();
   return recovering(index, () => reconcileFromStore(store, index, threshold, control));
 }
 
