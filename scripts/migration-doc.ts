@@ -131,7 +131,7 @@ export function renderToolsSection(): string {
     "",
     "A Go argument whose request our tool always fulfils is accepted and ignored (`index_get` `with_hash`).",
     "",
-    "Results are compact JSON (Go: pretty JSON or text). Results that Go gave a `content_hash` (concept_read, concept_write, concept_new, concept_patch, index_get, index_patch) carry it next to our `hash`, with the same value; elsewhere the sha256 is `hash`.",
+    "Results are compact JSON (Go: pretty JSON or text). Results that Go gave a `content_hash` (concept_read, concept_write, concept_new, concept_patch, index_get, index_patch, each concept_batch result) carry it next to our `hash`, with the same value; elsewhere the sha256 is `hash`.",
     "",
     `Only here: ${onlyHere.map((n) => `\`${n}\``).join(", ") || "—"}.`,
     "",

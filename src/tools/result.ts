@@ -21,11 +21,15 @@ export function renderResult(value: unknown): string {
 
 /**
  * `value` with `content_hash` next to its `hash` (Go v0.5 names the same sha256 so), when it is
- * an object with a string `hash` and no `content_hash`; anything else is returned as is.
+ * an object with a string `hash` and no `content_hash`, and likewise for each item of its
+ * `results` array (a batch); anything else is returned as is.
  */
 export function withContentHash(value: unknown): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
   const record = value as Record<string, unknown>;
+  if (Array.isArray(record.results)) {
+    return { ...record, results: record.results.map((item) => withContentHash(item)) };
+  }
   if (typeof record.hash !== "string" || Object.hasOwn(record, "content_hash")) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(record)) {

@@ -236,7 +236,7 @@ describe("Go argument aliases", () => {
 });
 
 describe("content_hash in results", () => {
-  it("concept_write, concept_read, concept_patch and index_get carry content_hash = hash", async () => {
+  it("concept_write, concept_read, concept_patch, concept_batch items and index_get carry content_hash = hash", async () => {
     const c = await client();
     const written = await note(c, "alpha/hashed");
     expect(written.content_hash).toBe(written.hash);
@@ -252,6 +252,16 @@ describe("content_hash in results", () => {
     ).json;
     expect(patched.content_hash).toBe(patched.hash);
     expect(patched.hash).not.toBe(written.hash);
+    const batch = (
+      await call(c, "concept_batch", {
+        operations: [
+          { op: "write", id: "alpha/b1", frontmatter: { type: "note" }, body: "one\n" },
+          { op: "write", id: "alpha/b2", frontmatter: { type: "note" }, body: "two\n" },
+        ],
+      })
+    ).json;
+    expect(batch.results).toHaveLength(2);
+    for (const item of batch.results) expect(item.content_hash).toBe(item.hash);
     // with_hash: accepted and ignored (ours always returns the hash), never listed.
     const index = (await call(c, "index_get", { with_hash: true })).json;
     expect(index.content_hash).toBe(index.hash);

@@ -82,6 +82,7 @@ function batchTarget(ids: string[]): string {
 
 const conceptBatch = defineTool({
   name: "concept_batch",
+  contentHashAlias: true,
   description:
     "Apply ≤50 write/patch/delete operations ({op, …that tool's args}, distinct ids, ≤512 KiB) as one commit; all validated first, all or nothing. Errors: too_large; others name operations[i].",
   args: { operations: arr(openObject({ op: enumOf(OP_NAMES), id: str() })) },
