@@ -105,6 +105,13 @@ describe("service_list and service_get", () => {
     expect(textOf(res)).toBe("forbidden");
   });
 
+  it("Go's argument names still work: service_id, concept_id (aliases of id)", async () => {
+    const out = okJson(await kb.call("service_get", { service_id: "services/db" }));
+    expect(out.id).toBe("services/db");
+    const res = await kb.call("secret_resolve", { concept_id: "services/keycloak" });
+    expect(textOf(res)).toMatch(/^not_configured: secrets are not configured for KB test/);
+  });
+
   it("the audit records the service id and the resolve flag", async () => {
     await kb.call("service_get", { id: "services/db", resolve_secrets: true });
     const last = kb.audit.records.filter((r) => r.tool === "service_get").at(-1);

@@ -14,6 +14,8 @@ interface Row {
   commits?: number;
   /** Extra assertion on the parsed result. */
   check?: (json: Record<string, unknown>) => void;
+  /** The error this call answers instead (no commit): secret tools on a KB without sops. */
+  error?: RegExp;
 }
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
@@ -101,6 +103,19 @@ const ROWS: Row[] = [
   { tool: "index_rebuild", args: {} },
   { tool: "reindex", args: {} },
   { tool: "map_delete", args: { name: "scratch" } },
+  {
+    tool: "concept_write",
+    args: { id: "services/db", frontmatter: { type: "Service", title: "DB" }, body: "Postgres.\n" },
+  },
+  { tool: "service_list", args: {}, check: (j) => expect(j.total).toBe(1) },
+  { tool: "service_get", args: { id: "services/db" } },
+  // The test KB sets no sops_age_key_file (test/services covers real sops).
+  { tool: "secret_resolve", args: { id: "services/db" }, error: /^not_configured: / },
+  {
+    tool: "secret_set",
+    args: { path: "secrets/db.sops.yaml", key: "/pw", value: "x" },
+    error: /^not_configured: /,
+  },
 ];
 
 /** Writes that by design make no commit: a tag, and the (uncommitted) search index. */
@@ -131,6 +146,14 @@ describe("every registered tool through the SDK client", () => {
       const before = commitCount(kb.root);
       const result = await kb.call(row.tool, row.args);
       const text = textOf(result);
+      if (row.error) {
+        expect({ tool: row.tool, isError: result.isError, text }).toMatchObject({
+          isError: true,
+          text: expect.stringMatching(row.error),
+        });
+        expect(commitCount(kb.root) - before, `commits made by ${row.tool}`).toBe(0);
+        continue;
+      }
       expect(result.isError ?? false, `${row.tool}: ${text}`).toBe(false);
       // Compact JSON: the text is exactly the re-serialization of what it parses to.
       expect(JSON.stringify(JSON.parse(text)), row.tool).toBe(text);
