@@ -348,7 +348,13 @@ class Index implements SqliteSearchIndex {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (err) {
+      // Rolled back: the vocabulary's in-memory copy may name terms the table no longer has.
+      this.vocab.reset();
+      throw err;
+    }
   }
 
   close(): void {

@@ -124,3 +124,17 @@ describe("per-concept caps bound what is indexed and returned", () => {
     expect(boundedBody("short 😀")).toBe("short 😀");
   });
 });
+
+describe("the vocabulary after a rolled-back write", () => {
+  it("forgets terms whose insert was rolled back, so they are recorded again", () => {
+    open([doc("a/one", { body: "plain words" })]);
+    expect(() =>
+      index.transaction(() => {
+        index.upsert(doc("a/two", { body: "rolledbackterm here" }));
+        throw new Error("abort the batch");
+      }),
+    ).toThrow("abort the batch");
+    index.upsert(doc("a/three", { body: "the rolledbackterm again" }));
+    expect(ids("olledbackter")).toEqual(["a/three"]);
+  });
+});
