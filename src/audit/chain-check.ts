@@ -9,8 +9,40 @@ import {
   GENESIS,
   isHashHex,
   isSigHex,
+  SHAPE,
 } from "./entry.js";
+import {
+  type GoAuditEntry,
+  goD18Hash,
+  goShapeError,
+  goUtcTimestamp,
+  goV2Hash,
+  type LineFormat,
+  lineFormat,
+} from "./go-format.js";
 import type { SignaturePool } from "./sig-pool.js";
+
+/** A line of any format verify reads: ours, or the Go implementation's (go-format.ts). */
+export type AnyAuditEntry = AuditEntry | GoAuditEntry;
+
+/** Consecutive lines of one file in one format (`audit verify` says what it read). */
+export interface FormatRange {
+  file: string;
+  firstLine: number;
+  lastLine: number;
+  format: LineFormat;
+}
+
+/** The chain facts every format shares. */
+interface Chained {
+  hash: string;
+  prev_hash: string;
+  sig?: string;
+  /** Set for formats with attempt/completion pairs (ours, go-v2). */
+  id?: string;
+  phase?: string;
+  request_id?: string;
+}
 
 export type BreakReason =
   | "hash mismatch"
@@ -66,13 +98,21 @@ export class ChainChecker {
   private readonly ids = new Set<string>();
   private sawSigned = false;
   private sigJobs: SigJob[] = [];
+  /** What was read, in order: one range per run of lines of one format in one file. */
+  readonly formats: FormatRange[] = [];
+  /**
+   * Set once a Go segment that retention deleted has been crossed: its attempts are unknown
+   * (Go's checkpoints do not list them), so a Go completion without attempt is tolerated — as
+   * Go's own verify does.
+   */
+  goAttemptsUnknown = false;
 
   /** Signature batches sent to the pool and not yet settled. */
   private inflight: Promise<void>[] = [];
 
   constructor(
     private readonly verifier: AuditVerifier | undefined,
-    private readonly onEntry?: (entry: AuditEntry) => void,
+    private readonly onEntry?: (entry: AnyAuditEntry) => void,
     private readonly pool?: SignaturePool,
   ) {}
 
@@ -87,7 +127,7 @@ export class ChainChecker {
   }
 
   /** Checks one line; returns its entry when it parsed (for segment summaries). */
-  line(file: string, line: number, text: string, terminated: boolean): AuditEntry | undefined {
+  line(file: string, line: number, text: string, terminated: boolean): AnyAuditEntry | undefined {
     if (!terminated) {
       this.addBreak({ file, line, reason: "truncated last line" });
       return undefined;
@@ -98,6 +138,10 @@ export class ChainChecker {
     } catch {
       return this.malformed(file, line, "not JSON");
     }
+    if (e === null || typeof e !== "object" || Array.isArray(e))
+      return this.malformed(file, line, "not an object");
+    const format = lineFormat(e.version);
+    if (format === "go-v2" || format === "go-d18") return this.goLine(file, line, e, format);
     const shapeProblem = shapeError(e);
     if (shapeProblem) return this.malformed(file, line, shapeProblem);
     let computed: string;
@@ -107,6 +151,46 @@ export class ChainChecker {
       // JSON.parse turns 1e400 into Infinity, which has no canonical form.
       return this.malformed(file, line, "a number is out of range");
     }
+    this.noteFormat(file, line, "cartographer-v1");
+    this.accept(file, line, e, computed, true);
+    this.onEntry?.(e);
+    return e;
+  }
+
+  /** A line the Go implementation wrote (go-format.ts): its own hash rule, the same chain. */
+  private goLine(
+    file: string,
+    line: number,
+    raw: object,
+    format: "go-v2" | "go-d18",
+  ): GoAuditEntry | undefined {
+    const problem = goShapeError(raw as Record<string, unknown>, format);
+    if (problem) return this.malformed(file, line, `${format}: ${problem}`);
+    const e = raw as GoAuditEntry;
+    const utc = goUtcTimestamp(e.timestamp) as string;
+    const computed = format === "go-v2" ? goV2Hash(e, utc) : goD18Hash(e, utc);
+    this.noteFormat(file, line, format);
+    const facts: Chained = { hash: e.hash, prev_hash: e.prev_hash };
+    if (e.sig) facts.sig = e.sig;
+    if (format === "go-v2") {
+      facts.id = e.id as string;
+      facts.phase = e.phase as string;
+      facts.request_id = e.request_id ?? "";
+    }
+    this.accept(file, line, facts, computed, format === "go-v2", this.goAttemptsUnknown);
+    this.onEntry?.(e);
+    return e;
+  }
+
+  /** The checks every format shares: hash, link, id, attempt/completion pairing, signature. */
+  private accept(
+    file: string,
+    line: number,
+    e: Chained,
+    computed: string,
+    phased: boolean,
+    tolerateUnpairedCompletion = false,
+  ): void {
     const before = this.breaks.length + this.breaksLeftOff;
     if (computed !== e.hash) {
       this.addBreak({ file, line, reason: "hash mismatch" });
@@ -120,26 +204,34 @@ export class ChainChecker {
       });
     }
     this.prev = e.hash;
-    if (this.ids.has(e.id)) this.addBreak({ file, line, reason: "duplicate id", detail: e.id });
-    this.ids.add(e.id);
-    if (e.phase === "attempt") {
-      this.counts.attempts++;
-      this.open.add(e.request_id);
-    } else {
-      this.counts.completions++;
-      if (!this.open.delete(e.request_id)) {
-        this.addBreak({ file, line, reason: "completion without attempt", detail: e.request_id });
+    if (phased) {
+      const id = e.id as string;
+      const requestId = e.request_id as string;
+      if (this.ids.has(id)) this.addBreak({ file, line, reason: "duplicate id", detail: id });
+      this.ids.add(id);
+      if (e.phase === "attempt") {
+        this.counts.attempts++;
+        this.open.add(requestId);
+      } else {
+        this.counts.completions++;
+        if (!this.open.delete(requestId) && !tolerateUnpairedCompletion) {
+          this.addBreak({ file, line, reason: "completion without attempt", detail: requestId });
+        }
       }
     }
     const job = this.signature(e, file, line);
     const clean = this.breaks.length + this.breaksLeftOff === before;
     if (clean) this.counts.valid++;
     if (job) job.countedValid = clean;
-    this.onEntry?.(e);
-    return e;
   }
 
-  private signature(e: AuditEntry, file: string, line: number): SigJob | undefined {
+  private noteFormat(file: string, line: number, format: LineFormat): void {
+    const last = this.formats[this.formats.length - 1];
+    if (last && last.file === file && last.format === format) last.lastLine = line;
+    else this.formats.push({ file, firstLine: line, lastLine: line, format });
+  }
+
+  private signature(e: Chained, file: string, line: number): SigJob | undefined {
     if (e.sig === undefined) {
       this.counts.unsigned++;
       // D18 keeps pre-signature entries valid; an unsigned entry after a signed one is a strip.
@@ -203,13 +295,12 @@ export class ChainChecker {
 function shapeError(e: AuditEntry): string | undefined {
   if (e === null || typeof e !== "object" || Array.isArray(e)) return "not an object";
   if (e.version !== 1) return "unsupported version";
-  if (!isHashHex(e.hash)) return "hash is not 64 lowercase hex";
+  if (!isHashHex(e.hash)) return SHAPE.hash;
   if (e.prev_hash !== GENESIS && !isHashHex(e.prev_hash))
     return "prev_hash is neither genesis nor 64 lowercase hex";
   if (typeof e.id !== "string" || e.id === "") return "missing id";
-  if (e.phase !== "attempt" && e.phase !== "completion")
-    return "phase is neither attempt nor completion";
+  if (e.phase !== "attempt" && e.phase !== "completion") return SHAPE.phase;
   if (typeof e.request_id !== "string") return "missing request_id";
-  if (e.sig !== undefined && !isSigHex(e.sig)) return "sig is not 128 lowercase hex";
+  if (e.sig !== undefined && !isSigHex(e.sig)) return SHAPE.sig;
   return undefined;
 }

@@ -3,7 +3,7 @@
  * files only. Exit codes: 0 verified, 1 any break, 2 usage error.
  */
 import { exportAudit } from "./export.js";
-import { AuditUsageError, type VerifyReport, verifyAudit } from "./verify.js";
+import { AuditUsageError, type FormatRange, type VerifyReport, verifyAudit } from "./verify.js";
 
 export interface AuditCliIo {
   stdout: { write(chunk: string): unknown };
@@ -74,9 +74,19 @@ export function formatCounts(r: VerifyReport): string {
     `incomplete: ${r.incomplete} (attempts without completion)`,
     `segments: ${r.segmentsRetained} retained, ${r.segmentsCheckpointOnly} checkpoint-only (${r.checkpointOnlyEntries} entries)`,
     `head: ${r.head ?? "unknown"}`,
+    ...r.formats.map(
+      (f) => `read: ${f.file} lines ${f.firstLine}-${f.lastLine}: ${FORMAT_NAMES[f.format]}`,
+    ),
     "",
   ].join("\n");
 }
+
+/** How `audit verify` names the formats it read (issue 14; docs/audit.md). */
+const FORMAT_NAMES: Record<FormatRange["format"], string> = {
+  "cartographer-v1": "cartographer v1 (this server)",
+  "go-v2": "Go v2 (D119)",
+  "go-d18": "Go D18 (legacy)",
+};
 
 function reportBreaks(io: AuditCliIo, r: VerifyReport): number {
   for (const b of r.breaks) {

@@ -42,6 +42,13 @@ export type UnchainedEntry = Omit<AuditEntry, "prev_hash" | "hash" | "sig">;
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX128 = /^[0-9a-f]{128}$/;
 
+/** Shape problems every line format shares (verify's "malformed entry" details). */
+export const SHAPE = {
+  hash: "hash is not 64 lowercase hex",
+  sig: "sig is not 128 lowercase hex",
+  phase: "phase is neither attempt nor completion",
+} as const;
+
 export function isHashHex(value: unknown): value is string {
   return typeof value === "string" && HEX64.test(value);
 }

@@ -4,17 +4,25 @@
  */
 import { writeFileAtomic } from "../kb/atomic-write.js";
 import type { CheckpointSegment } from "./checkpoint.js";
-import type { AuditEntry } from "./entry.js";
-import { type VerifyOptions, type VerifyReport, verifyAudit } from "./verify.js";
+import {
+  type AnyAuditEntry,
+  type FormatRange,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyAudit,
+} from "./verify.js";
 
 export interface AuditExportDocument {
   format: "cartographer-audit-export";
   version: 1;
   log: string;
-  counts: Omit<VerifyReport, "ok" | "breaks" | "breaksLeftOff">;
+  counts: Omit<VerifyReport, "ok" | "breaks" | "breaksLeftOff" | "formats">;
+  /** Which format each line range was read in: cartographer-v1, go-v2 or go-d18 (issue 14). */
+  formats: FormatRange[];
   /** Segments retention deleted: only their checkpoint summary remains. */
   checkpoint_only_segments: CheckpointSegment[];
-  events: AuditEntry[];
+  /** As written; `version` tells the format (1 ours, 2 Go v2, absent Go D18). */
+  events: AnyAuditEntry[];
 }
 
 export type ExportResult =
@@ -27,15 +35,16 @@ export type ExportResult =
  * written and `ok` is false.
  */
 export async function exportAudit(opts: VerifyOptions & { out?: string }): Promise<ExportResult> {
-  const events: AuditEntry[] = [];
+  const events: AnyAuditEntry[] = [];
   const { checkpointOnly, ...report } = await verifyAudit(opts, (e) => events.push(e));
   if (!report.ok) return { ok: false, report };
-  const { ok: _ok, breaks: _breaks, breaksLeftOff: _left, ...counts } = report;
+  const { ok: _ok, breaks: _breaks, breaksLeftOff: _left, formats, ...counts } = report;
   const document: AuditExportDocument = {
     format: "cartographer-audit-export",
     version: 1,
     log: opts.log,
     counts,
+    formats,
     checkpoint_only_segments: checkpointOnly,
     events,
   };

@@ -9,7 +9,7 @@ import { isKbError } from "../kb/errors.js";
 import type { HeldLock } from "../kb/process-lock.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { type ArchiveContext, applyRetention, reconcileIndex, rotateLog } from "./archive.js";
-import { defaultArchiveDir, indexHead } from "./checkpoint.js";
+import { defaultArchiveDir } from "./checkpoint.js";
 import {
   type AuditEntry,
   type AuditSigner,
@@ -18,6 +18,7 @@ import {
   entryFromRecord,
   type UnchainedEntry,
 } from "./entry.js";
+import { archiveHead } from "./go-archive.js";
 import { type AuditFile, type AuditIo, nodeAuditIo } from "./io.js";
 import { acquireAuditLogLock } from "./log-lock.js";
 import { CorruptAuditLogError, readTail } from "./tail.js";
@@ -228,7 +229,8 @@ class FileAuditSink implements OpenedAuditSink {
           );
         const tail = await readTail(file, size, this.opts.path);
         if (tail.goodSize < size) await this.cut(file, tail.goodSize, size);
-        const prev = tail.lastHash ?? indexHead(await reconcileIndex(this.archive));
+        // An empty log continues the archive's chain — Go's too, after a Go rotation (go-archive.ts).
+        const prev = tail.lastHash ?? (await archiveHead(this.archive));
         this.good = { size: tail.goodSize, prev };
       }
     } catch (err) {
