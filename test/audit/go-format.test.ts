@@ -194,6 +194,20 @@ describe("Go audit logs (issue 14)", () => {
     expect(firstLine.prev_hash).toBe(seg2.lines[seg2.lines.length - 1]?.hash);
   });
 
+  it("this server continues a Go live log in place: one file, two line ranges, one chain", async () => {
+    const log = await writeLog(upgradedGoLog());
+    const sink = await openAuditSink({ path: log, mode: "required", keySeedHex: GO_SEED });
+    await appendPairs(sink, 2);
+    await sink.close();
+    const report = await verifyAudit({ log, publicKeyHex: GO_PUBLIC_KEY });
+    expect(report.breaks).toEqual([]);
+    expect(report.formats).toEqual([
+      { file: log, firstLine: 1, lastLine: 3, format: "go-d18" },
+      { file: log, firstLine: 4, lastLine: 7, format: "go-v2" },
+      { file: log, firstLine: 8, lastLine: 11, format: "cartographer-v1" },
+    ]);
+  });
+
   it("crosses a Go segment retention deleted via Go's signed checkpoint; a forged checkpoint fails", async () => {
     dir = await tempDir();
     const log = path.join(dir, "audit.log");

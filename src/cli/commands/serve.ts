@@ -6,7 +6,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { startHttpServer } from "../../http/server.js";
 import { initKb } from "../../kb/init.js";
 import type { KbSettings } from "../../kb/types.js";
 import { type Logger, stderrLogger } from "../../logger.js";
@@ -168,6 +167,8 @@ async function runHttp(
   auth: ReturnType<typeof buildServerAuth>,
 ): Promise<number> {
   const logger = app.logger;
+  // The HTTP stack is imported only when serving HTTP: stdio starts without it (issue 16).
+  const { startHttpServer } = await import("../../http/server.js");
   const server = await startHttpServer({
     app,
     toolsProfile: config.toolsProfile,
