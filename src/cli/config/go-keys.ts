@@ -43,7 +43,7 @@ const key = (
   env?: string,
 ): GoKey => (env ? { section, name, status, note, env } : { section, name, status, note });
 
-const GIT_SERVER_PROFILE = "the Go server git profile (working branch + GitHub PR boundary)";
+const GIT_SERVER_PROFILE = "server git profile here (Go's working branch + GitHub PR boundary)";
 
 export const GO_KEYS: readonly GoKey[] = [
   key(
