@@ -31,8 +31,9 @@
  *   3. `cartographer audit export --log --out` writes the events;
  *   4. one rewritten outcome makes verify exit non-zero and export refuse, writing nothing.
  *
- * Also checked: the config starts the server (Go-only keys are warnings, never fatal), the
- * `remote`-only kbs[] entry is skipped, the services/ descriptor and the secret tools answer
+ * Also checked: the config starts the server (each Go key not supported here is one warning,
+ * never fatal; src/cli/config/go-keys.ts says which), the `remote`-only kbs[] entry (a local
+ * bare repository) is skipped or cloned as that table says, the services/ descriptor and the secret tools answer
  * (sops_age_key_file set; `not_configured` when the sops binary is absent), and no token value
  * reaches the audit log or the server's output.
  */
@@ -43,6 +44,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GO_KEYS, goKeyPath } from "../../src/cli/config/go-keys.js";
 import { cleanEnv, GIT_ENV, type RunningServer, runBin, startServer, tempDir } from "./helpers.js";
 
 const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/go-kb-homelab-lite");
@@ -58,7 +60,7 @@ const A = "homelab"; // the Go fixture
 const B = "lab-notes"; // created by init: true from an empty folder
 
 /** Go's config.example.yaml with every key set (placeholders where we only warn). */
-function goConfig(keyFile: string): string {
+function goConfig(keyFile: string, remote: string): string {
   return `
 http: ":0"
 init: true
@@ -84,7 +86,7 @@ auth:
         - { kb: ${A}, access: r, maps: [infra], journals: [], types: [service] }
 data: data
 kbs:
-  - remote: https://gitea.example.com/user/wiki-kb.git
+  - remote: ${remote}
     name: wiki-kb
   - path: data/${A}
     name: ${A}
@@ -211,11 +213,23 @@ beforeAll(async () => {
   git(kbA, ["add", "-A"]);
   git(kbA, ["commit", "-q", "-m", "Go KB"]);
   mkdirSync(join(dir, "data", B)); // empty: init: true makes it a KB
+  // Go's remote-only entry, pointing at a local bare repository so that it needs no network
+  // whether this server ignores `remote` or clones it.
+  const src = join(dir, "remote-src");
+  mkdirSync(join(src, "data"), { recursive: true });
+  writeFileSync(join(src, "data", "index.md"), "---\ntype: Index\ntitle: Wiki\n---\n# Wiki\n");
+  git(src, ["init", "-q", "-b", "main"]);
+  git(src, ["add", "-A"]);
+  git(src, ["commit", "-q", "-m", "wiki"]);
+  git(dir, ["clone", "-q", "--bare", src, join(dir, "remotes", "wiki-kb.git")]);
   mkdirSync(join(dir, "keys"));
   const keyFile = join(dir, "keys", "homelab-own.age");
   writeFileSync(keyFile, "# age key placeholder: the e2e does not decrypt\n");
   chmodSync(keyFile, 0o600);
-  writeFileSync(join(dir, "cartographer.yaml"), goConfig(keyFile));
+  writeFileSync(
+    join(dir, "cartographer.yaml"),
+    goConfig(keyFile, `file://${join(dir, "remotes", "wiki-kb.git")}`),
+  );
   server = await startServer(["--config", "cartographer.yaml"], {
     cwd: dir,
     env: cleanEnv(GIT_ENV),
@@ -229,19 +243,24 @@ afterAll(async () => {
 });
 
 describe("a Go v0.5 config and KB, served by the built binary", () => {
-  it("starts: Go-only keys are one warning each, the remote-only entry is skipped, init made B", async () => {
+  it("starts: each Go key not supported here is one warning, init made B, remote per its status", async () => {
     const err = server.stderr();
-    for (const key of ["git.sync", "kbs[].remote", "search.ollama_url", "kbs[].mcp_allowlist"])
-      expect(err).toContain(`not supported here: ${key}`);
+    // The config sets every Go key, so every `ignored` one of the table warns exactly once.
+    for (const k of GO_KEYS.filter((g) => g.status === "ignored")) {
+      const lines = err
+        .split("\n")
+        .filter((l) => l.includes(`not supported here: ${goKeyPath(k)}`));
+      expect(lines, goKeyPath(k)).toHaveLength(1);
+    }
     expect(err).not.toContain("not supported here: kbs[].sops_age_key_file");
     expect(err).not.toContain("not supported here: sops.");
     const health = (await (await fetch(`${server.url}/health`)).json()) as {
       kbs: { name: string; status: string }[];
     };
-    expect(health.kbs.map((k) => [k.name, k.status]).sort()).toEqual([
-      [A, "ok"],
-      [B, "ok"],
-    ]);
+    const cloned = GO_KEYS.some((k) => goKeyPath(k) === "kbs[].remote" && k.status !== "ignored");
+    expect(health.kbs.map((k) => [k.name, k.status]).sort()).toEqual(
+      [[A, "ok"], [B, "ok"], ...(cloned ? [["wiki-kb", "ok"]] : [])].sort(),
+    );
   });
 });
 
