@@ -4,7 +4,7 @@
  */
 import type Database from "better-sqlite3";
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * `concepts` holds one narrow row per concept (filters and ranking joins touch only it); the

@@ -26,11 +26,15 @@ export function boundedBody(body: string): string {
   return body.slice(0, end);
 }
 
-/** Lower case without diacritics, the way the word index folds text. */
+/**
+ * Lower case without diacritics (combining marks removed), recomposed: `Café` → `cafe`, while
+ * Hangul syllables stay syllables (NFD alone would leave them as jamo).
+ */
 export function foldText(text: string): string {
   return text
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
+    .normalize("NFC")
     .toLowerCase();
 }
 

@@ -56,6 +56,15 @@ describe("the substring fallback is served from the index", () => {
     expect(ids("qzwordx")).toEqual([]); // no token contains it: answered without a scan
   });
 
+  it("keeps Hangul syllables whole: a word prefix never ends inside a syllable", () => {
+    open([doc("k/seoul", { body: "서울특별시" }), doc("k/lake", { body: "석촌호수" })]);
+    expect(ids("서울")).toEqual(["k/seoul"]);
+    expect(ids("울특")).toEqual(["k/seoul"]); // substring inside the token
+    // 서 is how 석 starts once decomposed to jamo; as a syllable it is not.
+    expect(ids("서")).toEqual(["k/seoul"]);
+    expect(ids("촌호")).toEqual(["k/lake"]);
+  });
+
   it("treats LIKE wildcards in the query as plain text", () => {
     open([
       doc("a/percent", { body: "Disk is at 10x0%z today." }),
