@@ -19,6 +19,8 @@ export interface Served {
   server: RunningServer;
   /** Base URL, e.g. http://127.0.0.1:40309 */
   url: string;
+  /** The served KB's folder (fixtures are written into it). */
+  kbDir: string;
   stop: () => Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function serveTempKb(): Promise<Served> {
   return {
     server,
     url: server.url,
+    kbDir: join(tmp.dir, "kb"),
     stop: async () => {
       await server.stop();
       tmp.cleanup();
