@@ -62,6 +62,12 @@ function runSops(
           reject(new KbError("internal", `cannot run ${binary}: ${spawnCode}`));
           return;
         }
+        if (error?.killed) {
+          reject(
+            new KbError("internal", `${binary} did not finish within ${SOPS_TIMEOUT_MS / 1000} s`),
+          );
+          return;
+        }
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolvePromise({ stdout, code });
       },
