@@ -5,15 +5,32 @@
 import { Command, CommanderError } from "commander";
 import { isKbError, isSettingError } from "../kb/errors.js";
 import { VERSION } from "../version.js";
-import { registerAuditCommands } from "./commands/audit.js";
-import { registerClientCommands } from "./commands/client.js";
-import { registerKbCommands } from "./commands/kb.js";
-import { registerReindexCommand } from "./commands/reindex.js";
-import { registerServeCommand } from "./commands/serve.js";
-import { registerTokenCommands } from "./commands/token.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "./io.js";
 
-export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
+type Register = (program: Command, ctx: CommandContext) => void;
+
+/**
+ * Command modules by the top-level command names they register, imported only when needed:
+ * `serve --stdio` loads neither the client stack nor the audit tools (issue 16, cold start).
+ * Help, version and an unknown command load them all.
+ */
+const COMMAND_MODULES: ReadonlyArray<readonly [readonly string[], () => Promise<Register>]> = [
+  [["serve"], async () => (await import("./commands/serve.js")).registerServeCommand],
+  [["kb"], async () => (await import("./commands/kb.js")).registerKbCommands],
+  [["reindex"], async () => (await import("./commands/reindex.js")).registerReindexCommand],
+  [["token"], async () => (await import("./commands/token.js")).registerTokenCommands],
+  [["audit"], async () => (await import("./commands/audit.js")).registerAuditCommands],
+  [
+    ["connect", "sync", "status", "doctor", "reconnect", "disconnect"],
+    async () => (await import("./commands/client.js")).registerClientCommands,
+  ],
+];
+
+export async function buildProgram(
+  io: CliIo,
+  setExit: (code: number) => void,
+  argv: readonly string[] = [],
+): Promise<Command> {
   const program = new Command("cartographer")
     .description(
       "MCP server for git-backed Markdown knowledge bases, and the client that connects agent tools to it",
@@ -25,12 +42,12 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       writeErr: (s) => io.stderr.write(s),
     });
   const ctx = { io, setExit };
-  registerServeCommand(program, ctx);
-  registerKbCommands(program, ctx);
-  registerReindexCommand(program, ctx);
-  registerTokenCommands(program, ctx);
-  registerAuditCommands(program, ctx);
-  registerClientCommands(program, ctx);
+  const first = argv[0];
+  const only = COMMAND_MODULES.find(([names]) => first !== undefined && names.includes(first));
+  // Registration order is the order `--help` lists the commands in.
+  const chosen = only ? [only] : COMMAND_MODULES;
+  const registers = await Promise.all(chosen.map(([, load]) => load()));
+  for (const register of registers) register(program, ctx);
   return program;
 }
 
@@ -42,9 +59,13 @@ export interface CommandContext {
 /** Runs the CLI; returns the exit code. Errors become one stderr line and exit 2 (bad input) or 1. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let exitCode = 0;
-  const program = buildProgram(io, (code) => {
-    exitCode = code;
-  });
+  const program = await buildProgram(
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   try {
     await program.parseAsync(argv, { from: "user" });
     return exitCode;

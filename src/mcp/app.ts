@@ -7,7 +7,7 @@
  * (not a KB, held by another process, data/ outside the KB, unreadable) is logged, reported as
  * `unavailable` with a path-free reason, and every other KB is served.
  */
-import { type AuditSinkOptions, openAuditSink } from "../audit/sink.js";
+import type { AuditSinkOptions } from "../audit/sink.js";
 import type { AuditSink } from "../audit/types.js";
 import type { KbSettings } from "../kb/types.js";
 import type { Logger } from "../logger.js";
@@ -70,7 +70,10 @@ export interface Cartographer {
  */
 export async function createCartographer(config: CartographerConfig): Promise<Cartographer> {
   const { logger } = config;
-  const ownedAudit = config.auditLog ? await openAuditSink({ ...config.auditLog, logger }) : null;
+  // Imported only when an audit log is configured: a plain stdio server starts without it.
+  const ownedAudit = config.auditLog
+    ? await (await import("../audit/sink.js")).openAuditSink({ ...config.auditLog, logger })
+    : null;
   const audit = ownedAudit ?? config.audit ?? null;
   const mounts: MountedKb[] = [...(config.mounts ?? [])];
   const statuses: KbStatus[] = [];

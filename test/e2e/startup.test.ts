@@ -1,0 +1,117 @@
+/**
+ * Startup of the built binary (issue 16): a stdio server answers initialize and a search on a
+ * KB with no index yet (built in the background), and `serve --stdio` loads neither the HTTP
+ * stack, nor the client commands, nor the audit sink (cold start). A module-resolve hook
+ * records every module the process loads.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { BIN, cleanEnv, GIT_ENV, runBin, tempDir } from "./helpers.js";
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+/** A resolve hook appending every resolved URL to $LOADED_LOG (runs in the hooks thread). */
+const HOOK = `
+import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  appendFileSync(process.env.LOADED_LOG, r.url + "\\n");
+  return r;
+}
+`;
+const REGISTER = (hookUrl: string) =>
+  `import { register } from "node:module"; register(${JSON.stringify(hookUrl)});`;
+
+async function newKb(dir: string, concepts: number): Promise<string> {
+  const root = join(dir, "notes");
+  const made = await runBin(["kb", "create", "notes", "--data", dir], {
+    cwd: dir,
+    env: cleanEnv(GIT_ENV),
+  });
+  expect(made.code, made.stderr).toBe(0);
+  for (let i = 0; i < concepts; i++)
+    writeFileSync(
+      join(root, "data", `c${i}.md`),
+      `---\ntype: note\ntitle: Note ${i}\n---\nthe gateway number ${i}\n`,
+    );
+  return root;
+}
+
+describe("serve --stdio startup", () => {
+  it("answers initialize, then a search, on a KB with no index; loads no HTTP, client or audit module", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const root = await newKb(dir, 40);
+    const hook = join(dir, "hook.mjs");
+    writeFileSync(hook, HOOK);
+    const register = join(dir, "register.mjs");
+    writeFileSync(register, REGISTER(pathToFileURL(hook).href));
+    const log = join(dir, "loaded.log");
+    writeFileSync(log, "");
+    const proc = spawn(
+      process.execPath,
+      ["--import", pathToFileURL(register).href, BIN, "serve", "--stdio", "--kb", root],
+      { cwd: dir, env: cleanEnv({ ...GIT_ENV, LOADED_LOG: log }), stdio: "pipe" },
+    );
+    const answers = new Map<number, Record<string, unknown>>();
+    const waiters = new Map<number, () => void>();
+    let buffer = "";
+    let stderr = "";
+    proc.stderr.on("data", (d) => {
+      stderr += String(d);
+    });
+    proc.stdout.setEncoding("utf8");
+    proc.stdout.on("data", (chunk: string) => {
+      buffer += chunk;
+      for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
+        const m = JSON.parse(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + 1);
+        answers.set(m.id, m);
+        waiters.get(m.id)?.();
+      }
+    });
+    const exited = new Promise<void>((r) => proc.once("exit", () => r()));
+    const request = (id: number, method: string, params: unknown) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        waiters.set(id, () => resolve(answers.get(id) as Record<string, unknown>));
+        proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      });
+    try {
+      const init = await request(1, "initialize", {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "e2e", version: "1" },
+      });
+      expect(init.result, stderr).toBeDefined();
+      proc.stdin.write(
+        `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`,
+      );
+      const found = await request(2, "tools/call", {
+        name: "search",
+        arguments: { query: "gateway", limit: 50 },
+      });
+      const result = found.result as { content: Array<{ text: string }> };
+      const body = JSON.parse(result.content[0]?.text ?? "{}");
+      // 40 concepts build well inside the 2 s a search waits: the full answer.
+      expect(body.results).toHaveLength(40);
+      expect(stderr).toMatch(/index: building in the background/);
+    } finally {
+      proc.stdin.end();
+      await exited;
+    }
+    const loaded = readFileSync(log, "utf8").split("\n");
+    const ours = loaded.filter((u) => u.includes("/dist/"));
+    expect(ours.some((u) => u.includes("/dist/mcp/stdio.js"))).toBe(true);
+    expect(ours.filter((u) => /\/dist\/(http|client)\//.test(u))).toEqual([]);
+    expect(ours.filter((u) => u.includes("/dist/audit/sink.js"))).toEqual([]);
+    expect(ours.filter((u) => /\/dist\/cli\/commands\/(client|audit|token)\.js/.test(u))).toEqual(
+      [],
+    );
+  });
+});
