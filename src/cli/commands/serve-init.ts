@@ -5,6 +5,8 @@
  * KBs are made by initKb, the function behind `cartographer kb create`. A non-empty folder that is
  * not a KB is never written into: it is skipped with a warning (Go initialized it in place).
  * An empty data directory stays empty: the server starts with no KB (Go did the same).
+ * A KB with a `remote` is never initialized here: it is cloned (as in Go, clone comes first),
+ * and an empty folder waiting for its clone must stay empty.
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -17,19 +19,27 @@ const isKb = (root: string) => existsSync(join(root, "data", "index.md"));
 
 /** Creates what `init` asks for; returns how many KBs it created (the caller then re-resolves). */
 export async function initForServe(config: ServerConfig, logger: Logger): Promise<number> {
+  // `remote` exists once remote sync is configured (issue 12); read loosely on purpose.
+  const clones = new Set(
+    config.kbs.filter((kb) => (kb as { remote?: string }).remote).map((kb) => kb.root),
+  );
   let created = 0;
   for (const kb of config.kbs) {
-    if (isKb(kb.root)) continue;
+    if (isKb(kb.root) || clones.has(kb.root)) continue;
     await initKb(kb.root, { title: kb.name, ...(kb.gitAuthor ? { identity: kb.gitAuthor } : {}) });
     logger.info(`created KB '${kb.name}' at ${kb.root}`);
     created++;
   }
   if (config.dataDir && !config.embeddedDefault)
-    created += await initDataDir(config.dataDir, logger);
+    created += await initDataDir(config.dataDir, clones, logger);
   return created;
 }
 
-async function initDataDir(dataDir: string, logger: Logger): Promise<number> {
+async function initDataDir(
+  dataDir: string,
+  clones: ReadonlySet<string>,
+  logger: Logger,
+): Promise<number> {
   if (!existsSync(dataDir)) {
     mkdirSync(dataDir, { recursive: true });
     logger.info(`created the data directory ${dataDir}`);
@@ -40,7 +50,7 @@ async function initDataDir(dataDir: string, logger: Logger): Promise<number> {
     if (entry.startsWith(".")) continue;
     const root = join(dataDir, entry);
     // lstat: a symlink is never followed, so init never writes outside the data directory.
-    if (!lstatSync(root).isDirectory() || isKb(root)) continue;
+    if (!lstatSync(root).isDirectory() || isKb(root) || clones.has(root)) continue;
     if (readdirSync(root).length > 0) {
       skipped.push(entry);
       continue;
