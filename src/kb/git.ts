@@ -19,13 +19,21 @@ export interface GitResult {
   code: number;
 }
 
-/** Runs git in `cwd`; never throws for a non-zero exit (callers decide). */
-export function runGit(cwd: string, args: string[], input?: string): Promise<GitResult> {
+/**
+ * Runs git in `cwd`; never throws for a non-zero exit (callers decide). `env`, when given, is
+ * the child's whole environment (remote sync passes the server's env plus its SSH/askpass keys).
+ */
+export function runGit(
+  cwd: string,
+  args: string[],
+  input?: string,
+  env?: Readonly<Record<string, string | undefined>>,
+): Promise<GitResult> {
   return new Promise((resolvePromise, reject) => {
     const child = execFile(
       "git",
       ["-c", "core.quotePath=false", ...args],
-      { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
+      { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8", ...(env ? { env } : {}) },
       (error, stdout, stderr) => {
         if (error && typeof (error as NodeJS.ErrnoException).code === "string") {
           reject(new KbError("git_failed", `cannot run git: ${error.message}`));
@@ -41,14 +49,19 @@ export function runGit(cwd: string, args: string[], input?: string): Promise<Git
   });
 }
 
-function summarize(stderr: string): string {
+export function summarize(stderr: string): string {
   const lines = stderr.trim().split("\n").filter(Boolean);
   return lines.slice(0, 5).join(" | ").slice(0, 600) || "no output";
 }
 
 /** Runs git and throws `git_failed` with git's stderr summarized on a non-zero exit. */
-export async function git(cwd: string, args: string[], input?: string): Promise<string> {
-  const r = await runGit(cwd, args, input);
+export async function git(
+  cwd: string,
+  args: string[],
+  input?: string,
+  env?: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
+  const r = await runGit(cwd, args, input, env);
   if (r.code !== 0) {
     throw new KbError("git_failed", `git ${args[0]} failed: ${summarize(r.stderr || r.stdout)}`);
   }

@@ -3,6 +3,8 @@
  * Every layer above kb/ speaks these types.
  */
 
+import type { SyncSettings } from "./sync/types.js";
+
 /** A scalar of the flat YAML subset used in frontmatter. */
 export type FmScalar = string | number | boolean | null;
 /** A frontmatter value: a scalar or a flat list of scalars (no nesting). */
@@ -80,6 +82,8 @@ export interface KbSettings {
   autocommit: boolean;
   /** SOPS secrets (`kbs[].sops_age_key_file`); absent = secret tools answer not_configured. */
   sops?: SopsSettings;
+  /** Remote sync (issue 12, kb/sync/); absent = local only. */
+  sync?: SyncSettings;
 }
 
 /** How the sops child of one KB runs (src/kb/sops.ts). */

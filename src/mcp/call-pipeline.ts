@@ -10,10 +10,13 @@
  *  4. authorize                 denial renders exactly `forbidden` / `not found`
  *  5. audit attempt             required mode: a failed append rejects the call here, before
  *                               the handler can run
- *  6. run                       reads: the handler; writes: under the KB lock → re-authorize
+ *  6. remote sync (issue 12)    reads: pull when due, best-effort; writes: pull when due under
+ *                               the lock (a conflict answers `conflict`), and after the commit
+ *                               push (debounced or inline); sync-step.ts
+ *  7. run                       reads: the handler; writes: under the KB lock → re-authorize
  *                               with facts read again → beginWrite → handler → ONE commit
  *                               `<tool>: <target>` → endWrite
- *  7. audit completion          outcome, duration, commit sha, allow-listed resources
+ *  8. audit completion          outcome, duration, commit sha, allow-listed resources
  */
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -33,6 +36,7 @@ import type { KbRuntime } from "../tools/runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
 import type { CallContext } from "./context.js";
 import { textResult } from "./surface.js";
+import { syncAfterCommit, syncBeforeRead, syncBeforeWrite, withSyncNote } from "./sync-step.js";
 import { buildAuthRequest, unclassifiedWrite } from "./target-facts.js";
 
 export interface CallDeps {
@@ -158,11 +162,11 @@ async function runCall(
     }
   }
 
-  // 6: run (only when the preflight let the call through).
+  // 6–7: sync and run (only when the preflight let the call through).
   const done: Outcome =
     "spec" in gate ? await execute(deps, gate.spec, gate.args, gate.decision, ctx) : gate;
 
-  // 7: completion. The call already happened; a failure here is logged, not returned.
+  // 8: completion. The call already happened; a failure here is logged, not returned.
   if (deps.audit) {
     const completion: AuditRecordInput = {
       ...record("completion"),
@@ -226,10 +230,12 @@ async function execute(
   });
   try {
     if (spec.readOnly) {
+      await syncBeforeRead(runtime); // 6
       const value = await spec.handler(args, toolCtx(decision));
       return { result: textResult(renderResult(value)), outcome: "success" };
     }
     return await runtime.store.withLock(async () => {
+      await syncBeforeWrite(runtime, spec, args); // 6: before the facts are read again
       // Facts may have changed while the call waited for the lock (D118: re-authorize here).
       const again = authorize(
         ctx.principal.policy,
@@ -241,7 +247,9 @@ async function execute(
         const value = await spec.handler(args, toolCtx(again));
         const target = session.targets.length > 0 ? session.targets.join(", ") : spec.name;
         const commitSha = await runtime.commitSession(`${spec.name}: ${target}`);
-        return { result: textResult(renderResult(value)), outcome: "success" as const, commitSha };
+        const note = await syncAfterCommit(runtime, commitSha); // 6: push, never fails the call
+        const shown = renderResult(withSyncNote(value, note));
+        return { result: textResult(shown), outcome: "success" as const, commitSha };
       } finally {
         runtime.endWrite();
       }

@@ -5,6 +5,7 @@
  */
 import type { AppliedPlan, KbStore, WritePlan } from "../kb/api.js";
 import { isKbError } from "../kb/errors.js";
+import type { KbSync } from "../kb/sync/kb-sync.js";
 import type { KbSettings } from "../kb/types.js";
 import type { SearchIndex } from "../search/api.js";
 import { BuildStatus, type IndexProgress } from "../search/build-status.js";
@@ -24,6 +25,8 @@ export interface WriteSession {
 
 export class KbRuntime {
   private session: WriteSession | null = null;
+  /** Remote sync of this KB (issue 12); absent when the KB is local only. Set by the mount. */
+  sync?: KbSync;
 
   constructor(
     readonly store: KbStore,

@@ -126,13 +126,14 @@ describe("a Go v0.5 config (issue 14)", () => {
       expect(mine, goKeyPath(k)).toHaveLength(1);
       expect(mine[0]).toMatch(/; see docs\/migrating-from-go\.md$/);
     }
-    expect(notSupported).toContain(
-      "not supported here: kbs[].remote (kbs.0); see docs/migrating-from-go.md",
-    );
+    // Remote sync is implemented (issue 12): the remote entry is the clone under `data`.
+    expect(notSupported.join("\n")).not.toMatch(/kbs\[\]\.remote|git\.sync|token_dir/);
+    expect(c.kbs.find((k) => k.name === "wiki-kb")?.remote).toBeDefined();
     // What is implemented took effect.
+    // Config order: the remote entry (kbs.0) is mounted first now that it is implemented.
     expect(c.kbs.map((k) => [k.name, k.allowArtifactWrite])).toEqual([
-      ["kb-locale", true],
       ["wiki-kb", false],
+      ["kb-locale", true],
     ]);
     expect(c.kbs[0]?.gitAuthor).toEqual({ name: "cartographer", email: "cartographer@localhost" });
     expect(c.auth.section).toMatchObject({ mode: true });
@@ -162,14 +163,12 @@ describe("a Go v0.5 config (issue 14)", () => {
       {
         CARTOGRAPHER_GIT_SYNC: "true",
         CARTOGRAPHER_OLLAMA: "http://x",
-        CARTOGRAPHER_KB_REMOTES: "r",
       },
       cwd,
     );
+    // CARTOGRAPHER_GIT_SYNC is implemented now (issue 12): no warning for it.
     expect(c.warnings.filter((w) => w.startsWith("not supported here"))).toEqual([
-      "not supported here: CARTOGRAPHER_GIT_SYNC; see docs/migrating-from-go.md",
       "not supported here: CARTOGRAPHER_OLLAMA; see docs/migrating-from-go.md",
-      "not supported here: CARTOGRAPHER_KB_REMOTES; see docs/migrating-from-go.md",
     ]);
   });
 

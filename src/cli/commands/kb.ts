@@ -3,10 +3,13 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { initKb } from "../../kb/init.js";
-import { EMBEDDED_DATA_DIR, kbFoldersIn } from "../config/resolve.js";
+import { redactRemote } from "../../kb/sync/remote-access.js";
+import { EMBEDDED_DATA_DIR, kbFoldersIn, loadConfigFile } from "../config/resolve.js";
+import { remoteKbName, resolveSyncConfig } from "../config/sync-keys.js";
 import { normalizeKbName } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
 import type { CommandContext } from "../program.js";
+import { cloneKb, syncSettingsFor } from "./kb-clone.js";
 
 /** The data directory: --data, else CARTOGRAPHER_DATA, else ./cartographer-data. */
 export function dataDirOf(io: CliIo, flag?: string): string {
@@ -54,6 +57,32 @@ export function registerKbCommands(program: Command, { io }: CommandContext): vo
     .action(async (name: string, opts: { data?: string; title?: string }) => {
       const root = await createKb(io, name, opts.data, opts.title);
       io.stdout.write(`created KB '${name}' at ${root}\n`);
+    });
+  kb.command("clone <url>")
+    .description(
+      "clone a remote KB into <data>/<name> (name: the URL's last segment without .git); serve then syncs it",
+    )
+    .option("--name <name>", "KB name (default: from the URL)")
+    .option("--data <dir>", "data directory (default: $CARTOGRAPHER_DATA or ./cartographer-data)")
+    .action(async (url: string, opts: { name?: string; data?: string }) => {
+      const name = opts.name ?? remoteKbName(url);
+      validateKbName(name);
+      const root = join(dataDirOf(io, opts.data), name);
+      if (existsSync(root))
+        throw new CliExit(
+          EXIT_USAGE,
+          `${root} already exists; choose another --name or remove it first`,
+        );
+      // The same token/SSH settings serve would use (git.token_dir, git.ssh_key, their env).
+      const configPath = io.env.CARTOGRAPHER_CONFIG;
+      const file = configPath ? loadConfigFile(resolve(io.cwd, configPath)) : {};
+      const sync = resolveSyncConfig(file, io.env, (p) => resolve(io.cwd, p));
+      try {
+        await cloneKb(url, root, syncSettingsFor({ sync }, { name }, io.env));
+      } catch (err) {
+        throw new CliExit(1, `cannot clone ${redactRemote(url)}: ${(err as Error).message}`);
+      }
+      io.stdout.write(`cloned KB '${name}' into ${root}\n`);
     });
   kb.command("list")
     .description("list the KBs of a data directory")

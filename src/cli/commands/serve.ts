@@ -17,6 +17,7 @@ import { isLoopbackHost } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
 import type { CommandContext } from "../program.js";
 import { buildServerAuth } from "./serve-auth.js";
+import { cloneMissingRemotes, syncSettingsFor } from "./kb-clone.js";
 import { initForServe } from "./serve-init.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -88,6 +89,7 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
   }
   if (config.initMissing && (await initForServe(config, logger)) > 0)
     config = resolveServerConfig(flags, io.env, io.cwd);
+  await cloneMissingRemotes(config, io.env, logger);
   if (config.kbs.length === 0)
     logger.warn("no KB is mounted: /ready answers 503 until one is configured");
 
@@ -117,6 +119,8 @@ const kbSettings =
     ...(kb.gitAuthor ? { gitAuthor: kb.gitAuthor } : {}),
     // The sops child starts from the server's environment plus SOPS_AGE_KEY_FILE (kb/sops.ts).
     ...(kb.sopsAgeKeyFile ? { sops: { ageKeyFile: kb.sopsAgeKeyFile, env } } : {}),
+    // Remote sync runs when the KB has an origin (issue 12, kb-clone.ts).
+    sync: syncSettingsFor(config, kb, env),
   });
 
 function auditLogOptions(audit: NonNullable<ServerConfig["audit"]>) {

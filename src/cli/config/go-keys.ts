@@ -59,7 +59,7 @@ export const GO_KEYS: readonly GoKey[] = [
     "every empty subfolder of `data` (and every missing `kbs[].path`) becomes a KB",
   ),
   key("", "data", "implemented", "must exist unless `init` is set (Go created it silently)"),
-  key("", "kbs", "implemented", "a `kbs[]` entry with only `remote` is skipped (see kbs[].remote)"),
+  key("", "kbs", "implemented", "a `kbs[]` entry with only `remote` is cloned under `data`"),
   key(
     "auth",
     "mode",
@@ -77,13 +77,23 @@ export const GO_KEYS: readonly GoKey[] = [
   key("kbs[]", "name", "implemented", ""),
   key("kbs[]", "allow_artifact_write", "implemented", ""),
   key("kbs[]", "tool_prefix", "deprecated", "tools are never prefixed (D288)"),
-  key("kbs[]", "remote", "ignored", "no clone or sync here; a clone under `data` is still mounted"),
-  key("kbs[]", "ssh_key", "ignored", "no remote sync here"),
-  key("kbs[]", "known_hosts", "ignored", "no remote sync here"),
-  key("kbs[]", "author_name", "ignored", "use kbs[].git_author {name, email}"),
-  key("kbs[]", "author_email", "ignored", "use kbs[].git_author {name, email}"),
-  key("kbs[]", "committer_name", "ignored", "the committer is the author here"),
-  key("kbs[]", "committer_email", "ignored", "the committer is the author here"),
+  key(
+    "kbs[]",
+    "remote",
+    "implemented",
+    "cloned into `<data>/<name>` (or `path`) when absent, then synced (docs/sync.md)",
+  ),
+  key("kbs[]", "ssh_key", "implemented", "GIT_SSH_COMMAND -i, StrictHostKeyChecking=yes"),
+  key("kbs[]", "known_hosts", "implemented", "UserKnownHostsFile of the KB's ssh_key"),
+  key("kbs[]", "author_name", "implemented", "same as kbs[].git_author.name (both needed)"),
+  key("kbs[]", "author_email", "implemented", "same as kbs[].git_author.email"),
+  key(
+    "kbs[]",
+    "committer_name",
+    "implemented",
+    "committer of rebases and merges (default: author)",
+  ),
+  key("kbs[]", "committer_email", "implemented", "with committer_name"),
   key(
     "kbs[]",
     "sops_age_key_file",
@@ -110,14 +120,19 @@ export const GO_KEYS: readonly GoKey[] = [
     "same as git.author.name; both author_name and author_email are needed",
   ),
   key("git", "author_email", "implemented", "same as git.author.email"),
-  key("git", "committer_name", "ignored", "the committer is the author here"),
-  key("git", "committer_email", "ignored", "the committer is the author here"),
-  key("git", "sync", "ignored", "no fetch/pull/push around writes here", "CARTOGRAPHER_GIT_SYNC"),
-  key("git", "ssh_key", "ignored", "no remote sync here"),
-  key("git", "known_hosts", "ignored", "no remote sync here"),
-  key("git", "token_dir", "ignored", "no remote sync here", "CARTOGRAPHER_GIT_TOKEN_DIR"),
-  key("git", "in_window", "ignored", "no remote sync here", "CARTOGRAPHER_SYNC_IN_WINDOW"),
-  key("git", "out_debounce", "ignored", "no remote sync here", "CARTOGRAPHER_SYNC_OUT_DEBOUNCE"),
+  key("git", "committer_name", "implemented", "committer of rebases and merges (default: author)"),
+  key("git", "committer_email", "implemented", "with committer_name"),
+  key("git", "sync", "implemented", "env CARTOGRAPHER_GIT_SYNC; docs/sync.md"),
+  key("git", "ssh_key", "implemented", "fallback of kbs[].ssh_key"),
+  key("git", "known_hosts", "implemented", "fallback of kbs[].known_hosts"),
+  key(
+    "git",
+    "token_dir",
+    "implemented",
+    "`<dir>/<kb>.token` via a credential helper; env CARTOGRAPHER_GIT_TOKEN_DIR",
+  ),
+  key("git", "in_window", "implemented", "env CARTOGRAPHER_SYNC_IN_WINDOW; seconds or `30s`"),
+  key("git", "out_debounce", "implemented", "env CARTOGRAPHER_SYNC_OUT_DEBOUNCE; seconds or `3s`"),
   key("git", "profile", "ignored", `no ${GIT_SERVER_PROFILE}`, "CARTOGRAPHER_GIT_PROFILE"),
   ...[
     "base_branch",
@@ -222,8 +237,6 @@ export function goKeyWarnings(raw: unknown, env: Record<string, string | undefin
     }
     if (k.env && isSet(env[k.env])) warnings.push(notSupportedWarning(k.env));
   }
-  if (isSet(env.CARTOGRAPHER_KB_REMOTES))
-    warnings.push(notSupportedWarning("CARTOGRAPHER_KB_REMOTES"));
   return warnings;
 }
 

@@ -7,11 +7,19 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, resolve as resolvePath } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { SettingError } from "../../kb/errors.js";
+import { redactRemote } from "../../kb/sync/remote-access.js";
 import type { GitIdentity } from "../../kb/types.js";
 import { goKeyWarnings } from "./go-keys.js";
 import { type HttpLimits, resolveHttpLimits } from "./http-limits.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
 import { applySopsKeys, withKbSopsKey } from "./sops-keys.js";
+import {
+  envRemotes,
+  kbRemoteKeys,
+  remoteKbName,
+  resolveSyncConfig,
+  type SyncConfig,
+} from "./sync-keys.js";
 import {
   DEFAULT_HOST,
   DEFAULT_PORT,
@@ -48,6 +56,11 @@ export interface KbMountSpec {
   gitAuthor?: GitIdentity;
   /** Absolute path of the age key file for the secret tools (sops-keys.ts). */
   sopsAgeKeyFile?: string;
+  /** Remote URL or path, cloned into `root` when absent (sync-keys.ts, issue 12). */
+  remote?: string;
+  sshKey?: string;
+  knownHosts?: string;
+  committer?: GitIdentity;
   /** Where the name and path came from, for messages. */
   source: string;
 }
@@ -88,6 +101,8 @@ export interface ServerConfig {
   audit: AuditSettings | null;
   /** Seconds between background index refreshes of each KB (0 = off). */
   indexRefreshSeconds: number;
+  /** Remote sync settings shared by every KB (issue 12, sync-keys.ts). */
+  sync: SyncConfig;
   /** Startup warnings (deprecated keys, skipped KBs), each printed once by the caller. */
   warnings: string[];
 }
@@ -177,7 +192,9 @@ export function resolveServerConfig(
   if (data !== undefined) {
     const key =
       flags.data !== undefined ? "--data" : env.CARTOGRAPHER_DATA ? "CARTOGRAPHER_DATA" : "data";
-    checkDataDir(at(data), data, key, initMissing);
+    // Remote KBs are cloned into it, so serve creates it for them too.
+    const clones = envRemotes(env).length > 0 || (file.kbs ?? []).some((k) => k.remote && !k.path);
+    checkDataDir(at(data), data, key, initMissing || clones);
   }
 
   const candidates: KbMountSpec[] = [];
@@ -186,17 +203,28 @@ export function resolveServerConfig(
       candidates.push(mountSpec(at(p), undefined, false, globalAuthor, `--kb ${p}`));
   } else {
     for (const [i, entry] of (file.kbs ?? []).entries()) {
-      // A Go `remote`-only entry: warned about by goKeyWarnings; its clone under `data` is found there.
-      if (entry.path === undefined) continue;
+      const keys = kbRemoteKeys(entry, i, at);
+      // A `remote`-only entry is cloned into <data>/<name> (serve clones it when absent).
+      const root = entry.path
+        ? at(entry.path)
+        : remoteRoot(dataDir, entry.remote as string, entry.name, `kbs.${i}.remote`);
       const spec = mountSpec(
-        at(entry.path),
+        root,
         entry.name,
         entry.allow_artifact_write ?? false,
-        entry.git_author ?? globalAuthor,
+        entry.git_author ?? keys.author ?? globalAuthor,
         `kbs.${i}`,
       );
-      candidates.push(withKbSopsKey(spec, entry.sops_age_key_file, at));
+      const { author: _author, ...remoteKeys } = keys;
+      candidates.push(withKbSopsKey({ ...spec, ...remoteKeys }, entry.sops_age_key_file, at));
     }
+  }
+  for (const url of envRemotes(env)) {
+    const root = remoteRoot(dataDir, url, undefined, "CARTOGRAPHER_KB_REMOTES");
+    candidates.push({
+      ...mountSpec(root, undefined, false, globalAuthor, "CARTOGRAPHER_KB_REMOTES"),
+      remote: url,
+    });
   }
   if (dataDir && existsSync(dataDir)) {
     for (const root of kbFoldersIn(dataDir))
@@ -248,6 +276,7 @@ export function resolveServerConfig(
     },
     allowInsecureNoAuth: flags.insecureNoAuth ?? false,
     audit,
+    sync: resolveSyncConfig(file, env, at),
     indexRefreshSeconds: env.CARTOGRAPHER_INDEX_REFRESH_SECONDS
       ? parseRefreshSeconds(
           env.CARTOGRAPHER_INDEX_REFRESH_SECONDS,
@@ -257,6 +286,25 @@ export function resolveServerConfig(
     warnings,
   };
   return deepFreeze(config);
+}
+
+/** Where a remote KB is cloned: `<data>/<name>` (name from the URL unless given). */
+function remoteRoot(
+  dataDir: string | null,
+  url: string,
+  name: string | undefined,
+  key: string,
+): string {
+  const folder = name ?? remoteKbName(url);
+  if (!dataDir)
+    throw new SettingError(
+      `${key}: '${redactRemote(url)}' needs a data directory to be cloned into; set data (or --data / CARTOGRAPHER_DATA), or give the entry a path`,
+    );
+  if (!folder)
+    throw new SettingError(
+      `${key}: cannot derive a KB name from '${redactRemote(url)}'; set kbs[].name`,
+    );
+  return resolvePath(dataDir, folder);
 }
 
 function mountSpec(

@@ -24,13 +24,21 @@ const kbEntry = z
     name: z.string().min(1).optional(),
     allow_artifact_write: z.boolean().optional(),
     git_author: gitAuthor.optional(),
+    /** Remote git URL or path: cloned into `<data>/<name>` (or `path`) when absent (sync-keys.ts). */
+    remote: z.string().min(1).optional(),
+    ssh_key: z.string().min(1).optional(),
+    known_hosts: z.string().min(1).optional(),
+    author_name: z.string().min(1).optional(),
+    author_email: z.string().min(1).optional(),
+    committer_name: z.string().min(1).optional(),
+    committer_email: z.string().min(1).optional(),
     /** Age key file for this KB's secret tools (SOPS_AGE_KEY_FILE of the sops child). */
     sops_age_key_file: z.string().min(1).optional(),
     /** Deprecated (D288): accepted, ignored, one startup warning. */
     tool_prefix: z.string().optional(),
   })
-  .refine((entry) => entry.path !== undefined || (entry as { remote?: unknown }).remote, {
-    message: "path is required",
+  .refine((entry) => entry.path !== undefined || entry.remote !== undefined, {
+    message: "path or remote is required",
     path: ["path"],
   });
 
@@ -53,6 +61,16 @@ export const fileConfigSchema = z.strictObject({
       /** Go's spelling of git.author (both or neither). */
       author_name: z.string().min(1).optional(),
       author_email: z.string().min(1).optional(),
+      committer_name: z.string().min(1).optional(),
+      committer_email: z.string().min(1).optional(),
+      /** Remote sync (sync-keys.ts): on when a KB has an origin; durations in s or `30s`. */
+      sync: z.boolean().optional(),
+      in_window: z.union([z.number().min(0), z.string()]).optional(),
+      out_debounce: z.union([z.number().min(0), z.string()]).optional(),
+      poll_seconds: z.union([z.number().min(0), z.string()]).optional(),
+      ssh_key: z.string().min(1).optional(),
+      known_hosts: z.string().min(1).optional(),
+      token_dir: z.string().min(1).optional(),
     })
     .optional(),
   /** Go-only sections: accepted, one warning per key set (go-keys.ts). */

@@ -1,0 +1,83 @@
+/**
+ * Cloning remote KBs (issue 12): `cartographer kb clone URL`, and serve's clone of every
+ * configured remote KB that is not on disk yet. The token (git.token_dir) and SSH key reach git
+ * the way sync uses them (kb/sync/remote-access.ts); messages never show a credential.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { remoteAccess } from "../../kb/sync/remote-access.js";
+import { cloneRepo } from "../../kb/sync/remote-git.js";
+import type { SyncSettings } from "../../kb/sync/types.js";
+import type { Logger } from "../../logger.js";
+import type { KbMountSpec, ServerConfig } from "../config/resolve.js";
+import type { SyncConfig } from "../config/sync-keys.js";
+
+/** `<token_dir>/<kb>.token` when that file exists. */
+export function tokenFileFor(sync: SyncConfig, name: string): string | undefined {
+  if (!sync.tokenDir) return undefined;
+  const file = join(sync.tokenDir, `${name}.token`);
+  return existsSync(file) ? file : undefined;
+}
+
+/** The KB's sync settings: server-wide keys, then the KB's own (ssh key, committer). */
+export function syncSettingsFor(
+  config: Pick<ServerConfig, "sync">,
+  kb: Pick<KbMountSpec, "name" | "sshKey" | "knownHosts" | "committer">,
+  env: Readonly<Record<string, string | undefined>>,
+): SyncSettings {
+  const { sync } = config;
+  const sshKey = kb.sshKey ?? sync.sshKey;
+  const knownHosts = kb.knownHosts ?? sync.knownHosts;
+  const tokenFile = tokenFileFor(sync, kb.name);
+  const committer = kb.committer ?? sync.committer;
+  return {
+    enabled: sync.enabled,
+    inWindowMs: sync.inWindowMs,
+    outDebounceMs: sync.outDebounceMs,
+    pollMs: sync.pollMs,
+    env,
+    ...(sshKey ? { sshKey } : {}),
+    ...(knownHosts ? { knownHosts } : {}),
+    ...(tokenFile ? { tokenFile } : {}),
+    ...(committer ? { committer } : {}),
+  };
+}
+
+/** Clones `url` into `dest` (its parent is created); throws the redacted reason. */
+export async function cloneKb(
+  url: string,
+  dest: string,
+  settings: Pick<SyncSettings, "sshKey" | "knownHosts" | "tokenFile" | "env">,
+): Promise<void> {
+  mkdirSync(dirname(dest), { recursive: true });
+  const access = remoteAccess(settings);
+  const problem = await cloneRepo(dirname(dest), url, dest, access, {
+    ...settings.env,
+    ...access.env,
+  });
+  if (problem) throw new Error(problem);
+  if (!existsSync(join(dest, "data", "index.md")))
+    throw new Error(
+      `the clone at ${dest} has no data/index.md: the remote is not a Cartographer KB (create one with 'cartographer kb create' and push it)`,
+    );
+}
+
+/**
+ * Clones every configured remote KB whose folder is missing. A failed clone is logged; the KB
+ * is then reported unavailable by the server, never fatal (issue 10 item 3).
+ */
+export async function cloneMissingRemotes(
+  config: ServerConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+): Promise<void> {
+  for (const kb of config.kbs) {
+    if (!kb.remote || existsSync(kb.root)) continue;
+    try {
+      await cloneKb(kb.remote, kb.root, syncSettingsFor(config, kb, env));
+      logger.info(`cloned KB '${kb.name}' into ${kb.root}`);
+    } catch (err) {
+      logger.error(`KB '${kb.name}' could not be cloned (${kb.source}): ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Remote KBs and their sync settings (issue 12, docs/sync.md), resolved at the edge like every
+ * other key: YAML `git.*` and `kbs[]` keys, then the environment. Durations are seconds (a
+ * number) or Go's spelling (`30s`, `500ms`, `2m`).
+ */
+import { basename } from "node:path";
+import { SettingError } from "../../kb/errors.js";
+import {
+  DEFAULT_IN_WINDOW_MS,
+  DEFAULT_OUT_DEBOUNCE_MS,
+  DEFAULT_POLL_MS,
+} from "../../kb/sync/types.js";
+import type { GitIdentity } from "../../kb/types.js";
+import type { FileConfig, KbEntry } from "./schema.js";
+import { normalizeKbName, parseBoolean, parseList } from "./values.js";
+
+/** Server-wide sync settings (per-KB keys are on each KbMountSpec). */
+export interface SyncConfig {
+  /** `git.sync` / CARTOGRAPHER_GIT_SYNC (default on: sync runs when a KB has an origin). */
+  enabled: boolean;
+  inWindowMs: number;
+  outDebounceMs: number;
+  pollMs: number;
+  /** `git.token_dir` / CARTOGRAPHER_GIT_TOKEN_DIR (absolute), for `<dir>/<kb>.token`. */
+  tokenDir?: string;
+  sshKey?: string;
+  knownHosts?: string;
+  committer?: GitIdentity;
+}
+
+/** Per-KB remote keys of one `kbs[]` entry. */
+export interface KbRemoteKeys {
+  remote?: string;
+  sshKey?: string;
+  knownHosts?: string;
+  author?: GitIdentity;
+  committer?: GitIdentity;
+}
+
+const MAX_SECONDS = 86_400;
+
+/** Seconds (number or digits) or a Go duration (`30s`, `500ms`, `2m`, `1h`) → ms. */
+export function parseDurationMs(value: unknown, key: string): number {
+  const text =
+    typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m?.[2] ?? "s") as "s"];
+  const ms = m ? Math.round(Number(m[1]) * unit) : Number.NaN;
+  if (!Number.isFinite(ms) || ms > MAX_SECONDS * 1000)
+    throw new SettingError(
+      `${key}: '${String(value)}' is not a duration; use seconds (30) or 30s, 500ms, 2m (0 = off/immediate, at most ${MAX_SECONDS} s)`,
+    );
+  return ms;
+}
+
+function pair(
+  name: string | undefined,
+  email: string | undefined,
+  key: string,
+): GitIdentity | undefined {
+  if (name === undefined && email === undefined) return undefined;
+  if (!name || !email) throw new SettingError(`${key}_name and ${key}_email go together: set both`);
+  return { name, email };
+}
+
+export function resolveSyncConfig(
+  file: FileConfig,
+  env: Record<string, string | undefined>,
+  at: (p: string) => string,
+): SyncConfig {
+  const git = file.git ?? {};
+  const enabled =
+    env.CARTOGRAPHER_GIT_SYNC !== undefined && env.CARTOGRAPHER_GIT_SYNC !== ""
+      ? parseBoolean(env.CARTOGRAPHER_GIT_SYNC, "CARTOGRAPHER_GIT_SYNC")
+      : (git.sync ?? true);
+  const duration = (envKey: string, fileKey: string, value: unknown, fallback: number) =>
+    env[envKey]
+      ? parseDurationMs(env[envKey], envKey)
+      : value !== undefined
+        ? parseDurationMs(value, `git.${fileKey}`)
+        : fallback;
+  const tokenDir = env.CARTOGRAPHER_GIT_TOKEN_DIR || git.token_dir;
+  const committer = pair(git.committer_name, git.committer_email, "git.committer");
+  return {
+    enabled,
+    inWindowMs: duration(
+      "CARTOGRAPHER_SYNC_IN_WINDOW",
+      "in_window",
+      git.in_window,
+      DEFAULT_IN_WINDOW_MS,
+    ),
+    outDebounceMs: duration(
+      "CARTOGRAPHER_SYNC_OUT_DEBOUNCE",
+      "out_debounce",
+      git.out_debounce,
+      DEFAULT_OUT_DEBOUNCE_MS,
+    ),
+    pollMs: duration(
+      "CARTOGRAPHER_GIT_POLL_SECONDS",
+      "poll_seconds",
+      git.poll_seconds,
+      DEFAULT_POLL_MS,
+    ),
+    ...(tokenDir ? { tokenDir: at(tokenDir) } : {}),
+    ...(git.ssh_key ? { sshKey: at(git.ssh_key) } : {}),
+    ...(git.known_hosts ? { knownHosts: at(git.known_hosts) } : {}),
+    ...(committer ? { committer } : {}),
+  };
+}
+
+/** The remote keys of one `kbs[]` entry (paths resolved against the working directory). */
+export function kbRemoteKeys(entry: KbEntry, i: number, at: (p: string) => string): KbRemoteKeys {
+  const author = pair(entry.author_name, entry.author_email, `kbs.${i}.author`);
+  const committer = pair(entry.committer_name, entry.committer_email, `kbs.${i}.committer`);
+  return {
+    ...(entry.remote ? { remote: entry.remote } : {}),
+    ...(entry.ssh_key ? { sshKey: at(entry.ssh_key) } : {}),
+    ...(entry.known_hosts ? { knownHosts: at(entry.known_hosts) } : {}),
+    ...(author ? { author } : {}),
+    ...(committer ? { committer } : {}),
+  };
+}
+
+/** The KB name a remote gets: its last path segment without `.git` (Go's rule). */
+export function remoteKbName(url: string): string {
+  const last = basename(
+    url.replace(/[/\\]+$/, "").replace(/^.*:/, (m) => (m.includes("/") ? m : "")),
+  );
+  return normalizeKbName(last.replace(/\.git$/i, ""));
+}
+
+/** CARTOGRAPHER_KB_REMOTES: a comma list of remote URLs (each cloned under `data`). */
+export function envRemotes(env: Record<string, string | undefined>): string[] {
+  return env.CARTOGRAPHER_KB_REMOTES ? parseList(env.CARTOGRAPHER_KB_REMOTES) : [];
+}

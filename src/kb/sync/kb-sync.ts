@@ -1,0 +1,357 @@
+/**
+ * Remote sync of one KB (issue 12, docs/sync.md): pull before calls (sync-in), push after
+ * commits (sync-out, debounced or inline), a background poll, and the conflicts registry.
+ * Every git operation that moves HEAD or the tree runs under the KB's write lock: methods named
+ * `…Locked` expect the caller to hold it, the others take it.
+ */
+
+import type { Logger } from "../../logger.js";
+import { KbError } from "../errors.js";
+import type { GitIdentity } from "../types.js";
+import {
+  type ConflictEntry,
+  readConflicts,
+  registerConflict,
+  writeConflicts,
+} from "./conflicts.js";
+import { type RemoteAccess, remoteAccess } from "./remote-access.js";
+import {
+  changedPaths,
+  currentBranch,
+  fetchOrigin,
+  originUrl,
+  pushBranch,
+  type RemoteContext,
+  rebaseOnto,
+  revParse,
+  unpushedCount,
+} from "./remote-git.js";
+import type { SyncSettings, SyncState } from "./types.js";
+
+export interface KbSyncDeps {
+  kb: string;
+  root: string;
+  settings: SyncSettings;
+  /** The KB's author identity (committer of rebases unless settings.committer). */
+  identity: () => Promise<GitIdentity>;
+  /** Runs `fn` under the KB's write lock (the store's). */
+  lock: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** HEAD moved by a pull or a merge: re-index exactly these KB-root-relative paths. */
+  onHeadMoved: (paths: string[]) => Promise<void>;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface SyncStatus {
+  state: SyncState;
+  head: string | null;
+  branch: string | null;
+  unpushed: number;
+  push_mode: "inline" | "debounced" | "off";
+  in_window_ms: number;
+  out_debounce_ms: number;
+  poll_ms: number;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  last_pull_at: string | null;
+  conflicts: number;
+}
+
+/** What a write result carries when its push has not landed (issue 12). */
+export interface SyncNote {
+  sync_state: "pending" | "failed";
+  last_error: string | null;
+}
+
+/** Push attempts per flush (non-fast-forward → fetch + rebase + retry). */
+const PUSH_ATTEMPTS = 5;
+/** Inline pushes wait this long between attempts after a network failure, doubling. */
+const INLINE_BACKOFF_MS = 100;
+/** A failed push is retried after this long, doubling up to RETRY_MAX_MS. */
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 10_000;
+
+export class KbSync {
+  private lastPullAt = 0;
+  private lastAttemptAt: number | null = null;
+  private lastError: string | null = null;
+  private pullFailing = false;
+  private pushTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private retryMs = RETRY_MIN_MS;
+  private closed = false;
+  private conflicted: ConflictEntry[] = [];
+  private readonly ctx: RemoteContext;
+
+  private constructor(
+    private readonly deps: KbSyncDeps,
+    private readonly url: string | null,
+    access: RemoteAccess,
+  ) {
+    this.ctx = {
+      root: deps.root,
+      access,
+      env: { ...deps.settings.env, ...access.env },
+      ...(url ? { url } : {}),
+    };
+  }
+
+  /** Reads the origin and the registry; starts the poll when sync is active. */
+  static async open(deps: KbSyncDeps): Promise<KbSync> {
+    const url = deps.settings.enabled ? await originUrl(deps.root) : null;
+    const sync = new KbSync(deps, url, remoteAccess(deps.settings));
+    sync.conflicted = await readConflicts(deps.root);
+    if (sync.active && deps.settings.pollMs > 0) sync.schedulePoll();
+    return sync;
+  }
+
+  /** Sync is on and the KB has an origin. */
+  get active(): boolean {
+    return this.url !== null;
+  }
+
+  get conflictCount(): number {
+    return this.conflicted.length;
+  }
+
+  conflicts(): readonly ConflictEntry[] {
+    return this.conflicted;
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  /** True when a call should pull first (the last good pull is older than in_window). */
+  inDue(): boolean {
+    if (!this.active || this.conflicted.length > 0) return false;
+    const window = this.deps.settings.inWindowMs;
+    return window === 0 || this.now() - this.lastPullAt >= window;
+  }
+
+  /**
+   * Sync-in (caller holds the lock): fetch + rebase onto origin when due. A conflict registers
+   * the conflicting concepts and throws `conflict` naming them; an unreachable remote is logged
+   * once per failure burst and the call goes on with the local tree (writes land locally and
+   * are pushed when the remote is back).
+   */
+  async syncInLocked(force = false): Promise<void> {
+    if (!force && !this.inDue()) return;
+    if (!this.active || this.conflicted.length > 0) return;
+    const branch = await currentBranch(this.deps.root);
+    if (!branch) return this.fail("the KB is on a detached HEAD: sync needs a branch");
+    const problem = await fetchOrigin(this.ctx);
+    if (problem) return this.pullFailed(problem);
+    const before = await revParse(this.deps.root, "HEAD");
+    const rebased = await rebaseOnto(this.ctx, branch, await this.committer());
+    if (!rebased.ok && rebased.conflict) {
+      const ids = await this.register(rebased.files, rebased.localSha, rebased.remoteSha);
+      throw new KbError(
+        "conflict",
+        `the remote changed ${ids.join(", ")} differently from this server: registered as conflicts (conflicts_list), resolve with git_conflict_resolve; both versions are kept in git`,
+        { conflicts: ids },
+      );
+    }
+    if (!rebased.ok) return this.pullFailed(rebased.message);
+    this.lastPullAt = this.now();
+    if (this.pullFailing)
+      this.deps.logger.info(`sync of KB '${this.deps.kb}': remote reachable again`);
+    this.pullFailing = false;
+    if (this.lastError?.startsWith("pull:")) this.lastError = null;
+    const after = await revParse(this.deps.root, "HEAD");
+    if (rebased.moved && before && after && before !== after)
+      await this.deps.onHeadMoved(await changedPaths(this.deps.root, before, after));
+  }
+
+  private pullFailed(reason: string): void {
+    this.lastError = `pull: ${reason}`;
+    if (!this.pullFailing)
+      this.deps.logger.warn(
+        `sync of KB '${this.deps.kb}': ${reason}; serving the local tree, writes stay local until the remote answers (further failures not logged)`,
+      );
+    this.pullFailing = true;
+  }
+
+  private fail(reason: string): void {
+    this.lastError = reason;
+  }
+
+  /** The remote and its access, for git_conflict_resolve (conflict-resolve.ts). */
+  get remote(): RemoteContext {
+    return this.ctx;
+  }
+
+  /** HEAD moved outside a pull (a conflict merge): re-index these paths. */
+  headMoved(paths: string[]): Promise<void> {
+    return this.deps.onHeadMoved(paths);
+  }
+
+  async committer(): Promise<GitIdentity> {
+    return this.deps.settings.committer ?? (await this.deps.identity());
+  }
+
+  /** Registers a failed rebase's files; returns their concept ids. */
+  private async register(files: string[], localSha: string, remoteSha: string): Promise<string[]> {
+    this.conflicted = registerConflict(this.conflicted, {
+      files,
+      localSha,
+      remoteSha,
+      at: new Date(this.now()),
+    });
+    await writeConflicts(this.deps.root, this.conflicted);
+    const ids = this.conflicted.filter((e) => files.includes(e.path)).map((e) => e.concept_id);
+    this.lastError = `conflict: ${ids.join(", ")}`;
+    this.deps.logger.warn(
+      `sync of KB '${this.deps.kb}': rebase conflict on ${ids.join(", ")}; registered in .cartographer/conflicts.json, pushes paused until resolved`,
+    );
+    return ids;
+  }
+
+  /** Replaces the registry (git_conflict_resolve). */
+  async setConflicts(entries: ConflictEntry[]): Promise<void> {
+    this.conflicted = entries;
+    await writeConflicts(this.deps.root, entries);
+    if (entries.length === 0 && this.lastError?.startsWith("conflict")) this.lastError = null;
+  }
+
+  /**
+   * After a commit (caller holds the lock): inline mode pushes now with bounded retries;
+   * debounced mode (re)starts the timer. Returns the note a write result carries when the push
+   * has not landed yet, else null. Never throws: a push failure never fails the call.
+   */
+  async afterCommitLocked(): Promise<SyncNote | null> {
+    if (!this.active || this.closed) return null;
+    if (this.deps.settings.outDebounceMs === 0) {
+      await this.pushLocked(true).catch((err: unknown) => {
+        this.lastError = `push: ${(err as Error).message}`;
+      });
+    } else this.schedulePush(this.deps.settings.outDebounceMs);
+    return this.note();
+  }
+
+  private async note(): Promise<SyncNote | null> {
+    const state = await this.state();
+    return state === "pending" || state === "failed"
+      ? { sync_state: state, last_error: this.lastError }
+      : null;
+  }
+
+  private schedulePush(ms: number): void {
+    if (this.closed) return;
+    clearTimeout(this.pushTimer);
+    this.pushTimer = setTimeout(() => {
+      this.pushTimer = undefined;
+      void this.deps.lock(() => this.pushLocked(false)).catch(() => {});
+    }, ms);
+    this.pushTimer.unref();
+  }
+
+  /**
+   * Pushes HEAD (caller holds the lock). Non-fast-forward → fetch + rebase + retry; a conflict
+   * registers and stops. A network failure is retried inline (bounded) or on a timer.
+   */
+  private async pushLocked(inline: boolean): Promise<void> {
+    if (!this.active || this.conflicted.length > 0) return;
+    const branch = await currentBranch(this.deps.root);
+    if (!branch) return this.fail("the KB is on a detached HEAD: sync needs a branch");
+    if ((await unpushedCount(this.deps.root, branch)) === 0) {
+      this.lastError = null;
+      return;
+    }
+    let backoff = INLINE_BACKOFF_MS;
+    for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
+      this.lastAttemptAt = this.now();
+      const pushed = await pushBranch(this.ctx, branch);
+      if (pushed.ok) {
+        // The remote now has HEAD: refresh origin/<branch> so `unpushed` reads 0.
+        await fetchOrigin(this.ctx);
+        this.lastError = null;
+        this.retryMs = RETRY_MIN_MS;
+        return;
+      }
+      this.lastError = `push: ${pushed.message}`;
+      if (pushed.rejected) {
+        try {
+          await this.syncInLocked(true);
+        } catch {
+          return; // conflict registered: pushes pause until resolved
+        }
+        continue;
+      }
+      if (!inline || attempt === PUSH_ATTEMPTS) break;
+      await new Promise((r) => setTimeout(r, backoff));
+      backoff *= 2;
+    }
+    this.deps.logger.warn(
+      `sync of KB '${this.deps.kb}': ${this.lastError}; retrying in the background`,
+    );
+    this.schedulePush(this.retryMs);
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+  }
+
+  /** Pushes anything pending now (takes the lock), waiting at most `timeoutMs`. */
+  async flush(timeoutMs = 5_000): Promise<void> {
+    if (!this.active) return;
+    clearTimeout(this.pushTimer);
+    this.pushTimer = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.deps.lock(() => this.pushLocked(true)).catch(() => {}),
+      new Promise((r) => {
+        timer = setTimeout(r, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private schedulePoll(): void {
+    if (this.closed) return;
+    this.pollTimer = setTimeout(() => {
+      void this.deps
+        .lock(async () => {
+          if (this.closed) return;
+          await this.syncInLocked(true).catch(() => {});
+          await this.pushLocked(false).catch(() => {});
+        })
+        .finally(() => this.schedulePoll());
+    }, this.deps.settings.pollMs);
+    this.pollTimer.unref();
+  }
+
+  async state(): Promise<SyncState> {
+    if (!this.deps.settings.enabled) return "disabled";
+    if (!this.active) return "no_remote";
+    if (this.conflicted.length > 0) return "failed";
+    const branch = await currentBranch(this.deps.root);
+    const unpushed = branch ? await unpushedCount(this.deps.root, branch) : 0;
+    if (this.lastError && (unpushed > 0 || !this.lastError.startsWith("push"))) return "failed";
+    return unpushed > 0 ? "pending" : "clean";
+  }
+
+  async status(): Promise<SyncStatus> {
+    const branch = await currentBranch(this.deps.root);
+    const { settings } = this.deps;
+    return {
+      state: await this.state(),
+      head: await revParse(this.deps.root, "HEAD"),
+      branch,
+      unpushed: this.active && branch ? await unpushedCount(this.deps.root, branch) : 0,
+      push_mode: !this.active ? "off" : settings.outDebounceMs === 0 ? "inline" : "debounced",
+      in_window_ms: settings.inWindowMs,
+      out_debounce_ms: settings.outDebounceMs,
+      poll_ms: settings.pollMs,
+      last_error: this.lastError,
+      last_attempt_at: this.lastAttemptAt ? new Date(this.lastAttemptAt).toISOString() : null,
+      last_pull_at: this.lastPullAt ? new Date(this.lastPullAt).toISOString() : null,
+      conflicts: this.conflicted.length,
+    };
+  }
+
+  /** Stops the timers and pushes what is pending (bounded: SIGTERM must not hang). */
+  async close(timeoutMs = 5_000): Promise<void> {
+    clearTimeout(this.pollTimer);
+    if (this.active && !this.closed) await this.flush(timeoutMs);
+    this.closed = true;
+    clearTimeout(this.pushTimer);
+  }
+}

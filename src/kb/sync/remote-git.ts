@@ -1,0 +1,134 @@
+/**
+ * The git commands remote sync runs (fetch, rebase, push, clone), each returning what happened
+ * as data; messages are redacted (remote-access.ts) before anyone sees them.
+ */
+import { identityArgs, runGit, summarize } from "../git.js";
+import type { GitIdentity } from "../types.js";
+import { type RemoteAccess, redactRemote } from "./remote-access.js";
+
+export const REMOTE = "origin";
+
+/** Where and how to reach the remote of one repository. */
+export interface RemoteContext {
+  root: string;
+  access: RemoteAccess;
+  /** The server's environment plus access.env. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The origin URL, redacted out of messages. */
+  url?: string;
+}
+
+export type PushOutcome = { ok: true } | { ok: false; rejected: boolean; message: string };
+
+export type RebaseOutcome =
+  | { ok: true; moved: boolean }
+  | { ok: false; conflict: true; files: string[]; localSha: string; remoteSha: string }
+  | { ok: false; conflict: false; message: string };
+
+/** origin's URL, or null when the repository has no `origin`. */
+export async function originUrl(root: string): Promise<string | null> {
+  const r = await runGit(root, ["remote", "get-url", REMOTE]);
+  return r.code === 0 ? r.stdout.trim() : null;
+}
+
+/** The checked-out branch, or null on a detached HEAD. */
+export async function currentBranch(root: string): Promise<string | null> {
+  const r = await runGit(root, ["symbolic-ref", "--short", "-q", "HEAD"]);
+  return r.code === 0 && r.stdout.trim() ? r.stdout.trim() : null;
+}
+
+export async function revParse(root: string, ref: string): Promise<string | null> {
+  const r = await runGit(root, ["rev-parse", "--verify", "-q", `${ref}^{commit}`]);
+  return r.code === 0 ? r.stdout.trim() : null;
+}
+
+function message(ctx: RemoteContext, what: string, stderr: string): string {
+  return redactRemote(`git ${what} failed: ${summarize(stderr)}`, ctx.url);
+}
+
+/** `git fetch origin`: null when it worked, else the redacted reason. */
+export async function fetchOrigin(ctx: RemoteContext): Promise<string | null> {
+  const r = await runGit(
+    ctx.root,
+    [...ctx.access.args, "fetch", "--quiet", "--no-tags", REMOTE],
+    undefined,
+    ctx.env,
+  );
+  return r.code === 0 ? null : message(ctx, "fetch", r.stderr || r.stdout);
+}
+
+/**
+ * Rebases local commits onto `origin/<branch>` (autostash). A conflict aborts the rebase: HEAD
+ * and the tree are as before, and the conflicting files are returned.
+ */
+export async function rebaseOnto(
+  ctx: RemoteContext,
+  branch: string,
+  committer: GitIdentity,
+): Promise<RebaseOutcome> {
+  const upstream = `${REMOTE}/${branch}`;
+  const remoteSha = await revParse(ctx.root, `refs/remotes/${upstream}`);
+  const localSha = await revParse(ctx.root, "HEAD");
+  if (!remoteSha || !localSha || remoteSha === localSha) return { ok: true, moved: false };
+  const r = await runGit(ctx.root, [
+    ...identityArgs(committer),
+    "rebase",
+    "--autostash",
+    "--no-verify",
+    upstream,
+  ]);
+  if (r.code === 0) {
+    const after = await revParse(ctx.root, "HEAD");
+    return { ok: true, moved: after !== localSha };
+  }
+  const unmerged = await runGit(ctx.root, ["diff", "--name-only", "-z", "--diff-filter=U"]);
+  const files = unmerged.stdout.split("\0").filter(Boolean);
+  await runGit(ctx.root, ["rebase", "--abort"]);
+  if (files.length > 0) return { ok: false, conflict: true, files, localSha, remoteSha };
+  return { ok: false, conflict: false, message: message(ctx, "rebase", r.stderr || r.stdout) };
+}
+
+/** `git push origin HEAD:refs/heads/<branch>`; `rejected` = non-fast-forward. */
+export async function pushBranch(ctx: RemoteContext, branch: string): Promise<PushOutcome> {
+  const r = await runGit(
+    ctx.root,
+    [...ctx.access.args, "push", "--porcelain", REMOTE, `HEAD:refs/heads/${branch}`],
+    undefined,
+    ctx.env,
+  );
+  if (r.code === 0) return { ok: true };
+  const text = `${r.stdout}\n${r.stderr}`;
+  const rejected = /non-fast-forward|\[rejected\]|fetch first|Updates were rejected/i.test(text);
+  return { ok: false, rejected, message: message(ctx, "push", r.stderr || r.stdout) };
+}
+
+/** Commits on HEAD that origin/<branch> does not have (all of them when it has none). */
+export async function unpushedCount(root: string, branch: string): Promise<number> {
+  const upstream = await revParse(root, `refs/remotes/${REMOTE}/${branch}`);
+  const range = upstream ? [`${upstream}..HEAD`] : ["HEAD"];
+  const r = await runGit(root, ["rev-list", "--count", ...range]);
+  return r.code === 0 ? Number.parseInt(r.stdout.trim(), 10) || 0 : 0;
+}
+
+/** KB-root-relative paths that differ between two commits. */
+export async function changedPaths(root: string, from: string, to: string): Promise<string[]> {
+  const r = await runGit(root, ["diff", "--name-only", "--no-renames", "-z", from, to]);
+  return r.code === 0 ? r.stdout.split("\0").filter(Boolean) : [];
+}
+
+/** `git clone URL DEST` from `cwd`: null when it worked, else the redacted reason. */
+export async function cloneRepo(
+  cwd: string,
+  url: string,
+  dest: string,
+  access: RemoteAccess,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | null> {
+  const r = await runGit(
+    cwd,
+    [...access.args, "clone", "--quiet", "--", url, dest],
+    undefined,
+    env,
+  );
+  return r.code === 0 ? null : redactRemote(`git clone failed: ${summarize(r.stderr)}`, url);
+}

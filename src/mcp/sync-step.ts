@@ -1,0 +1,55 @@
+/**
+ * Step 6 of the call pipeline (call-pipeline.ts): remote sync around a call (issue 12,
+ * docs/sync.md). Reads pull best-effort (a failure serves the local tree); writes pull under the
+ * KB lock before the handler, and a write to a concept in conflict is refused. After a write's
+ * commit the push is started (or done inline), and the result says when it has not landed.
+ */
+import { KbError } from "../kb/errors.js";
+import type { SyncNote } from "../kb/sync/kb-sync.js";
+import type { KbRuntime } from "../tools/runtime.js";
+import type { ToolSpec } from "../tools/spec.js";
+
+/** The tool that resolves conflicts must reach them (every other write to one is refused). */
+const RESOLVES_CONFLICTS = "git_conflict_resolve";
+
+/** Before a read: pull when due, under the lock; any failure leaves the local tree served. */
+export async function syncBeforeRead(runtime: KbRuntime): Promise<void> {
+  const sync = runtime.sync;
+  if (!sync?.inDue()) return;
+  await runtime.store.withLock(() => sync.syncInLocked()).catch(() => {});
+}
+
+/** Before a write (caller holds the lock): pull when due; refuse a write to a conflicted concept. */
+export async function syncBeforeWrite(
+  runtime: KbRuntime,
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+): Promise<void> {
+  const sync = runtime.sync;
+  if (!sync?.active || spec.name === RESOLVES_CONFLICTS) return;
+  await sync.syncInLocked();
+  if (sync.conflictCount === 0) return;
+  const open = new Set(sync.conflicts().map((c) => c.concept_id));
+  const hit = (spec.targets?.(args) ?? []).map((t) => t.id).filter((id) => open.has(id));
+  if (hit.length > 0)
+    throw new KbError(
+      "conflict",
+      `${hit.join(", ")} is in conflict with the remote: resolve it with git_conflict_resolve (conflicts_list shows both sides) before writing it`,
+      { conflicts: hit },
+    );
+}
+
+/** After a write's commit (caller holds the lock): push, or schedule it. */
+export async function syncAfterCommit(
+  runtime: KbRuntime,
+  commitSha: string | null | undefined,
+): Promise<SyncNote | null> {
+  if (!commitSha || !runtime.sync) return null;
+  return runtime.sync.afterCommitLocked();
+}
+
+/** The result with `sync_state` and `last_error` added when the push has not landed. */
+export function withSyncNote(value: unknown, note: SyncNote | null): unknown {
+  if (!note || typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  return { ...(value as Record<string, unknown>), ...note };
+}
