@@ -150,4 +150,42 @@ describe("a live session (stdio)", () => {
     expect(last.progress).toBe(last.total);
     await client.close();
   });
+
+  it("concept_batch reports each planned operation; lint and validate their phases", async () => {
+    const { client } = await liveClient();
+    const progressOf = async (name: string, args: Record<string, unknown>) => {
+      const seen: Progress[] = [];
+      const r = await client.request(
+        { method: "tools/call", params: { name, arguments: args } },
+        CallToolResultSchema,
+        { onprogress: (p) => seen.push(p) },
+      );
+      expect(r.isError ?? false, JSON.stringify(r)).toBe(false);
+      return seen.map((p) => [p.progress, p.total]);
+    };
+    const ops = ["x", "y", "z"].map((n) => ({
+      op: "write",
+      id: `batch/${n}`,
+      frontmatter: { type: "note" },
+      body: `${n}\n`,
+    }));
+    expect(await progressOf("concept_batch", { operations: ops })).toEqual([
+      [0, undefined],
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
+    expect(await progressOf("lint", {})).toEqual([
+      [0, undefined],
+      [1, 2],
+      [2, 2],
+    ]);
+    expect(await progressOf("validate", {})).toEqual([
+      [0, undefined],
+      [1, 2],
+      [2, 2],
+    ]);
+    await client.close();
+  });
 });

@@ -139,6 +139,8 @@ const conceptBatch = defineTool({
     for (const [index, item] of checked.entries()) {
       try {
         plans.push(await planOperation(item.op, item.args, ctx));
+        // Each planned operation, then applying and the commit (the pipeline ends at total).
+        ctx.progress?.(index + 1, checked.length + 1);
       } catch (err) {
         throw inOperation(index, ops[index] ?? {}, err);
       }

@@ -54,6 +54,7 @@ const validate = defineTool({
       store.maps(),
       id ? store.readConcept(id).then((d) => [d]) : store.listConcepts(),
     ]);
+    ctx.progress?.(1, 2); // read; checking follows
     const problems = docs.flatMap((d) => validateDoc(d, maps));
     return {
       checked: docs.length,
@@ -79,6 +80,7 @@ const lint = defineTool({
   handler: async (args, ctx) => {
     const checks = selectChecks(args.checks);
     const lctx = await readLintContext(ctx.runtime.store, ctx.now());
+    ctx.progress?.(1, 2); // read; the checks follow
     const issues = runLint(lctx, checks, args.prefix);
     return {
       checks: checks.map((c) => c.name),

@@ -73,7 +73,9 @@ const reindex = defineTool({
   handler: async (_args, ctx) => {
     const started = Date.now();
     const { store, index } = ctx.runtime;
-    const stats = index.reconcile(await store.listConcepts());
+    const docs = await store.listConcepts();
+    ctx.progress?.(1, 2); // files read; reconciling follows
+    const stats = index.reconcile(docs);
     return { ...stats, total: index.count(), ms: Date.now() - started };
   },
 });
