@@ -24,8 +24,9 @@ const secretResolve = defineTool({
     id: nonEmptyStr(),
     names: opt(arr(nonEmptyStr())),
   },
-  // Changes nothing (no lock, no commit), but is judged as a write: see targets.
-  readOnly: true,
+  // Changes nothing, but reveals secrets: a write (as in Go), so a client that runs read-only
+  // tools without asking still asks first, and authorization requires whole-KB rw.
+  readOnly: false,
   advanced: true,
   idempotent: true,
   resource: "exact",
