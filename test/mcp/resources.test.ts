@@ -173,6 +173,10 @@ describe("resources on a per-KB surface", () => {
     const missing = await errorOf(narrow.readResource({ uri }));
     expect(JSON.stringify(hidden)).toBe(JSON.stringify(missing));
     expect(hidden.code).toBe(-32002);
+    // The whole-KB index is refused like index_get, not hidden.
+    expect((await errorOf(narrow.readResource({ uri: "cartographer://main/~index" }))).code).toBe(
+      -32003,
+    );
     // And a URI of no KB, or malformed, is the same kind of answer.
     const foreign = await errorOf(narrow.readResource({ uri: "test://static-text" }));
     expect(foreign.code).toBe(-32002);
