@@ -166,7 +166,9 @@ function moveAside(dbPath: string, reason: string, logger: Logger): void {
     return;
   }
   const where = moved ? `moved aside to ${path.basename(aside)}` : "removed";
-  logger.warn(`search index ${dbPath} is damaged (${reason}); ${where}, rebuilding it`);
+  // One log line: quick_check reports several lines.
+  const why = reason.replace(/\s+/g, " ").trim();
+  logger.warn(`search index ${dbPath} is damaged (${why}); ${where}, rebuilding it`);
 }
 
 function closeQuietly(db: Database.Database): void {
