@@ -75,13 +75,18 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => kbs?.cleanup());
 
-async function connect(surface: ToolSurface, p: Principal = LOCAL_ADMIN): Promise<Client> {
+async function connect(
+  surface: ToolSurface,
+  p: Principal = LOCAL_ADMIN,
+  gate?: () => boolean,
+): Promise<Client> {
   const server = createMcpServer(surface, {
     name: "cartographer",
     version: "test",
     profile: "agent",
     principal: p,
     transport: "in-memory",
+    ...(gate ? { metadataGate: gate } : {}),
   });
   const [ct, st] = InMemoryTransport.createLinkedPair();
   await server.connect(st);
@@ -194,6 +199,22 @@ describe("resources on a per-KB surface", () => {
     });
     expect(mine[1]?.outcome).toBe("success");
     expect(mine[0]?.principal_id).toBe("narrow");
+  });
+});
+
+describe("the metadata gate (D187) covers the new listings", () => {
+  it("a principal who can read no KB of the endpoint gets forbidden on each listing", async () => {
+    let open = true;
+    const client = await connect(must(surfaces[0]), NARROW, () => open);
+    open = false; // initialize went through; the principal lost access since
+    const ref = { type: "ref/resource" as const, uri: "cartographer://main/{+id}" };
+    for (const p of [
+      client.listResources(),
+      client.listResourceTemplates(),
+      client.listPrompts(),
+      client.complete({ ref, argument: { name: "id", value: "a" } }),
+    ])
+      expect(await errorOf(p)).toEqual({ code: -32003, message: "MCP error -32003: forbidden" });
   });
 });
 
