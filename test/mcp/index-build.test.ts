@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { initKb } from "../../src/kb/init.js";
 import type { KbSettings } from "../../src/kb/types.js";
@@ -162,6 +163,37 @@ describe("background index build", () => {
     );
     expect(all.index).toBeUndefined();
     expect(app.kbs[0]?.index).toMatchObject({ state: "ready", total: 600 });
+  });
+
+  it("reindex during a background build waits for it, then reconciles and reports progress", async () => {
+    const dir = await tempDir();
+    const kb = await kbWith(dir, "notes", 30);
+    const scheduler = new IndexBuildScheduler(1);
+    const release = holdSlots(scheduler);
+    const app = await createCartographer({
+      kbs: [kb],
+      logger: memoryLogger(),
+      indexBuilds: scheduler,
+    });
+    cleanups.push(() => app.close());
+    const client = await clientOf(app);
+    const seen: Array<{ progress: number; total?: number }> = [];
+    const call = client.request(
+      { method: "tools/call", params: { name: "reindex", arguments: {} } },
+      CallToolResultSchema,
+      { onprogress: (p) => seen.push(p) },
+    );
+    let answered = false;
+    void call.then(() => {
+      answered = true;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answered).toBe(false); // the build has not run: reindex waits for it
+    release();
+    const stats = json(await call);
+    expect(stats.total).toBe(30);
+    expect(seen.at(-1)).toMatchObject({ progress: 30, total: 30 });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
   });
 
   it("closing the app mid-build stops the build and releases the KB", async () => {

@@ -5,17 +5,20 @@
  * swapped) is also rate-limited per KB (docs/decisions.md).
  */
 import type { SearchIndex } from "../../search/api.js";
-import { reindexKb, type SqliteSearchIndex } from "../../search/index.js";
+import { buildKbIndex, reindexKb, type SqliteSearchIndex } from "../../search/index.js";
 import { Cooldown } from "../cooldown.js";
 import { defineTool } from "../define.js";
 import type { ToolSpec } from "../spec.js";
+
+/** How often `reindex` reports a background build's progress while it waits for it. */
+const REINDEX_POLL_MS = 250;
 
 /** At most one full rebuild per KB per 30 s (one takes 0.6–1.4 s on 10,000 concepts). */
 const rebuildCooldown = new Cooldown<object>(30_000, "index_rebuild");
 
 function asSqlite(index: SearchIndex): SqliteSearchIndex | null {
   const candidate = index as Partial<SqliteSearchIndex>;
-  return typeof candidate.replaceAll === "function" && typeof candidate.indexedFiles === "function"
+  return typeof candidate.replaceAll === "function" && typeof candidate.upsertMany === "function"
     ? (index as SqliteSearchIndex)
     : null;
 }
@@ -72,10 +75,30 @@ const reindex = defineTool({
   auditFields: [],
   handler: async (_args, ctx) => {
     const started = Date.now();
-    const { store, index } = ctx.runtime;
-    const docs = await store.listConcepts();
-    ctx.progress?.(1, 2); // files read; reconciling follows
-    const stats = index.reconcile(docs);
+    const { store, index, indexStatus } = ctx.runtime;
+    const sqlite = asSqlite(index);
+    if (!sqlite) {
+      const docs = await store.listConcepts();
+      ctx.progress?.(1, 2); // files read; reconciling follows
+      const stats = index.reconcile(docs);
+      return { ...stats, total: index.count(), ms: Date.now() - started };
+    }
+    // The server's background build does this same pass: wait for it (reporting its progress)
+    // rather than run two passes at once, then run one more for edits made since (issue 16).
+    while (indexStatus.progress.state === "queued" || indexStatus.progress.state === "building") {
+      const { done, total } = indexStatus.progress;
+      if (total > 0) ctx.progress?.(done, total);
+      await indexStatus.settled(REINDEX_POLL_MS);
+    }
+    // Batched, yielding between batches: `done` of `total` concept files, 0 first.
+    let first = true;
+    const stats = await buildKbIndex(store, sqlite, {
+      onProgress: (done, total) => {
+        if (first && done > 0) ctx.progress?.(0, total);
+        first = false;
+        ctx.progress?.(done, total);
+      },
+    });
     return { ...stats, total: index.count(), ms: Date.now() - started };
   },
 });
