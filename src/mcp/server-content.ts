@@ -28,7 +28,7 @@ import { parseResourceUri } from "./resource-uri.js";
 export function contentCapabilities(live: boolean): ServerCapabilities {
   return {
     resources: live ? { subscribe: true, listChanged: true } : {},
-    prompts: live ? { listChanged: false } : {},
+    prompts: live ? { listChanged: true } : {},
     completions: {},
     logging: {},
   };
@@ -70,8 +70,9 @@ export function installContentHandlers(
  * Subscriptions (a set of URIs per session) and the notifications of a live session: after a
  * successful write on one of its KBs, `resources/list_changed` and `resources/updated` for every
  * URI subscribed on that KB (the write's exact targets are not tracked: a client re-reads what
- * it watches); warnings about its KBs as `notifications/message` (level filtered by the SDK's
- * logging/setLevel). Listening stops when the transport closes.
+ * it watches), and `prompts/list_changed` after skill_install; warnings about its KBs as
+ * `notifications/message` (level filtered by the SDK's logging/setLevel). Listening stops when
+ * the transport closes.
  */
 function installLiveNotifications(server: Server, surface: ContentSurface): void {
   const subscribed = new Set<string>();
@@ -98,6 +99,8 @@ function installLiveNotifications(server: Server, surface: ContentSurface): void
           .catch(() => {});
         return;
       }
+      // Prompts are the KB's skills: only skill_install changes them.
+      if (event.tool === "skill_install") void server.sendPromptListChanged().catch(() => {});
       void server.sendResourceListChanged().catch(() => {});
       for (const uri of subscribed) {
         if (parseResourceUri(uri)?.kb === kb)

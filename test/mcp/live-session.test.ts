@@ -13,6 +13,7 @@ import {
   CallToolResultSchema,
   LoggingMessageNotificationSchema,
   type Progress,
+  PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -57,6 +58,7 @@ async function liveClient(): Promise<{
   const client = new Client({ name: "t", version: "1" });
   const events: { method: string; params: unknown }[] = [];
   for (const schema of [
+    PromptListChangedNotificationSchema,
     ResourceListChangedNotificationSchema,
     ResourceUpdatedNotificationSchema,
     LoggingMessageNotificationSchema,
@@ -77,6 +79,19 @@ describe("a live session (stdio)", () => {
       subscribe: true,
       listChanged: true,
     });
+    expect(client.getServerCapabilities()?.prompts).toEqual({ listChanged: true });
+    await client.close();
+  });
+
+  it("skill_install announces prompts/list_changed", async () => {
+    const { client, events } = await liveClient();
+    const r = await client.callTool({
+      name: "skill_install",
+      arguments: { name: "cartographer-kb-loop" },
+    });
+    expect(r.isError ?? false, JSON.stringify(r)).toBe(false);
+    await settle();
+    expect(events.map((e) => e.method)).toContain("notifications/prompts/list_changed");
     await client.close();
   });
 
