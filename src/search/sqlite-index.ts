@@ -85,6 +85,8 @@ export interface SqliteSearchIndex extends SearchIndex {
   setMeta(key: string, value: string): void;
   /** Runs fn in one write transaction (fast bulk changes). */
   transaction<T>(fn: () => T): T;
+  /** The open handle (a new one after recreate()): embeddings keep their tables in this file. */
+  database(): Database.Database;
 }
 
 export interface OpenSearchIndexOptions {
@@ -355,6 +357,10 @@ class Index implements SqliteSearchIndex {
       this.vocab.reset();
       throw err;
     }
+  }
+
+  database(): Database.Database {
+    return this.db;
   }
 
   close(): void {

@@ -1,0 +1,241 @@
+/**
+ * One KB's embeddings: background passes that bring the vectors in line with the index, and
+ * the semantic and hybrid queries. A pass embeds only concepts whose content hash changed
+ * (vector-store.ts emb_docs) and, within them, only chunk texts with no stored vector, so an
+ * unchanged KB costs no provider call. Passes run after a write (kick()), once the index build
+ * is ready, and every `pollMs` (catching reconciles of edits made outside the server); they are
+ * never awaited by a tool call. A failing provider is logged once per outage and retried by the
+ * next pass.
+ */
+import type Database from "better-sqlite3";
+import type { Logger } from "../../logger.js";
+import type { SearchHit, SearchQuery, SearchResult } from "../api.js";
+import type { PathExists } from "../search-query.js";
+import { makeSnippet, SNIPPET_LENGTH } from "../snippet.js";
+import { chunkConcept } from "./chunk.js";
+import { DEFAULT_POLL_MS } from "./config.js";
+import type { EmbeddingClient } from "./provider.js";
+import { reciprocalRankFusion } from "./rrf.js";
+import { VectorStore } from "./vector-store.js";
+
+/** Concepts per provider round (their missing chunks go out in the client's batches). */
+const CONCEPTS_PER_ROUND = 64;
+/** Candidates each ranking contributes to a hybrid fusion. */
+const FUSION_DEPTH = 50;
+
+export interface KbEmbeddingsOptions {
+  /** The index's SQLite handle (asked each time: a damaged file is recreated). */
+  db: () => Database.Database;
+  client: EmbeddingClient;
+  /** Keyword search of the same index (the other half of hybrid). */
+  keyword: (query: SearchQuery) => SearchResult;
+  logger: Logger;
+  kb: string;
+  pollMs?: number;
+  /** Resolves when the index build is ready (the first pass waits for it). */
+  indexReady?: () => Promise<void>;
+  /** Whether an indexed path still names a file (hits of a vanished concept are dropped). */
+  exists?: PathExists;
+}
+
+export interface SemanticResult {
+  results: SearchHit[];
+  match: "semantic" | "hybrid";
+  /** Present while a pass is embedding: results cover what is embedded so far. */
+  embeddings?: { state: "embedding"; done: number; total: number };
+}
+
+export interface PassStats {
+  concepts: number;
+  chunksEmbedded: number;
+}
+
+export class KbEmbeddings {
+  readonly store: VectorStore;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  private failing = false;
+  private progress: { done: number; total: number } | null = null;
+  private readonly queryCache = new Map<string, Float32Array>();
+
+  constructor(private readonly opts: KbEmbeddingsOptions) {
+    this.store = new VectorStore(opts.db, opts.client.space);
+  }
+
+  /** Starts the background passes (first one once the index is ready). */
+  start(): void {
+    void (async () => {
+      await this.opts.indexReady?.();
+      if (!this.closed) this.kick();
+    })();
+  }
+
+  /** Schedules a pass now (coalesced with one under way). Never throws, never waits. */
+  kick(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      this.schedule();
+    });
+  }
+
+  /** Resolves once no pass runs or is pending (tests, the benchmark). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass, awaited (tests, the benchmark); a provider failure throws. */
+  async pass(): Promise<PassStats> {
+    const stale = this.store.staleConcepts();
+    const stats: PassStats = { concepts: 0, chunksEmbedded: 0 };
+    this.progress = { done: 0, total: stale.length };
+    try {
+      for (let i = 0; i < stale.length && !this.closed; i += CONCEPTS_PER_ROUND) {
+        const round = await this.embedRound(stale.slice(i, i + CONCEPTS_PER_ROUND));
+        stats.concepts += round.concepts;
+        stats.chunksEmbedded += round.chunksEmbedded;
+        this.progress = {
+          done: Math.min(stale.length, i + CONCEPTS_PER_ROUND),
+          total: stale.length,
+        };
+      }
+      if (!this.closed) this.store.prune();
+    } finally {
+      this.progress = null;
+    }
+    return stats;
+  }
+
+  /** Semantic (`mode: semantic`) or reciprocal-rank fusion with keyword (`mode: hybrid`). */
+  async search(query: SearchQuery, mode: "semantic" | "hybrid"): Promise<SemanticResult> {
+    const vector = await this.embedQuery(query.query);
+    const depth = mode === "hybrid" ? Math.max(FUSION_DEPTH, query.limit) : query.limit;
+    const semantic = this.semanticHits(vector, { ...query, limit: depth });
+    let results: SearchHit[];
+    if (mode === "semantic") {
+      results = semantic.slice(0, query.limit);
+    } else {
+      const keyword = this.opts.keyword({ ...query, limit: depth }).results;
+      results = reciprocalRankFusion([keyword, semantic], query.limit);
+    }
+    const p = this.progress;
+    return {
+      results,
+      match: mode,
+      ...(p && p.total > 0 ? { embeddings: { state: "embedding" as const, ...p } } : {}),
+    };
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        const stats = await this.pass();
+        if (this.failing) this.opts.logger.info(`embeddings of KB '${this.opts.kb}' resumed`);
+        this.failing = false;
+        if (stats.chunksEmbedded > 0)
+          this.opts.logger.info(
+            `embeddings of KB '${this.opts.kb}': ${stats.concepts} concepts, ${stats.chunksEmbedded} chunks embedded`,
+          );
+      } catch (err) {
+        if (!this.failing)
+          this.opts.logger.warn(
+            `embeddings of KB '${this.opts.kb}' paused: ${(err as Error).message}; semantic search answers from the vectors stored, the next pass retries`,
+          );
+        this.failing = true;
+        return;
+      }
+    } while (this.again && !this.closed);
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => this.kick(), this.opts.pollMs ?? DEFAULT_POLL_MS);
+    this.timer.unref();
+  }
+
+  private async embedRound(ids: readonly string[]): Promise<PassStats> {
+    const docs = this.store.texts(ids).map((t) => ({
+      id: t.id,
+      hash: t.hash,
+      chunks: chunkConcept(this.opts.client.space, t.title, t.body),
+    }));
+    const text = new Map<string, string>();
+    for (const d of docs) for (const c of d.chunks) text.set(c.hash, c.text);
+    const missing = this.store.missing([...text.keys()]);
+    const vectors = await this.opts.client.embed(missing.map((h) => text.get(h) ?? ""));
+    const byHash = new Map<string, Float32Array>();
+    missing.forEach((h, i) => {
+      const v = vectors[i];
+      if (v) byHash.set(h, v);
+    });
+    this.store.record(
+      byHash,
+      docs.map((d) => ({
+        id: d.id,
+        hash: d.hash,
+        chunks: d.chunks.map(({ hash, start }) => ({ hash, start })),
+      })),
+    );
+    return { concepts: docs.length, chunksEmbedded: missing.length };
+  }
+
+  private async embedQuery(query: string): Promise<Float32Array> {
+    const key = query.trim();
+    const cached = this.queryCache.get(key);
+    if (cached) return cached;
+    const [vector] = await this.opts.client.embed([key]);
+    if (!vector) throw new Error("the embedding provider answered no vector for the query");
+    if (this.queryCache.size >= 256) this.queryCache.clear();
+    this.queryCache.set(key, vector);
+    return vector;
+  }
+
+  /** Nearest visible concepts as hits (vanished files dropped), best first. */
+  private semanticHits(vector: Float32Array, query: SearchQuery): SearchHit[] {
+    const nearest = this.store.nearest(vector, query);
+    if (nearest.length === 0) return [];
+    const row = this.opts.db().prepare(
+      `SELECT c.path, c.title, c.type, c.map, c.journal, substr(b.body, ? + 1, ${SNIPPET_LENGTH * 4}) AS section
+         FROM concepts c JOIN bodies b ON b.concept = c.rowid WHERE c.id = ?`,
+    );
+    const hits: SearchHit[] = [];
+    for (const n of nearest) {
+      const r = row.get(n.start, n.id) as
+        | {
+            path: string;
+            title: string | null;
+            type: string;
+            map: string | null;
+            journal: string | null;
+            section: string;
+          }
+        | undefined;
+      if (!r || (this.opts.exists && !this.opts.exists(r.path))) continue;
+      const snippet = makeSnippet(r.section, []);
+      hits.push({
+        id: n.id,
+        title: r.title,
+        type: r.type,
+        map: r.map,
+        journal: r.journal,
+        snippet: n.start > 0 && snippet !== "" ? `…${snippet}` : snippet,
+      });
+    }
+    return hits;
+  }
+}
