@@ -15,6 +15,7 @@ import { readTools } from "./families/read.js";
 import { secretTools } from "./families/secrets.js";
 import { serviceTools } from "./families/services.js";
 import { skillTools } from "./families/skills.js";
+import { syncTools } from "./families/sync.js";
 import { writeTools } from "./families/write.js";
 import type { ResourceClass, ToolSpec } from "./spec.js";
 
@@ -164,6 +165,7 @@ export function allTools(): readonly ToolSpec[] {
     ...indexTools,
     ...serviceTools,
     ...secretTools,
+    ...syncTools,
   ]);
   return registered;
 }

@@ -116,6 +116,14 @@ const ROWS: Row[] = [
     args: { path: "secrets/db.sops.yaml", key: "/pw", value: "x" },
     error: /^not_configured: /,
   },
+  // The test KB has no remote (test/sync covers real remotes).
+  { tool: "sync_status", args: {}, check: (j) => expect(j.state).toBe("no_remote") },
+  { tool: "conflicts_list", args: {}, check: (j) => expect(j.total).toBe(0) },
+  {
+    tool: "git_conflict_resolve",
+    args: { id: "infra/db", strategy: "ours" },
+    error: /^not_found: no conflict is registered for infra\/db/,
+  },
 ];
 
 /** Writes that by design make no commit: a tag, and the (uncommitted) search index. */

@@ -47,6 +47,8 @@ export interface SyncStatus {
   head: string | null;
   branch: string | null;
   unpushed: number;
+  head_sha: string | null;
+  unpushed_commits: number;
   push_mode: "inline" | "debounced" | "off";
   in_window_ms: number;
   out_debounce_ms: number;
@@ -331,11 +333,16 @@ export class KbSync {
   async status(): Promise<SyncStatus> {
     const branch = await currentBranch(this.deps.root);
     const { settings } = this.deps;
+    const head = await revParse(this.deps.root, "HEAD");
+    const unpushed = this.active && branch ? await unpushedCount(this.deps.root, branch) : 0;
     return {
       state: await this.state(),
-      head: await revParse(this.deps.root, "HEAD"),
+      head,
       branch,
-      unpushed: this.active && branch ? await unpushedCount(this.deps.root, branch) : 0,
+      unpushed,
+      // Go v0.5's names for the same facts.
+      head_sha: head,
+      unpushed_commits: unpushed,
       push_mode: !this.active ? "off" : settings.outDebounceMs === 0 ? "inline" : "debounced",
       in_window_ms: settings.inWindowMs,
       out_debounce_ms: settings.outDebounceMs,
