@@ -69,7 +69,18 @@ describe("cartographer serve over HTTP (the built binary)", () => {
     expect(await server.stop()).toBe(0);
     const again = await serve(["--http", "127.0.0.1:0"], dir);
     const health2 = await (await fetch(`${again.url}/health`)).json();
-    expect(health2.kbs).toEqual([{ name: "notes", status: "ok" }]);
+    // index: the background build's progress (issue 16), any state while it runs.
+    expect(health2.kbs).toEqual([
+      {
+        name: "notes",
+        status: "ok",
+        index: {
+          state: expect.stringMatching(/^(queued|building|ready)$/),
+          done: expect.any(Number),
+          total: expect.any(Number),
+        },
+      },
+    ]);
   });
 
   it("prints each deprecation warning exactly once and skips a KB named routed", async () => {
@@ -111,7 +122,17 @@ describe("cartographer serve over HTTP (the built binary)", () => {
       err.split("\n").filter((l) => l.includes("'routed'") && l.includes("skipped")),
     ).toHaveLength(1);
     const health = await (await fetch(`${server.url}/health`)).json();
-    expect(health.kbs).toEqual([{ name: "alpha", status: "ok" }]);
+    expect(health.kbs).toEqual([
+      {
+        name: "alpha",
+        status: "ok",
+        index: {
+          state: expect.stringMatching(/^(queued|building|ready)$/),
+          done: expect.any(Number),
+          total: expect.any(Number),
+        },
+      },
+    ]);
   });
 
   it("one bad KB never stops the server: it is logged and reported, the good KB is served", async () => {
@@ -125,7 +146,15 @@ describe("cartographer serve over HTTP (the built binary)", () => {
     const server = await serve(["--config", "c.yaml", "--http", "127.0.0.1:0"], dir, env);
     const health = await (await fetch(`${server.url}/health`)).json();
     expect(health.kbs).toEqual([
-      { name: "good", status: "ok" },
+      {
+        name: "good",
+        status: "ok",
+        index: {
+          state: expect.stringMatching(/^(queued|building|ready)$/),
+          done: expect.any(Number),
+          total: expect.any(Number),
+        },
+      },
       { name: "notakb", status: "unavailable", reason: expect.stringContaining("not a KB") },
     ]);
     expect(JSON.stringify(health)).not.toContain(dir);

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, cleanEnv, GIT_ENV, runBin, tempDir } from "./helpers.js";
+import { BIN, cleanEnv, GIT_ENV, runBin, startServer, tempDir } from "./helpers.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -113,5 +113,30 @@ describe("serve --stdio startup", () => {
     expect(ours.filter((u) => /\/dist\/cli\/commands\/(client|audit|token)\.js/.test(u))).toEqual(
       [],
     );
+  });
+});
+
+describe("serve --http startup", () => {
+  it("/health shows each KB's index state while it builds, then ready with done = total", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const root = await newKb(dir, 300);
+    const server = await startServer(["--kb", root, "--http", "127.0.0.1:0"], { cwd: dir });
+    try {
+      const states: string[] = [];
+      let kb: { index?: { state: string; done: number; total: number } } = {};
+      for (let i = 0; i < 600; i++) {
+        const health = await (await fetch(`${server.url}/health`)).json();
+        kb = health.kbs[0];
+        states.push(kb.index?.state ?? "none");
+        if (kb.index?.state === "ready") break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(states.every((s) => ["queued", "building", "ready"].includes(s))).toBe(true);
+      // 300 concepts plus data/index.md and log.md are not concepts: done = total = 300.
+      expect(kb.index).toEqual({ state: "ready", done: 300, total: 300 });
+    } finally {
+      await server.stop();
+    }
   });
 });
