@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { ADJECTIVES, CONNECTIVES, MAP_NAMES, NOUNS, PLACES, TYPE_PALETTE, VERBS } from "./words.js";
 import { zipfVocabulary } from "./zipf.js";
@@ -188,3 +189,36 @@ async function writeAll(root: string, files: Map<string, string>): Promise<void>
     );
   }
 }
+
+/**
+ * `npx tsx bench/gen-kb.ts DIR [--concepts N] [--maps M] [--seed S]`: generates one KB of the
+ * given size (default 10,000 concepts in 8 maps), e.g. 100,000 for the scale figures.
+ */
+async function cli(argv: string[]): Promise<void> {
+  const flag = (name: string, fallback: number) => {
+    const at = argv.indexOf(`--${name}`);
+    const value = at === -1 ? fallback : Number(argv[at + 1]);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`--${name} needs a positive integer, got ${argv[at + 1]}`);
+    return value;
+  };
+  const dir = argv[0];
+  if (!dir || dir.startsWith("--"))
+    throw new Error("usage: gen-kb.ts DIR [--concepts N] [--maps M] [--seed S]");
+  const opts = {
+    concepts: flag("concepts", 10_000),
+    maps: Math.min(flag("maps", 8), MAP_NAMES.length),
+    seed: flag("seed", 42),
+  };
+  const started = performance.now();
+  await generateKb(dir, opts);
+  process.stderr.write(
+    `generated ${opts.concepts} concepts in ${opts.maps} maps at ${dir} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  cli(process.argv.slice(2)).catch((err: unknown) => {
+    process.stderr.write(`gen-kb: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });

@@ -14,7 +14,9 @@ import { record, type Section, table } from "./harness.js";
 import * as http from "./http.js";
 import * as kb from "./kb.js";
 import * as mcpLists from "./mcp-lists.js";
+import * as scale from "./scale.js";
 import * as search from "./search.js";
+import * as startup from "./startup.js";
 import * as stdio from "./stdio.js";
 import * as write from "./write.js";
 
@@ -32,6 +34,10 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["auth", auth],
   ["audit", audit],
   ["hardening", hardening],
+  ["startup", startup],
+  // Minutes each (generation of 100,000 files): `npm run bench -- scale` runs only these two.
+  ["scale-100k", { run: scale.runBig }],
+  ["scale-50kbs", { run: scale.runMany }],
 ];
 
 async function main(): Promise<void> {

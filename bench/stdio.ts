@@ -10,7 +10,13 @@ import { fileURLToPath } from "node:url";
 import type { BenchContext } from "./context.js";
 import { type Figure, type Section, summarize } from "./harness.js";
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli", "main.js");
+export const BIN = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "dist",
+  "cli",
+  "main.js",
+);
 const CALLS = 500;
 const WARMUP = 50;
 const STARTUP_TIMEOUT_MS = 120_000;
@@ -30,7 +36,7 @@ interface RpcAnswer {
 }
 
 /** A child speaking line-delimited JSON-RPC, one request in flight at a time. */
-class LineClient {
+export class LineClient {
   private buffer = "";
   private waiting: ((m: RpcAnswer) => void) | null = null;
   private nextId = 0;
@@ -78,7 +84,7 @@ class LineClient {
 }
 
 /** The environment without CARTOGRAPHER_* settings, so only the flags configure the server. */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith("CARTOGRAPHER_")),
   );
