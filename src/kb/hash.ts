@@ -10,13 +10,19 @@ function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
+/**
+ * The line without its trailing spaces/tabs. A loop, not `/[ \t]+$/`: that regex is quadratic on
+ * a long run of blanks followed by other text (1 MB of spaces then `x` took about an hour).
+ */
+export function trimBlanksEnd(line: string): string {
+  let end = line.length;
+  for (let c = line.charCodeAt(end - 1); c === 32 || c === 9; c = line.charCodeAt(end - 1)) end--;
+  return end === line.length ? line : line.slice(0, end);
+}
+
 /** Trailing spaces/tabs stripped per line, trailing newlines stripped. */
 function stripLineEnds(text: string): string {
-  return text
-    .split("\n")
-    .map((l) => l.replace(/[ \t]+$/, ""))
-    .join("\n")
-    .replace(/\n+$/, "");
+  return text.split("\n").map(trimBlanksEnd).join("\n").replace(/\n+$/, "");
 }
 
 /** CRLF → LF in one pass, as Go's `strings.ReplaceAll`: a lone CR stays (`\r\r\n` → `\r\n`). */
