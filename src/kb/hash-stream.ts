@@ -78,7 +78,7 @@ export class ContentHashStream {
       this.state = "body";
       this.crPasses = 1;
       this.lineIndex = 0;
-      lines.forEach((l, i) => this.bodyLine(l, i === lines.length - 1));
+      for (const [i, l] of lines.entries()) this.bodyLine(l, i === lines.length - 1);
     }
     return this.hash.digest("hex");
   }
