@@ -15,6 +15,7 @@ import type { KbSettings } from "../kb/types.js";
 import type { Logger } from "../logger.js";
 import type { ReconcileStats, SearchIndex } from "../search/api.js";
 import { BuildStatus } from "../search/build-status.js";
+import type { EmbeddingsConfig } from "../search/embeddings/config.js";
 import { openKbIndex } from "../search/index.js";
 import { buildKbIndex, openKbIndexFile, refreshKbIndex } from "../search/kb-index.js";
 import type { SqliteSearchIndex } from "../search/sqlite-index.js";
@@ -22,6 +23,7 @@ import { KbRuntime } from "../tools/runtime.js";
 import { drainCalls } from "./call-pipeline.js";
 import type { IndexBuildScheduler, ScheduledBuild } from "./index-build.js";
 import { publicReason } from "./kb-status.js";
+import { attachEmbeddings } from "./mount-embeddings.js";
 import { attachSync } from "./mount-sync.js";
 
 export interface MountedKb {
@@ -55,6 +57,8 @@ export interface MountOptions {
    * absent: the index is reconciled before mountKb returns.
    */
   builds?: IndexBuildScheduler;
+  /** Embedding provider of semantic search (issue 15); absent = keyword only. */
+  embeddings?: EmbeddingsConfig;
 }
 
 /** Opens the store and index of `settings`; the index is closed again if anything fails. */
@@ -69,6 +73,8 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
   if (opts.builds) {
     const mount = mountInBackground(settings, store, processLock, opts, opts.builds);
     await attachSync(mount.runtime, opts.logger);
+    if (opts.embeddings)
+      await attachEmbeddings(mount.runtime, opts.embeddings, { ...opts, kb: settings.name });
     return mount;
   }
   const { index, stats } = await openKbIndex(store, { logger: opts.logger }).catch(
@@ -87,6 +93,8 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
   indexStatus.set("ready", indexed, indexed);
   const runtime = new KbRuntime(store, index, indexStatus);
   await attachSync(runtime, opts.logger);
+  if (opts.embeddings)
+    await attachEmbeddings(runtime, opts.embeddings, { ...opts, kb: settings.name });
   return Object.freeze({
     name: settings.name,
     settings,
@@ -134,6 +142,7 @@ function mountInBackground(
     try {
       const stats = await buildKbIndex(store, index, {
         signal,
+        logger,
         onProgress: (done, total) => indexStatus.set("building", done, total),
       });
       const { total } = indexStatus.progress;
@@ -193,6 +202,7 @@ export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = 
   await background?.build.cancel();
   await background?.refresh()?.stop();
   await mount.refresh?.stop();
+  await mount.runtime.embeddings?.close();
   await mount.store.withLock(async () => mount.index.close());
   await mount.processLock?.release();
 }

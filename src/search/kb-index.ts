@@ -5,6 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ConceptFileStat, KbStore } from "../kb/api.js";
+import { readTextsChunked } from "../kb/fsutil.js";
+import { toConceptDoc } from "../kb/store-read.js";
 import type { ConceptDoc } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
@@ -125,6 +127,8 @@ export interface PassControl {
   onProgress?: (done: number, total: number) => void;
   /** Checked between batches: an aborted pass throws (closing a mount mid-build). */
   signal?: AbortSignal;
+  /** Warnings about unreadable frontmatter while reading files. */
+  logger?: Logger;
 }
 
 /** Concepts written per transaction in a reconcile pass; the event loop runs between batches. */
@@ -209,16 +213,18 @@ async function reconcilePass(
     control.onProgress?.(done, total);
   };
   if (toRead.length > bulkReadThreshold) {
-    // Many files to read (first build, layout change): one listConcepts() pass is far cheaper
-    // than resolving ids one by one.
-    const docs = new Map((await store.listConcepts()).map((d) => [d.id, d]));
+    // Many files to read (first build, layout change): reading the scanned paths directly is
+    // far cheaper than resolving ids one by one; one batch at a time, so memory holds one
+    // batch of documents, not the whole KB (100,000 concepts: ~0.75 GB when read at once).
     // A first build fills an empty index: secondary indexes are built once at the end.
     const firstBuild = known.size === 0;
     if (firstBuild) index.bulkMode(true);
     try {
       for (let i = 0; i < toRead.length; i += WRITE_BATCH) {
         await betweenBatches(control.signal);
-        writeBatch(toRead.slice(i, i + WRITE_BATCH), (f) => docs.get(f.id) ?? null);
+        const batch = toRead.slice(i, i + WRITE_BATCH);
+        const docs = await readDocs(store, batch, control.logger);
+        writeBatch(batch, (f) => docs.get(f.id) ?? null);
       }
     } finally {
       if (firstBuild) index.bulkMode(false);
@@ -244,6 +250,25 @@ async function reconcilePass(
     index.setMeta(LAYOUT_KEY, layout);
   });
   return stats;
+}
+
+/** The documents of scanned concept files, by id (a file gone since the scan is absent). */
+async function readDocs(
+  store: KbStore,
+  files: readonly ConceptFileStat[],
+  logger: Logger | undefined,
+): Promise<Map<string, ConceptDoc>> {
+  const maps = await store.maps();
+  const texts = await readTextsChunked(
+    store.root,
+    files.map((f) => f.path),
+  );
+  const docs = new Map<string, ConceptDoc>();
+  files.forEach((f, i) => {
+    const text = texts[i];
+    if (typeof text === "string") docs.set(f.id, toConceptDoc(f.id, f.path, text, maps, logger));
+  });
+  return docs;
 }
 
 /** Lets other calls run (a macrotask turn), then stops the pass if it was aborted. */
