@@ -11,6 +11,7 @@ import type { AuditSinkOptions } from "../audit/sink.js";
 import type { AuditSink } from "../audit/types.js";
 import type { KbSettings } from "../kb/types.js";
 import type { Logger } from "../logger.js";
+import type { EmbeddingsConfig } from "../search/embeddings/config.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { IndexBuildScheduler } from "./index-build.js";
 import { kbLogger } from "./kb-events.js";
@@ -36,6 +37,8 @@ export interface CartographerConfig {
   audit?: AuditSink | null;
   /** Background index refresh per mount (ms); 0 or absent = off. */
   indexRefreshMs?: number;
+  /** Embedding provider of semantic/hybrid search (every KB); absent = keyword only. */
+  embeddings?: EmbeddingsConfig;
   /**
    * Index builds run in the background, this many at once (default 2): KBs are served at once
    * (issue 16); a scheduler instance is shared (tests hold its slots). `false`: each KB's index
@@ -116,6 +119,7 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
         logger: kbLogger(logger, settings.root),
         indexRefreshMs: config.indexRefreshMs,
         ...(builds ? { builds } : {}),
+        ...(config.embeddings ? { embeddings: config.embeddings } : {}),
       });
       mounts.push(mount);
       const index = mount.stats

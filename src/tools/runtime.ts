@@ -9,6 +9,7 @@ import type { KbSync } from "../kb/sync/kb-sync.js";
 import type { KbSettings } from "../kb/types.js";
 import type { SearchIndex } from "../search/api.js";
 import { BuildStatus, type IndexProgress } from "../search/build-status.js";
+import type { KbEmbeddings } from "../search/embeddings/kb-embeddings.js";
 
 /**
  * How long an index read waits for a build under way before answering from what is indexed
@@ -27,6 +28,8 @@ export class KbRuntime {
   private session: WriteSession | null = null;
   /** Remote sync of this KB (issue 12); absent when the KB is local only. Set by the mount. */
   sync?: KbSync;
+  /** Semantic search (issue 15); absent without `search.embeddings`. Set by the mount. */
+  embeddings?: KbEmbeddings;
 
   constructor(
     readonly store: KbStore,
@@ -98,5 +101,7 @@ export class KbRuntime {
       if (doc) this.index.upsert(doc);
       else this.index.remove(id);
     });
+    // Re-embeds the touched concepts in the background; the call does not wait for it.
+    if (ids.length > 0) this.embeddings?.kick();
   }
 }

@@ -98,6 +98,7 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
     kbs: config.kbs.map(kbSettings(config, io.env)),
     logger,
     indexRefreshMs: config.indexRefreshSeconds * 1000,
+    ...(config.embeddings ? { embeddings: config.embeddings } : {}),
     ...(config.audit ? { auditLog: auditLogOptions(config.audit) } : {}),
   });
   try {

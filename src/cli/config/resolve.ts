@@ -9,6 +9,8 @@ import { parse as parseYaml } from "yaml";
 import { SettingError } from "../../kb/errors.js";
 import { redactRemote } from "../../kb/sync/remote-access.js";
 import type { GitIdentity } from "../../kb/types.js";
+import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
+import { resolveEmbeddings } from "./embeddings-keys.js";
 import { goKeyWarnings } from "./go-keys.js";
 import { type HttpLimits, resolveHttpLimits } from "./http-limits.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
@@ -103,6 +105,8 @@ export interface ServerConfig {
   indexRefreshSeconds: number;
   /** Remote sync settings shared by every KB (issue 12, sync-keys.ts). */
   sync: SyncConfig;
+  /** `search.embeddings` with the API key read (embeddings-keys.ts); null = keyword search only. */
+  embeddings: EmbeddingsConfig | null;
   /** Startup warnings (deprecated keys, skipped KBs), each printed once by the caller. */
   warnings: string[];
 }
@@ -277,6 +281,7 @@ export function resolveServerConfig(
     allowInsecureNoAuth: flags.insecureNoAuth ?? false,
     audit,
     sync: resolveSyncConfig(file, env, at),
+    embeddings: resolveEmbeddings(file.search?.embeddings, env),
     indexRefreshSeconds: env.CARTOGRAPHER_INDEX_REFRESH_SECONDS
       ? parseRefreshSeconds(
           env.CARTOGRAPHER_INDEX_REFRESH_SECONDS,

@@ -4,6 +4,7 @@
  * src/auth/config.ts; here it is carried through as data.
  */
 import { z } from "zod";
+import { embeddingsSchema } from "./embeddings-keys.js";
 import { type GoSection, ignoredKeysOf } from "./go-keys.js";
 import { MAX_CONNECTIONS, MAX_TIMEOUT_SECONDS } from "./http-limits.js";
 import { unknownKeyMessage } from "./suggest.js";
@@ -73,8 +74,10 @@ export const fileConfigSchema = z.strictObject({
       token_dir: z.string().min(1).optional(),
     })
     .optional(),
-  /** Go-only sections: accepted, one warning per key set (go-keys.ts). */
-  search: z.strictObject(goIgnored("search")).optional(),
+  /** Go-only keys: accepted, one warning per key set (go-keys.ts); embeddings: embeddings-keys.ts. */
+  search: z
+    .strictObject({ ...goIgnored("search"), embeddings: embeddingsSchema.optional() })
+    .optional(),
   /** Fallback age keys (sops-keys.ts): `<age_key_dir>/<kb>.age`, then `age_key_file`. */
   sops: z
     .strictObject({

@@ -53,7 +53,7 @@ function inRange(d: Date, since: string): Date {
 const search = defineTool({
   name: "search",
   description:
-    "Keyword search over concepts (word starts; the whole query as a substring when nothing else matches); results have id, title, type, snippet. scope = id prefix; limit defaults to 10. Errors: not_configured for mode semantic/hybrid.",
+    "Search concepts; results have id, title, type, snippet. mode keyword (default: word starts, the whole query as a substring when nothing else matches), semantic (meaning, by embeddings) or hybrid (both, rank-fused). scope = id prefix; limit defaults to 10. Errors: not_configured for semantic/hybrid when the server has no search.embeddings.",
   args: {
     query: nonEmptyStr(),
     scope: opt(nonEmptyStr("Id prefix, e.g. a map name")),
@@ -66,11 +66,12 @@ const search = defineTool({
   resource: "collection",
   auditFields: ["scope"],
   handler: async (args, ctx) => {
-    const { query, scope, limit } = args;
-    if (args.mode !== "keyword") {
+    const { query, scope, limit, mode } = args;
+    const { embeddings } = ctx.runtime;
+    if (mode !== "keyword" && !embeddings) {
       throw new KbError(
         "not_configured",
-        "semantic search needs embeddings, which are not configured; use mode keyword",
+        `mode ${mode} needs an embedding provider: set search.embeddings {provider, url, model} in the server config (docs/search.md), or use mode keyword`,
       );
     }
     if (query.trim() === "") {
@@ -81,8 +82,13 @@ const search = defineTool({
     }
     // A build under way (issue 16): wait up to 2 s, then answer from what is indexed, saying so.
     const building = await ctx.runtime.awaitIndex();
-    // The index falls back to the whole query as a substring itself (CJK text, word fragments).
-    const found = ctx.runtime.index.search({ query, scope, limit, visibility: ctx.visibility });
+    const request = { query, scope, limit, visibility: ctx.visibility };
+    // Keyword: the index falls back to the whole query as a substring itself (CJK, fragments).
+    // Semantic/hybrid: visibility filters the vectors before ranking too (vector-store.ts, D118).
+    const found =
+      mode === "keyword" || !embeddings
+        ? ctx.runtime.index.search(request)
+        : await embeddings.search(request, mode);
     return building ? { ...found, index: building } : found;
   },
 });

@@ -28,8 +28,10 @@ export function embedText(text: string): number[] {
   for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     const word = SYNONYMS[raw] ?? raw;
     const h = createHash("sha256").update(word).digest();
-    v[(h[0] as number) % DIMS] += 1;
-    v[(h[1] as number) % DIMS] += 0.5;
+    const a = (h[0] as number) % DIMS;
+    const b = (h[1] as number) % DIMS;
+    v[a] = (v[a] ?? 0) + 1;
+    v[b] = (v[b] ?? 0) + 0.5;
   }
   return v;
 }

@@ -1,0 +1,59 @@
+/**
+ * `search.embeddings` (issue 15, docs/search.md): the embedding provider of semantic and hybrid
+ * search, server-wide. The API key is read here, from the variable `api_key_env` names, and
+ * passed down; it is never written to a log or an error.
+ */
+import { z } from "zod";
+import { SettingError } from "../../kb/errors.js";
+import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
+
+export const embeddingsSchema = z.strictObject({
+  provider: z.enum(["ollama", "openai"]),
+  /** Base URL of the provider, e.g. http://127.0.0.1:11434 (Ollama), http://host:8080 (llama.cpp). */
+  url: z.string().min(1),
+  model: z.string().min(1),
+  dimensions: z.number().int().min(1).max(65_536).optional(),
+  /** Name of the environment variable holding the bearer token (hosted APIs). */
+  api_key_env: z.string().min(1).optional(),
+  batch_size: z.number().int().min(1).max(2048).optional(),
+  timeout_seconds: z.number().positive().max(600).optional(),
+});
+
+export type EmbeddingsSection = z.infer<typeof embeddingsSchema>;
+
+/** null when the section is absent: semantic/hybrid then answer not_configured. */
+export function resolveEmbeddings(
+  section: EmbeddingsSection | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): EmbeddingsConfig | null {
+  if (!section) return null;
+  let url: URL;
+  try {
+    url = new URL(section.url);
+  } catch {
+    url = new URL("invalid:");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new SettingError(
+      `search.embeddings.url: '${section.url}' is not an http(s) URL; e.g. http://127.0.0.1:11434`,
+    );
+  let apiKey: string | undefined;
+  if (section.api_key_env !== undefined) {
+    apiKey = env[section.api_key_env];
+    if (!apiKey)
+      throw new SettingError(
+        `search.embeddings.api_key_env: the environment variable ${section.api_key_env} is not set; export it or remove the key`,
+      );
+  }
+  return {
+    provider: section.provider,
+    url: section.url,
+    model: section.model,
+    ...(section.dimensions !== undefined ? { dimensions: section.dimensions } : {}),
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(section.batch_size !== undefined ? { batchSize: section.batch_size } : {}),
+    ...(section.timeout_seconds !== undefined
+      ? { timeoutMs: Math.round(section.timeout_seconds * 1000) }
+      : {}),
+  };
+}
