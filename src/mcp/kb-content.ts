@@ -90,6 +90,7 @@ export async function listKbResources(
     items: { id: string; title: string | null; type: string }[];
     next: number | null;
     index: boolean;
+    mapIndexes: string[];
     instructions: boolean;
   }>(call, listResources, { offset }, ctx, () => new McpError(FORBIDDEN_CODE, "forbidden"));
   const resources: Resource[] = [];
@@ -105,6 +106,13 @@ export async function listKbResources(
       uri: indexUri(kb),
       name: `${kb} index`,
       description: `The curated index of KB '${kb}' (data/index.md)`,
+      mimeType: MARKDOWN,
+    });
+  for (const map of page.mapIndexes)
+    resources.push({
+      uri: indexUri(kb, map),
+      name: `${kb} ${map} index`,
+      description: `The curated index of map '${map}' in KB '${kb}' (data/${map}/index.md)`,
       mimeType: MARKDOWN,
     });
   for (const item of page.items) {
@@ -129,7 +137,12 @@ export async function readKbResource(
       : ref.kind === "index"
         ? readIndexResource
         : readInstructionsResource;
-  const args = ref.kind === "concept" ? { id: ref.id, uri } : { uri };
+  const args =
+    ref.kind === "concept"
+      ? { id: ref.id, uri }
+      : ref.kind === "index" && ref.map !== undefined
+        ? { uri, map: ref.map }
+        : { uri };
   const { text } = await run<{ text: string }>(call, spec, args, ctx, () => resourceNotFound(uri));
   return { contents: [{ uri, mimeType: MARKDOWN, text }] };
 }

@@ -47,11 +47,18 @@ export const listResources = defineTool({
     const r = ctx.runtime.index.list({ limit: offset + limit, visibility: ctx.visibility });
     const items = r.items.slice(offset).map((i) => ({ id: i.id, title: i.title, type: i.type }));
     const first = offset === 0;
+    // The curated indexes are a whole-KB read (index_get); instructions are what any reader gets.
+    const indexes = first && ctx.visibility.all;
+    const mapIndexes: string[] = [];
+    if (indexes)
+      for (const m of await ctx.runtime.store.maps())
+        if ((await ctx.runtime.store.readText(`data/${m.name}/index.md`)) !== null)
+          mapIndexes.push(m.name);
     return {
       items,
       next: offset + items.length < r.total ? offset + items.length : null,
-      // The curated index is a whole-KB read (index_get); instructions are what any reader gets.
-      index: first && ctx.visibility.all,
+      index: indexes,
+      mapIndexes,
       instructions: first && (await ctx.runtime.store.readText("instructions.md")) !== null,
     };
   },
@@ -77,14 +84,19 @@ export const readConceptResource = defineTool({
 
 export const readIndexResource = defineTool({
   name: "resources/read",
-  description: "The KB's curated root index (data/index.md).",
-  args: { uri: str() },
+  description: "A curated index: the root data/index.md, or a map's data/<map>/index.md.",
+  args: { uri: str(), map: opt(nonEmptyStr()) },
   readOnly: true,
   advanced: true,
   resource: "whole",
-  auditFields: ["uri"],
-  handler: async (_args, ctx) => {
-    const text = await ctx.runtime.store.readText("data/index.md");
+  auditFields: ["uri", "map"],
+  handler: async ({ map }, ctx) => {
+    // Only a map's or journal's own folder index (an expanded concept's index.md is a concept).
+    if (map !== undefined && !(await ctx.runtime.store.maps()).some((m) => m.name === map))
+      throw notFound("index");
+    const text = await ctx.runtime.store.readText(
+      map === undefined ? "data/index.md" : `data/${map}/index.md`,
+    );
     if (text === null) throw notFound("index");
     return { text };
   },

@@ -1,7 +1,8 @@
 /**
  * Resource URIs (issue 15): `cartographer://<kb>/<concept id>` for concepts, and two names no
  * concept id can take (`~` is not an id character) for the KB-level documents:
- * `cartographer://<kb>/~index` (data/index.md) and `cartographer://<kb>/~instructions`
+ * `cartographer://<kb>/~index` (data/index.md), `cartographer://<kb>/~index/<map>` (a map's or
+ * journal's curated index, data/<map>/index.md) and `cartographer://<kb>/~instructions`
  * (instructions.md). Pure.
  */
 
@@ -11,15 +12,17 @@ export const INSTRUCTIONS_NAME = "~instructions";
 
 export type ResourceRef =
   | { kb: string; kind: "concept"; id: string }
-  | { kb: string; kind: "index" }
+  | { kb: string; kind: "index"; map?: string }
   | { kb: string; kind: "instructions" };
 
 export function conceptUri(kb: string, id: string): string {
   return `cartographer://${kb}/${id}`;
 }
 
-export function indexUri(kb: string): string {
-  return `cartographer://${kb}/${INDEX_NAME}`;
+export function indexUri(kb: string, map?: string): string {
+  return map === undefined
+    ? `cartographer://${kb}/${INDEX_NAME}`
+    : `cartographer://${kb}/${INDEX_NAME}/${map}`;
 }
 
 export function instructionsUri(kb: string): string {
@@ -37,6 +40,10 @@ export function parseResourceUri(uri: string): ResourceRef | null {
   const path = rest.slice(slash + 1);
   if (path === "" || path.includes("?") || path.includes("#")) return null;
   if (path === INDEX_NAME) return { kb, kind: "index" };
+  if (path.startsWith(`${INDEX_NAME}/`)) {
+    const map = path.slice(INDEX_NAME.length + 1);
+    return map === "" || map.includes("/") ? null : { kb, kind: "index", map };
+  }
   if (path === INSTRUCTIONS_NAME) return { kb, kind: "instructions" };
   return { kb, kind: "concept", id: path };
 }

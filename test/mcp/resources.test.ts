@@ -140,6 +140,16 @@ describe("resources on a per-KB surface", () => {
     expect(first.nextCursor).toBeTypeOf("string");
     const uris = await allResources(client);
     expect(uris).toContain("cartographer://main/~index");
+    expect(uris).toContain("cartographer://main/~index/alpha");
+    const mapIndex = await client.readResource({ uri: "cartographer://main/~index/alpha" });
+    expect(mapIndex.contents[0]?.uri).toBe("cartographer://main/~index/alpha");
+    // A folder that is not a map (an expanded concept's index is the concept) is not found.
+    expect(
+      (await errorOf(client.readResource({ uri: "cartographer://main/~index/beta/bulk" }))).code,
+    ).toBe(-32002);
+    expect(
+      (await errorOf(client.readResource({ uri: "cartographer://main/~index/nomap" }))).code,
+    ).toBe(-32002);
     expect(uris).toContain("cartographer://main/alpha/in-note");
     expect(uris).toContain("cartographer://main/beta/bulk/c204");
     expect(uris.filter((u) => u.includes("/beta/bulk/"))).toHaveLength(BULK);
