@@ -2,14 +2,8 @@
  * Audit entry shape and the hash/signature byte rule (D18, D119). Pure: no file or network
  * access. docs/audit.md restates the rule so a third party can verify a log without our code.
  */
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  type KeyObject,
-  sign,
-  verify,
-} from "node:crypto";
+import { createHash, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
+import { ed25519PrivateKey, ed25519RawPublicKey, ed25519Spki } from "../kb/ed25519.js";
 import type { AuditOutcome, AuditPhase, AuditRecordInput } from "./types.js";
 
 export const AUDIT_ENTRY_VERSION = 1;
@@ -208,21 +202,13 @@ export function entryFromRecord(
 
 // --- Ed25519 ---------------------------------------------------------------------------------
 
-// DER prefixes for a raw 32-byte Ed25519 seed (PKCS#8) and public key (SPKI), RFC 8410.
-const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
-const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
-
 const SEED_ERROR =
   "audit.key_seed / CARTOGRAPHER_AUDIT_KEY must be exactly 64 hexadecimal characters (a 32-byte Ed25519 seed); fix or unset the setting";
 
 function seedKey(seedHex: string): KeyObject {
   if (typeof seedHex !== "string" || !HEX64.test(seedHex.toLowerCase()))
     throw new Error(SEED_ERROR);
-  return createPrivateKey({
-    key: Buffer.concat([PKCS8_PREFIX, Buffer.from(seedHex, "hex")]),
-    format: "der",
-    type: "pkcs8",
-  });
+  return ed25519PrivateKey(Buffer.from(seedHex, "hex"));
 }
 
 /** Throws (naming the setting, never echoing the value) unless `seedHex` is a 64-hex seed. */
@@ -232,8 +218,7 @@ export function validateKeySeed(seedHex: string): void {
 
 /** The raw 32-byte Ed25519 public key as lowercase hex. */
 export function publicKeyFromSeed(seedHex: string): string {
-  const der = createPublicKey(seedKey(seedHex)).export({ format: "der", type: "spki" });
-  return der.subarray(der.length - 32).toString("hex");
+  return ed25519RawPublicKey(seedKey(seedHex)).toString("hex");
 }
 
 /** Lowercase hex Ed25519 signature over the ASCII bytes of the hex hash string. */
@@ -272,7 +257,7 @@ const PUBLIC_KEY_ERROR =
 export function publicKeySpki(publicKeyHex: string): Buffer {
   if (typeof publicKeyHex !== "string" || !HEX64.test(publicKeyHex.toLowerCase()))
     throw new Error(PUBLIC_KEY_ERROR);
-  return Buffer.concat([SPKI_PREFIX, Buffer.from(publicKeyHex, "hex")]);
+  return ed25519Spki(Buffer.from(publicKeyHex, "hex"));
 }
 
 export function createVerifier(publicKeyHex: string): AuditVerifier {

@@ -7,14 +7,8 @@
  * share bytes, and every digest starts with its own domain tag so a hash or signature made for
  * one purpose can never be replayed as another.
  */
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  type KeyObject,
-  sign,
-  verify,
-} from "node:crypto";
+import { createHash, type KeyObject, sign, verify } from "node:crypto";
+import { ed25519PrivateKey, ed25519PublicKey, ed25519RawPublicKey } from "./ed25519.js";
 
 export const CONTENT_DOMAIN = "cartographer:artifact-content:v1";
 export const ENVELOPE_DOMAIN = "cartographer:provisioning-artifact:v1";
@@ -97,10 +91,6 @@ export function manifestRevision(
   return h.digest("hex");
 }
 
-// DER prefixes of a raw 32-byte Ed25519 seed (PKCS#8) and public key (SPKI), RFC 8410.
-const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
-const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
-
 /** A signing key from a 64-hex seed. The message names the setting, never the value. */
 export interface ArtifactSigner {
   keyId: string;
@@ -114,13 +104,8 @@ export function artifactSigner(seedHex: string): ArtifactSigner {
       "artifact_signing_seed must be exactly 64 hexadecimal characters (a 32-byte Ed25519 seed)",
     );
   }
-  const key = createPrivateKey({
-    key: Buffer.concat([PKCS8_PREFIX, Buffer.from(seedHex, "hex")]),
-    format: "der",
-    type: "pkcs8",
-  });
-  const der = createPublicKey(key).export({ format: "der", type: "spki" });
-  const raw = der.subarray(der.length - 32);
+  const key = ed25519PrivateKey(Buffer.from(seedHex, "hex"));
+  const raw = ed25519RawPublicKey(key);
   const keyId = artifactKeyId(raw.toString("hex"));
   return {
     keyId,
@@ -140,11 +125,7 @@ export function artifactKeyId(publicKeyHex: string): string {
 }
 
 function publicKeyObject(publicKeyHex: string): KeyObject {
-  return createPublicKey({
-    key: Buffer.concat([SPKI_PREFIX, Buffer.from(publicKeyHex, "hex")]),
-    format: "der",
-    type: "spki",
-  });
+  return ed25519PublicKey(Buffer.from(publicKeyHex, "hex"));
 }
 
 /**
