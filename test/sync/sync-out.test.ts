@@ -41,7 +41,7 @@ describe("sync-out", () => {
 
   it("a burst with a debounce becomes one push, after the last write", async () => {
     remote = await bareRemote();
-    const a = await start("a", { outDebounceMs: 300 });
+    const a = await start("a", { outDebounceMs: 2_000 });
     for (const n of [1, 2, 3]) {
       const res = await write(a, `notes/b${n}`);
       expect(jsonOf(res).sync_state).toBe("pending");

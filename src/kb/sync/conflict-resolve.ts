@@ -18,7 +18,8 @@ export interface ResolveOutcome {
   /** Ids still open; empty when the merge was committed. */
   open: string[];
   commit: string | null;
-  sync?: SyncNote | null;
+  sync_state?: SyncNote["sync_state"];
+  last_error?: string | null;
 }
 
 export async function resolveConflictLocked(
@@ -52,7 +53,8 @@ export async function resolveConflictLocked(
   }
   const commit = await finalize(sync, entries);
   await sync.setConflicts([]);
-  return { resolved: id, open: [], commit, sync: await sync.afterCommitLocked() };
+  // The merge commit is pushed like any write's (sync_state/last_error when not landed yet).
+  return { resolved: id, open: [], commit, ...(await sync.afterCommitLocked()) };
 }
 
 async function finalize(sync: KbSync, entries: ConflictEntry[]): Promise<string> {

@@ -70,6 +70,10 @@ export async function rebaseOnto(
   const remoteSha = await revParse(ctx.root, `refs/remotes/${upstream}`);
   const localSha = await revParse(ctx.root, "HEAD");
   if (!remoteSha || !localSha || remoteSha === localSha) return { ok: true, moved: false };
+  // Already contains the remote (e.g. after a conflict's merge commit): a rebase would replay
+  // the merged commits and conflict again.
+  const contains = await runGit(ctx.root, ["merge-base", "--is-ancestor", remoteSha, localSha]);
+  if (contains.code === 0) return { ok: true, moved: false };
   const r = await runGit(ctx.root, [
     ...identityArgs(committer),
     "rebase",
