@@ -5,6 +5,7 @@
  * and touches no disk; `apply` writes the plan atomically; `commit` makes the one git commit.
  * All failures are `KbError`s with stable codes.
  */
+import type { ArtifactScan } from "./artifacts.js";
 import type { ConceptDoc, Frontmatter, GitIdentity, KbSettings, MapDescriptor } from "./types.js";
 
 /** One file change of a plan. `content: null` deletes the file. Paths are KB-root-relative. */
@@ -143,6 +144,8 @@ export interface KbStore {
   artifacts(): Promise<AssetInfo[]>;
   readArtifact(path: string): Promise<{ info: AssetInfo; bytes: Uint8Array }>;
   skills(): Promise<SkillInfo[]>;
+  /** Provisioning artifacts at the KB root (+ legacy artifacts/, warned once); docs/provisioning.md. */
+  provisioningArtifacts(): Promise<ArtifactScan>;
   /** Git history of concepts since `since` (newest first), per concept. */
   changesSince(since: Date): Promise<ChangeRecord[]>;
   /** Commits since HEAD moved, uncommitted files etc. (kb_status). */

@@ -1,10 +1,17 @@
 /**
- * Assets (non-Markdown files under data/, 1 MiB) and artifacts (files under artifacts/,
- * 256 KiB): listing, reading and write/delete plans with raw-sha256 `if_match`.
+ * Assets (non-Markdown files under data/, 1 MiB) and artifact files (KB-root `skills/`, `agents/`,
+ * `hooks/`, `mcp/`, `instructions.md`, and the legacy `artifacts/` for reads; 256 KiB): listing,
+ * reading and write/delete plans with raw-sha256 `if_match`.
  */
 import type { AssetInfo, WritePlan } from "./api.js";
+import {
+  ARTIFACT_FILE_MAX_BYTES,
+  ARTIFACT_ROOTS,
+  INSTRUCTIONS_FILE,
+  LEGACY_ARTIFACTS_DIR,
+} from "./artifacts.js";
 import { KbError } from "./errors.js";
-import { mapBatched, readBytesOrNull, refuseWrongKinds, walkFiles } from "./fsutil.js";
+import { listWalkDir, mapBatched, readBytesOrNull, refuseWrongKinds, walkFiles } from "./fsutil.js";
 import { bytesHash } from "./hash.js";
 import { extractLinks } from "./markdown.js";
 import { normalizeRelPath } from "./paths.js";
@@ -12,7 +19,7 @@ import { checkIfMatch, type PlanContext } from "./plan-context.js";
 import { walkMarkdown } from "./store-read.js";
 
 export const ASSET_MAX_BYTES = 1024 * 1024;
-export const ARTIFACT_MAX_BYTES = 256 * 1024;
+export const ARTIFACT_MAX_BYTES = ARTIFACT_FILE_MAX_BYTES;
 
 interface Area {
   dir: "data" | "artifacts";
@@ -22,13 +29,31 @@ interface Area {
 const ASSETS: Area = { dir: "data", what: "asset", max: ASSET_MAX_BYTES };
 const ARTIFACTS: Area = { dir: "artifacts", what: "artifact", max: ARTIFACT_MAX_BYTES };
 
+/**
+ * A KB-root artifact path (`skills/x/SKILL.md`, `agents/x.md`, `hooks/x/hook.json`,
+ * `mcp/x.json`, `instructions.md`); reads also accept the legacy `artifacts/…`.
+ */
+function artifactPath(path: string, write: boolean): string {
+  const norm = normalizeRelPath(path, "artifact path");
+  const first = norm.split("/")[0] ?? "";
+  const underRoot = (ARTIFACT_ROOTS as readonly string[]).includes(first) && norm !== first;
+  if (norm === INSTRUCTIONS_FILE || underRoot) return norm;
+  if (!write && first === LEGACY_ARTIFACTS_DIR && norm !== first) return norm;
+  throw new KbError(
+    "invalid_argument",
+    `artifact path "${path}" must be under ${ARTIFACT_ROOTS.map((r) => `${r}/`).join(", ")} or be ${INSTRUCTIONS_FILE} (KB-root paths, e.g. skills/<name>/SKILL.md)`,
+    { argument: "path" },
+  );
+}
+
 /** Every regular file (relative paths, sorted) under `dir`, hidden entries and symlinks skipped. */
 export function filesUnderDir(root: string, dir: string): Promise<string[]> {
   return walkFiles(root, dir);
 }
 
-/** Normalizes an asset/artifact path to `<area>/…` and applies the path rules. */
-export function areaPath(area: Area, path: string): string {
+/** Normalizes an asset path to `data/…` (an artifact path as artifactPath) and applies the path rules. */
+export function areaPath(area: Area, path: string, write = true): string {
+  if (area.what === "artifact") return artifactPath(path, write);
   const norm = normalizeRelPath(path, `${area.what} path`);
   const full = norm.startsWith(`${area.dir}/`) ? norm : `${area.dir}/${norm}`;
   if (area.what === "asset" && full.toLowerCase().endsWith(".md")) {
@@ -40,8 +65,17 @@ export function areaPath(area: Area, path: string): string {
   return full;
 }
 
+async function artifactFiles(root: string): Promise<string[]> {
+  const dirs = [...ARTIFACT_ROOTS, LEGACY_ARTIFACTS_DIR];
+  const files = (await Promise.all(dirs.map((d) => filesUnderDir(root, d)))).flat();
+  const top = await listWalkDir(root, ".");
+  if (top.some((e) => e.isFile() && e.name === INSTRUCTIONS_FILE)) files.push(INSTRUCTIONS_FILE);
+  return files.sort();
+}
+
 async function listArea(root: string, area: Area, prefix?: string): Promise<AssetInfo[]> {
-  let files = await filesUnderDir(root, area.dir);
+  let files =
+    area.what === "artifact" ? await artifactFiles(root) : await filesUnderDir(root, area.dir);
   if (area.what === "asset") files = files.filter((f) => !f.endsWith(".md"));
   if (prefix) {
     // A prefix names a folder (authorization judges it as one): `alpha` never matches `alphax/`.
@@ -63,7 +97,7 @@ async function readArea(
   area: Area,
   path: string,
 ): Promise<{ info: AssetInfo; bytes: Uint8Array }> {
-  const rel = areaPath(area, path);
+  const rel = areaPath(area, path, false);
   await refuseWrongKinds(root, rel);
   const bytes = await readBytesOrNull(root, rel);
   if (bytes === null) throw new KbError("not_found", `${area.what} "${rel}" does not exist`);
@@ -110,7 +144,8 @@ async function planAreaDelete(
   area: Area,
   input: { path: string; ifMatch?: string },
 ): Promise<WritePlan> {
-  const rel = areaPath(area, input.path);
+  // A legacy artifacts/ file may be deleted (not written): that is how a KB migrates.
+  const rel = areaPath(area, input.path, false);
   await refuseWrongKinds(ctx.root, rel);
   const existing = await readBytesOrNull(ctx.root, rel);
   if (existing === null) throw new KbError("not_found", `${area.what} "${rel}" does not exist`);

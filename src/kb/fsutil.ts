@@ -186,6 +186,30 @@ export async function readBytesOrNull(root: string, rel: string): Promise<Buffer
   }
 }
 
+/**
+ * Bytes and mode bits of a KB-root-relative regular file, or null (as {@link readBytesOrNull}):
+ * provisioning needs the executable bit a hook script carries.
+ */
+export async function readBytesAndModeOrNull(
+  root: string,
+  rel: string,
+): Promise<{ bytes: Buffer; mode: number } | null> {
+  try {
+    const real = await realPathInside(root, rel);
+    if (real === null) return null;
+    const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const stat = await handle.stat();
+      return stat.isFile() ? { bytes: await handle.readFile(), mode: stat.mode } : null;
+    } finally {
+      await handle.close();
+    }
+  } catch (e) {
+    if (isVanished(e) || (e as NodeJS.ErrnoException).code === "EISDIR") return null;
+    throw e;
+  }
+}
+
 /** Maps `fn` over `items` with at most `width` promises in flight, keeping order. */
 export async function mapBatched<T, R>(
   items: T[],

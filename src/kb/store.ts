@@ -22,6 +22,7 @@ import type {
   WritePlan,
 } from "./api.js";
 import { applyChanges } from "./apply.js";
+import { type ArtifactScan, scanArtifacts } from "./artifacts.js";
 import * as assets from "./assets.js";
 import { UncommittedWrites } from "./commit-undo.js";
 import { KbError } from "./errors.js";
@@ -121,6 +122,21 @@ class Store implements KbStore {
   skills(): Promise<SkillInfo[]> {
     return listSkills(this.root);
   }
+  async provisioningArtifacts(): Promise<ArtifactScan> {
+    const scan = await scanArtifacts(this.root, {
+      instructionsName: this.settings.name,
+      legacy: true,
+    });
+    if (scan.legacy.length > 0 && !this.legacyArtifactsWarned) {
+      // Once per KB per process: the scan runs on every manifest call.
+      this.legacyArtifactsWarned = true;
+      this.logger.warn(
+        `KB ${this.settings.name}: ${scan.legacy.length} artifact(s) read from the legacy artifacts/ folder (e.g. ${scan.legacy[0]}); move them to the KB root (git mv artifacts/skills skills, …)`,
+      );
+    }
+    return scan;
+  }
+  private legacyArtifactsWarned = false;
 
   async changesSince(since: Date): Promise<ChangeRecord[]> {
     const maps = await this.maps();

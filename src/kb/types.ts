@@ -84,6 +84,18 @@ export interface KbSettings {
   sops?: SopsSettings;
   /** Remote sync (issue 12, kb/sync/); absent = local only. */
   sync?: SyncSettings;
+  /** `artifact_signing_seed` (64 hex): signs the KB's provisioning artifacts; absent = unsigned. */
+  artifactSigningSeed?: string;
+  /** `mcp_allowlist`: the only MCP descriptors the manifest offers; absent = none. */
+  mcpAllowlist?: McpAllowEntry[];
+}
+
+/** One `mcp_allowlist` entry: name, transport and target must all match the descriptor. */
+export interface McpAllowEntry {
+  name: string;
+  transport: "http" | "stdio";
+  /** The URL (http, compared normalized) or the exact command (stdio). */
+  target: string;
 }
 
 /** How the sops child of one KB runs (src/kb/sops.ts). */

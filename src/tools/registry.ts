@@ -11,6 +11,7 @@ import { governanceTools } from "./families/governance.js";
 import { graphTools } from "./families/graph.js";
 import { indexTools } from "./families/index-tools.js";
 import { mapTools } from "./families/maps.js";
+import { provisioningTools } from "./families/provisioning.js";
 import { readTools } from "./families/read.js";
 import { secretTools } from "./families/secrets.js";
 import { serviceTools } from "./families/services.js";
@@ -162,6 +163,7 @@ export function allTools(): readonly ToolSpec[] {
     ...mapTools,
     ...assetTools,
     ...skillTools,
+    ...provisioningTools,
     ...indexTools,
     ...serviceTools,
     ...secretTools,

@@ -7,6 +7,7 @@ import { createHash, createPublicKey, verify } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  type ArtifactFileBytes,
   artifactContentHash,
   artifactKeyId,
   artifactSigner,
@@ -16,7 +17,7 @@ import {
 } from "../../src/kb/artifact-sign.js";
 
 const enc = (s: string) => new TextEncoder().encode(s);
-const FILES = [
+const FILES: ArtifactFileBytes[] = [
   { path: "scripts/run.sh", executable: true, content: enc("#!/bin/sh\necho hi\n") },
   { path: "SKILL.md", executable: false, content: enc("---\nname: demo\n---\nHello\n") },
 ];
@@ -61,9 +62,12 @@ describe("artifact byte rules", () => {
   it("the exec flag, a path and a byte of content each change the hash", () => {
     const flipped = FILES.map((f) => ({ ...f, executable: !f.executable }));
     expect(artifactContentHash(flipped)).not.toBe(CONTENT_HASH);
-    expect(artifactContentHash([{ ...FILES[0], path: "scripts/run2.sh" }, FILES[1]])).not.toBe(
-      CONTENT_HASH,
-    );
+    expect(
+      artifactContentHash([
+        { ...(FILES[0] as ArtifactFileBytes), path: "scripts/run2.sh" },
+        FILES[1] as ArtifactFileBytes,
+      ]),
+    ).not.toBe(CONTENT_HASH);
     // Moving bytes between path and content cannot collide (length prefixes).
     const a = artifactContentHash([{ path: "ab", executable: false, content: enc("c") }]);
     const b = artifactContentHash([{ path: "a", executable: false, content: enc("bc") }]);
@@ -114,7 +118,7 @@ describe("artifact byte rules", () => {
     for (const field of ["source", "kind", "name", "version"] as const) {
       expect(verifyArtifactSignature(RFC8032_PUB, { ...IDENTITY, [field]: "x" }, sig)).toBe(false);
     }
-    const otherHash = artifactContentHash([FILES[1]]);
+    const otherHash = artifactContentHash([FILES[1] as ArtifactFileBytes]);
     expect(verifyArtifactSignature(RFC8032_PUB, { ...IDENTITY, contentHash: otherHash }, sig)).toBe(
       false,
     );

@@ -122,6 +122,8 @@ const kbSettings =
     ...(kb.sopsAgeKeyFile ? { sops: { ageKeyFile: kb.sopsAgeKeyFile, env } } : {}),
     // Remote sync runs when the KB has an origin (issue 12, kb-clone.ts).
     sync: syncSettingsFor(config, kb, env),
+    ...(kb.artifactSigningSeed ? { artifactSigningSeed: kb.artifactSigningSeed } : {}),
+    ...(kb.mcpAllowlist ? { mcpAllowlist: kb.mcpAllowlist } : {}),
   });
 
 function auditLogOptions(audit: NonNullable<ServerConfig["audit"]>) {

@@ -100,8 +100,8 @@ export const GO_KEYS: readonly GoKey[] = [
     "implemented",
     "the secret tools run the `sops` binary (installed separately) with this key",
   ),
-  key("kbs[]", "artifact_signing_seed", "ignored", "provisioning artifacts are not signed here"),
-  key("kbs[]", "mcp_allowlist", "ignored", "KB-provided MCP endpoints are not provisioned here"),
+  key("kbs[]", "artifact_signing_seed", "implemented", "signs the artifact_manifest entries"),
+  key("kbs[]", "mcp_allowlist", "implemented", "entries {name, transport, target}"),
   ...[
     "git_profile",
     "git_base_branch",

@@ -8,7 +8,7 @@ import { basename, resolve as resolvePath } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { SettingError } from "../../kb/errors.js";
 import { redactRemote } from "../../kb/sync/remote-access.js";
-import type { GitIdentity } from "../../kb/types.js";
+import type { GitIdentity, McpAllowEntry } from "../../kb/types.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
 import { resolveEmbeddings } from "./embeddings-keys.js";
 import { goKeyWarnings } from "./go-keys.js";
@@ -65,6 +65,9 @@ export interface KbMountSpec {
   committer?: GitIdentity;
   /** Where the name and path came from, for messages. */
   source: string;
+  /** `artifact_signing_seed` / `mcp_allowlist` (docs/provisioning.md). */
+  artifactSigningSeed?: string;
+  mcpAllowlist?: McpAllowEntry[];
 }
 
 export interface AuditSettings {
@@ -220,7 +223,15 @@ export function resolveServerConfig(
         `kbs.${i}`,
       );
       const { author: _author, ...remoteKeys } = keys;
-      candidates.push(withKbSopsKey({ ...spec, ...remoteKeys }, entry.sops_age_key_file, at));
+      const provisioning = {
+        ...(entry.artifact_signing_seed
+          ? { artifactSigningSeed: entry.artifact_signing_seed.toLowerCase() }
+          : {}),
+        ...(entry.mcp_allowlist ? { mcpAllowlist: entry.mcp_allowlist } : {}),
+      };
+      candidates.push(
+        withKbSopsKey({ ...spec, ...remoteKeys, ...provisioning }, entry.sops_age_key_file, at),
+      );
     }
   }
   for (const url of envRemotes(env)) {

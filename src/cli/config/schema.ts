@@ -24,6 +24,20 @@ const kbEntry = z
     path: z.string().min(1).optional(),
     name: z.string().min(1).optional(),
     allow_artifact_write: z.boolean().optional(),
+    /** 64-hex Ed25519 seed signing this KB's provisioning artifacts (docs/provisioning.md). */
+    artifact_signing_seed: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hexadecimal characters (a 32-byte Ed25519 seed)")
+      .optional(),
+    mcp_allowlist: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1),
+          transport: z.enum(["http", "stdio"]),
+          target: z.string().min(1),
+        }),
+      )
+      .optional(),
     git_author: gitAuthor.optional(),
     /** Remote git URL or path: cloned into `<data>/<name>` (or `path`) when absent (sync-keys.ts). */
     remote: z.string().min(1).optional(),

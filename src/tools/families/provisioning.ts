@@ -1,0 +1,81 @@
+/**
+ * Provisioning (docs/provisioning.md): the manifest a client materializes into agent tools, and
+ * read tools over the same effective set (KB artifacts over bundled ones, MCP descriptors only
+ * when allow-listed). Collections: a principal without a whole-KB read rule sees the bundled
+ * artifacts only (support/artifact-manifest.ts).
+ */
+import { KbError } from "../../kb/errors.js";
+import { defineTool } from "../define.js";
+import { nonEmptyStr } from "../schema.js";
+import type { ToolSpec } from "../spec.js";
+import {
+  type ArtifactKind,
+  buildManifest,
+  effectiveArtifacts,
+  summary,
+  wireFile,
+} from "../support/artifact-manifest.js";
+
+const artifactManifest = defineTool({
+  name: "artifact_manifest",
+  description:
+    "Every skill, agent, hook, allow-listed MCP descriptor and instructions file for agent tools: files (content or content_base64, executable flag), content_hash, optional Ed25519 signature, revision. Used by `cartographer sync`.",
+  readOnly: true,
+  advanced: true,
+  idempotent: true,
+  resource: "collection",
+  auditFields: [],
+  handler: async (_args, ctx) => buildManifest(ctx),
+});
+
+const skillGet = defineTool({
+  name: "skill_get",
+  description:
+    "One skill (the KB's, else the bundled one) with every file, version, source and content_hash. Errors: not_found (lists the skills).",
+  args: { name: nonEmptyStr() },
+  readOnly: true,
+  advanced: true,
+  idempotent: true,
+  resource: "collection",
+  auditFields: ["name"],
+  handler: async (args, ctx) => {
+    const { artifacts } = await effectiveArtifacts(ctx);
+    const skills = artifacts.filter((a) => a.kind === "skill");
+    const skill = skills.find((s) => s.name === args.name);
+    if (!skill) {
+      const known = skills.map((s) => s.name).join(", ") || "none";
+      throw new KbError("not_found", `no skill named ${args.name} (skills: ${known})`);
+    }
+    return { ...summary(skill), files: skill.files.map(wireFile), signature: skill.signature };
+  },
+});
+
+function kindList(kind: ArtifactKind, name: string, where: string) {
+  return defineTool({
+    name,
+    description: `List the ${where} with source, version, description, content_hash and file names.`,
+    readOnly: true,
+    advanced: true,
+    idempotent: true,
+    resource: "collection",
+    auditFields: [],
+    handler: async (_args, ctx) => {
+      const set = await effectiveArtifacts(ctx);
+      const items = set.artifacts.filter((a) => a.kind === kind).map(summary);
+      const skipped = set.skipped.filter((s) => s.kind === kind);
+      return { items, total: items.length, ...(skipped.length > 0 ? { skipped } : {}) };
+    },
+  });
+}
+
+export const provisioningTools: ToolSpec[] = [
+  artifactManifest,
+  skillGet,
+  kindList("agent", "agent_list", "subagents (agents/<name>.md)"),
+  kindList("hook", "hook_list", "hooks (hooks/<name>/hook.json + scripts)"),
+  kindList(
+    "mcp",
+    "mcp_list",
+    "MCP server descriptors this KB offers (mcp/<name>.json, allow-listed)",
+  ),
+];
