@@ -18,9 +18,11 @@ export function healthBody(facts: HealthFacts): Record<string, unknown> {
     status: "ok",
     version: facts.version,
     ready: facts.ready,
-    kbs: facts.kbs.map(({ name, status, reason, index }) => ({
+    kbs: facts.kbs.map(({ name, status, reason, index, conflicts }) => ({
       name,
-      status,
+      // Served, but concepts wait for git_conflict_resolve (issue 12).
+      status: status === "ok" && (conflicts ?? 0) > 0 ? "degraded" : status,
+      ...(conflicts ? { conflicts } : {}),
       ...(reason === undefined ? {} : { reason }),
       // state queued|building|ready|failed, done of total concept files (issue 16).
       ...(index === undefined ? {} : { index: { ...index } }),

@@ -105,6 +105,9 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
       get index() {
         return indexStatus.progress;
       },
+      get conflicts() {
+        return mount.runtime.sync?.conflictCount ?? 0;
+      },
     });
   };
 

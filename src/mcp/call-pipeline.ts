@@ -36,7 +36,13 @@ import type { KbRuntime } from "../tools/runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
 import type { CallContext } from "./context.js";
 import { textResult } from "./surface.js";
-import { syncAfterCommit, syncBeforeRead, syncBeforeWrite, withSyncNote } from "./sync-step.js";
+import {
+  markDegraded,
+  syncAfterCommit,
+  syncBeforeRead,
+  syncBeforeWrite,
+  withSyncNote,
+} from "./sync-step.js";
 import { buildAuthRequest, unclassifiedWrite } from "./target-facts.js";
 
 export interface CallDeps {
@@ -231,7 +237,7 @@ async function execute(
   try {
     if (spec.readOnly) {
       await syncBeforeRead(runtime); // 6
-      const value = await spec.handler(args, toolCtx(decision));
+      const value = markDegraded(runtime, await spec.handler(args, toolCtx(decision)));
       return { result: textResult(renderResult(value)), outcome: "success" };
     }
     return await runtime.store.withLock(async () => {

@@ -12,6 +12,8 @@ export interface KbStatus {
   readonly reason?: string;
   /** The index build's progress (served KBs; live, issue 16). */
   readonly index?: IndexProgress;
+  /** Open remote-sync conflicts (live, issue 12): /health shows the KB `degraded` while > 0. */
+  readonly conflicts?: number;
 }
 
 /** Longest reason kept; error messages (a git or SQLite dump) can be long. */

@@ -53,3 +53,16 @@ export function withSyncNote(value: unknown, note: SyncNote | null): unknown {
   if (!note || typeof value !== "object" || value === null || Array.isArray(value)) return value;
   return { ...(value as Record<string, unknown>), ...note };
 }
+
+/**
+ * A read of one concept in conflict says so (issue 12): `degraded: true` until
+ * git_conflict_resolve; the value shown is this server's side.
+ */
+export function markDegraded(runtime: KbRuntime, value: unknown): unknown {
+  const sync = runtime.sync;
+  if (!sync || sync.conflictCount === 0) return value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const id = (value as { id?: unknown }).id;
+  if (typeof id !== "string" || !sync.conflicts().some((c) => c.concept_id === id)) return value;
+  return { ...(value as Record<string, unknown>), degraded: true };
+}

@@ -7,6 +7,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { healthBody } from "../../src/http/meta.js";
+import { silentLogger } from "../../src/logger.js";
+import { createCartographer } from "../../src/mcp/app.js";
 import { principal } from "../mcp/helpers.js";
 import {
   bareRemote,
@@ -72,6 +75,13 @@ describe("conflicts", () => {
     expect(listed.total).toBe(1);
     const status = jsonOf(await b.call("sync_status", {}));
     expect(status).toMatchObject({ state: "failed", conflicts: 1 });
+    // A read of the concept says it is degraded; another concept's read does not.
+    expect(jsonOf(await b.call("concept_read", { id: "shared/doc" })).degraded).toBe(true);
+    // /health: the KB is served but degraded, with the count.
+    const app = await createCartographer({ mounts: [b.mount], logger: silentLogger });
+    expect(healthBody({ version: "t", kbs: app.kbs, ready: true }).kbs).toEqual([
+      expect.objectContaining({ name: "kb", status: "degraded", conflicts: 1 }),
+    ]);
     // A further write to that concept is refused; another concept still lands locally.
     expect(textOf(await write(b, "shared/doc", "again\n"))).toMatch(
       /^conflict: shared\/doc is in conflict/,
