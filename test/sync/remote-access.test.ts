@@ -1,0 +1,58 @@
+/**
+ * How git reaches a remote (issue 12): the SSH command pins the key and checks host keys; the
+ * HTTPS token is handed to git by a credential helper reading <token_dir>/<kb>.token at run
+ * time — real `git credential fill` proves it, and the token is in no argument or variable.
+ * (No sshd here: the SSH command's construction is tested, not a real SSH session.)
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  redactRemote,
+  remoteAccess,
+  sshCommand,
+  TOKEN_FILE_VAR,
+} from "../../src/kb/sync/remote-access.js";
+
+const TOKEN = "ghp_CANARY0123456789abcdef";
+
+describe("remote access", () => {
+  it("ssh: only the KB's key, StrictHostKeyChecking=yes, its known_hosts; quoted for the shell", () => {
+    expect(sshCommand("/keys/id it's")).toBe(
+      "ssh -i '/keys/id it'\\''s' -o IdentitiesOnly=yes -o StrictHostKeyChecking=yes -o BatchMode=yes",
+    );
+    expect(sshCommand("/k/id", "/k/known")).toMatch(/-o 'UserKnownHostsFile=\/k\/known'$/);
+    const access = remoteAccess({ sshKey: "/k/id" });
+    expect(access.env.GIT_SSH_COMMAND).toContain("StrictHostKeyChecking=yes");
+    expect(access.env.GIT_TERMINAL_PROMPT).toBe("0");
+    expect(access.args).toEqual([]);
+  });
+
+  it("token: real git credential fill answers the file's token; it is in no argv or env value", () => {
+    const dir = mkdtempSync(join(tmpdir(), "carto-token-"));
+    const file = join(dir, "wiki.token");
+    writeFileSync(file, `${TOKEN}\n`);
+    const access = remoteAccess({ tokenFile: file });
+    expect(JSON.stringify(access)).not.toContain(TOKEN);
+    expect(access.env[TOKEN_FILE_VAR]).toBe(file);
+    const out = execFileSync("git", [...access.args, "credential", "fill"], {
+      cwd: dir,
+      input: "protocol=https\nhost=git.example.com\npath=team/wiki.git\n\n",
+      env: { ...process.env, ...access.env, HOME: dir },
+      encoding: "utf8",
+    });
+    expect(out).toContain(`password=${TOKEN}\n`);
+    expect(out).toContain("username=x-access-token\n");
+  });
+
+  it("git messages lose URL credentials and the remote's own URL or path", () => {
+    expect(redactRemote("fatal: https://bot:tok@host/x.git not found")).toBe(
+      "fatal: https://***@host/x.git not found",
+    );
+    expect(redactRemote("fatal: '/srv/r.git' does not appear", "/srv/r.git")).toBe(
+      "fatal: '<origin>' does not appear",
+    );
+  });
+});
