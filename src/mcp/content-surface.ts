@@ -47,29 +47,31 @@ export function isContentSurface(value: unknown): value is ContentSurface {
   );
 }
 
-/** Opaque pagination cursor: which KB of the binding (routed) and the offset within it. */
+/**
+ * Opaque pagination cursor: which KB of the binding (routed) and the id the page starts at
+ * (keyset paging: a page costs the same wherever it is; null = the KB's first page).
+ */
 export interface Cursor {
   kb: number;
-  offset: number;
+  from: string | null;
 }
 
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.kb, c.offset])).toString("base64url");
+  return Buffer.from(JSON.stringify([c.kb, c.from])).toString("base64url");
 }
 
 export function decodeCursor(cursor: string | undefined): Cursor {
-  if (cursor === undefined) return { kb: 0, offset: 0 };
+  if (cursor === undefined) return { kb: 0, from: null };
   try {
     const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
     if (
       Array.isArray(v) &&
       v.length === 2 &&
       Number.isSafeInteger(v[0]) &&
-      Number.isSafeInteger(v[1]) &&
       v[0] >= 0 &&
-      v[1] >= 0
+      (v[1] === null || typeof v[1] === "string")
     )
-      return { kb: v[0], offset: v[1] };
+      return { kb: v[0], from: v[1] };
   } catch {
     // fall through
   }
@@ -79,8 +81,11 @@ export function decodeCursor(cursor: string | undefined): Cursor {
   );
 }
 
-/** Completion answer: at most 100 values, with the total and whether more exist. */
-export function completion(values: string[], total = values.length): CompleteResult["completion"] {
+/**
+ * Completion answer: at most 100 values and whether more exist (ids are read only as far as
+ * the first 101 matches, so no total is claimed for them).
+ */
+export function completion(values: string[], more = false): CompleteResult["completion"] {
   const kept = values.slice(0, 100);
-  return { values: kept, total, hasMore: total > kept.length };
+  return { values: kept, hasMore: more || values.length > kept.length };
 }

@@ -54,8 +54,8 @@ export type SpecCaller = (
 
 export interface ResourcePage {
   resources: Resource[];
-  /** Offset of the next page of this KB, or null. */
-  next: number | null;
+  /** Id the next page of this KB starts at, or null. */
+  next: string | null;
 }
 
 /** The answer of a call, parsed; a tool error becomes the McpError `onError` picks. */
@@ -83,16 +83,16 @@ export function resourceNotFound(uri: string): McpError {
 export async function listKbResources(
   kb: string,
   call: SpecCaller,
-  offset: number,
+  from: string | null,
   ctx: CallContext,
 ): Promise<ResourcePage> {
   const page = await run<{
     items: { id: string; title: string | null; type: string }[];
-    next: number | null;
+    next: string | null;
     index: boolean;
     mapIndexes: string[];
     instructions: boolean;
-  }>(call, listResources, { offset }, ctx, () => new McpError(FORBIDDEN_CODE, "forbidden"));
+  }>(call, listResources, from === null ? {} : { from }, ctx, () => denied());
   const resources: Resource[] = [];
   if (page.instructions)
     resources.push({
@@ -263,12 +263,12 @@ export async function completeKb(
   value: string,
   call: SpecCaller,
   ctx: CallContext,
-): Promise<{ values: string[]; total: number }> {
+): Promise<{ values: string[]; more: boolean }> {
   try {
     return await run(call, completeValues, { kind, value }, ctx, denied);
   } catch (err) {
     // Completion never errors on what the caller cannot see: it offers nothing.
-    if (err instanceof McpError && err.code === FORBIDDEN_CODE) return { values: [], total: 0 };
+    if (err instanceof McpError && err.code === FORBIDDEN_CODE) return { values: [], more: false };
     throw err;
   }
 }

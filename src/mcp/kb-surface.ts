@@ -145,11 +145,11 @@ export class KbSurface implements ToolSurface, ContentSurface {
     this.callSpec(spec, args, ctx);
 
   async listResources(cursor: string | undefined, ctx: CallContext): Promise<ListResourcesResult> {
-    const { offset } = decodeCursor(cursor);
-    const page = await listKbResources(this.name, this.#call, offset, ctx);
+    const { from } = decodeCursor(cursor);
+    const page = await listKbResources(this.name, this.#call, from, ctx);
     return page.next === null
       ? { resources: page.resources }
-      : { resources: page.resources, nextCursor: encodeCursor({ kb: 0, offset: page.next }) };
+      : { resources: page.resources, nextCursor: encodeCursor({ kb: 0, from: page.next }) };
   }
 
   readResource(uri: string, ctx: CallContext): Promise<ReadResourceResult> {
@@ -198,7 +198,7 @@ export class KbSurface implements ToolSurface, ContentSurface {
       if (!defs.some((d) => d.name === ref.name)) return completion([]);
     }
     const r = await completeKb(kind, argument.value, this.#call, ctx);
-    return completion(r.values, r.total);
+    return completion(r.values, r.more);
   }
 
   writes(tool: string): boolean {

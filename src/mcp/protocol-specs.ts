@@ -33,20 +33,22 @@ function notFound(what: string): KbError {
 
 export const listResources = defineTool({
   name: "resources/list",
-  description: "Concepts of the KB as resources, one page from offset.",
+  description: "Concepts of the KB as resources, one page from an id on.",
   args: {
-    offset: opt(int({ min: 0 }), 0),
+    from: opt(nonEmptyStr()),
     limit: opt(int({ min: 1, max: 1000 }), RESOURCE_PAGE),
   },
   readOnly: true,
   advanced: true,
   resource: "collection",
   auditFields: [],
-  handler: async ({ offset, limit }, ctx) => {
-    // Keyset paging is not in the list query; offset + slice keeps visibility in SQL (D118).
-    const r = ctx.runtime.index.list({ limit: offset + limit, visibility: ctx.visibility });
-    const items = r.items.slice(offset).map((i) => ({ id: i.id, title: i.title, type: i.type }));
-    const first = offset === 0;
+  handler: async ({ from, limit }, ctx) => {
+    // Keyset paging (ids ≥ from) with visibility in SQL, before the limit (D118); one row more
+    // than the page tells where the next page starts.
+    const r = ctx.runtime.index.list({ from, limit: limit + 1, visibility: ctx.visibility });
+    const page = r.items.slice(0, limit);
+    const items = page.map((i) => ({ id: i.id, title: i.title, type: i.type }));
+    const first = from === undefined;
     // The curated indexes are a whole-KB read (index_get); instructions are what any reader gets.
     const indexes = first && ctx.visibility.all;
     const mapIndexes: string[] = [];
@@ -56,7 +58,7 @@ export const listResources = defineTool({
           mapIndexes.push(m.name);
     return {
       items,
-      next: offset + items.length < r.total ? offset + items.length : null,
+      next: r.items[limit]?.id ?? null,
       index: indexes,
       mapIndexes,
       instructions: first && (await ctx.runtime.store.readText("instructions.md")) !== null,
@@ -164,7 +166,7 @@ export const completeValues = defineTool({
     if (kind === "map") {
       const maps = (await ctx.runtime.store.maps()).filter((m) => mapVisible(ctx.visibility, m));
       const names = maps.map((m) => m.name).filter((n) => n.startsWith(value));
-      return { values: names.slice(0, COMPLETION_MAX), total: names.length };
+      return { values: names.slice(0, COMPLETION_MAX), more: names.length > COMPLETION_MAX };
     }
     // Narrow by the folder already typed (an id prefix in SQL), then by the partial segment.
     const folder = value.includes("/") ? value.slice(0, value.lastIndexOf("/")) : undefined;
@@ -175,9 +177,15 @@ export const completeValues = defineTool({
       return { values: [], total: 0 };
     }
     if (prefix === "") prefix = undefined;
-    const r = ctx.runtime.index.list({ prefix, limit: 5000, visibility: ctx.visibility });
+    // Ids starting with `value` are contiguous in id order from `value` on.
+    const r = ctx.runtime.index.list({
+      prefix,
+      ...(value === "" ? {} : { from: value }),
+      limit: COMPLETION_MAX + 1,
+      visibility: ctx.visibility,
+    });
     const ids = r.items.map((i) => i.id).filter((id) => id.startsWith(value));
-    return { values: ids.slice(0, COMPLETION_MAX), total: ids.length };
+    return { values: ids.slice(0, COMPLETION_MAX), more: ids.length > COMPLETION_MAX };
   },
 });
 

@@ -119,13 +119,13 @@ export class RoutedSurface implements ToolSurface, ContentSurface {
 
   async listResources(cursor: string | undefined, ctx: CallContext): Promise<ListResourcesResult> {
     const surfaces = [...this.#surfaces.values()];
-    let { kb: i, offset } = decodeCursor(cursor);
-    for (; i < surfaces.length; i++, offset = 0) {
+    let { kb: i, from } = decodeCursor(cursor);
+    for (; i < surfaces.length; i++, from = null) {
       const surface = surfaces[i] as KbSurface;
       let page: ListResourcesResult;
       try {
         page = await surface.listResources(
-          offset === 0 ? undefined : encodeCursor({ kb: 0, offset }),
+          from === null ? undefined : encodeCursor({ kb: 0, from }),
           ctx,
         );
       } catch (err) {
@@ -134,9 +134,9 @@ export class RoutedSurface implements ToolSurface, ContentSurface {
         throw err;
       }
       const next = page.nextCursor
-        ? { kb: i, offset: decodeCursor(page.nextCursor).offset }
+        ? { kb: i, from: decodeCursor(page.nextCursor).from }
         : i + 1 < surfaces.length
-          ? { kb: i + 1, offset: 0 }
+          ? { kb: i + 1, from: null }
           : null;
       if (page.resources.length === 0 && next !== null && next.kb !== i) continue;
       return next === null

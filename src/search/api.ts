@@ -49,6 +49,8 @@ export interface ListQuery {
   until?: string;
   /** Id prefix. */
   prefix?: string;
+  /** Only ids ≥ this one (in id order): where a page or a completion starts (MCP resources). */
+  from?: string;
   limit: number;
   visibility: Visibility;
 }

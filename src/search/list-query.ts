@@ -19,6 +19,7 @@ export function runList(cache: StatementCache, query: ListQuery, exists?: PathEx
   const prefix = scopeSql(query.prefix, "c", "prefix");
   if (prefix) parts.push(prefix);
   for (const pred of parseWhere(query.where ?? [])) parts.push(whereSql(pred, "c"));
+  if (query.from !== undefined) parts.push({ sql: "c.id >= ?", params: [query.from] });
   if (query.since !== undefined)
     parts.push({ sql: "c.ts_ms >= ?", params: [bound(query.since, "since", false)] });
   if (query.until !== undefined)
