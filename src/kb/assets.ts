@@ -39,6 +39,8 @@ function artifactPath(path: string, write: boolean): string {
   const underRoot = (ARTIFACT_ROOTS as readonly string[]).includes(first) && norm !== first;
   if (norm === INSTRUCTIONS_FILE || underRoot) return norm;
   if (!write && first === LEGACY_ARTIFACTS_DIR && norm !== first) return norm;
+  // Reads of a bare path keep meaning what they did before the move: a file under artifacts/.
+  if (!write) return `${LEGACY_ARTIFACTS_DIR}/${norm}`;
   throw new KbError(
     "invalid_argument",
     `artifact path "${path}" must be under ${ARTIFACT_ROOTS.map((r) => `${r}/`).join(", ")} or be ${INSTRUCTIONS_FILE} (KB-root paths, e.g. skills/<name>/SKILL.md)`,

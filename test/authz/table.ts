@@ -177,6 +177,12 @@ export const ROWS: readonly Row[] = [
   wholeWrite("artifact_delete", { path: "absent.txt" }),
   wholeRead("skill_list"),
   wholeWrite("skill_install", { name: "zzz-no-such-skill" }),
+  // Provisioning (docs/provisioning.md): collections; a narrow role sees bundled artifacts only.
+  collection("artifact_manifest", {}),
+  collection("skill_get", { name: "cartographer-kb-loop" }),
+  collection("agent_list", {}),
+  collection("hook_list", {}),
+  collection("mcp_list", {}),
   wholeWrite("index_rebuild"),
   wholeWrite("reindex"),
   // Reading a descriptor is a concept read (a note answers invalid_argument: not a Service).

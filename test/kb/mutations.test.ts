@@ -362,15 +362,24 @@ describe("every mutation round-trips with exactly one commit", () => {
       "asset_delete",
     );
     await once(
-      kb.store.planArtifactWrite({ path: "report.json", bytes: new TextEncoder().encode("{}") }),
+      kb.store.planArtifactWrite({
+        path: "mcp/report.json",
+        bytes: new TextEncoder().encode("{}"),
+      }),
       "artifact_write",
     );
-    expect((await kb.store.artifacts()).map((a) => a.path)).toEqual(["artifacts/report.json"]);
+    expect((await kb.store.artifacts()).map((a) => a.path)).toEqual([
+      "mcp/report.json",
+      "skills/kbinfra--query-rete/SKILL.md", // the fixture's own skill
+    ]);
     await fails(
-      kb.store.planArtifactWrite({ path: "big.bin", bytes: new Uint8Array(256 * 1024 + 1) }),
+      kb.store.planArtifactWrite({
+        path: "skills/x/big.bin",
+        bytes: new Uint8Array(256 * 1024 + 1),
+      }),
       "too_large",
     );
-    await once(kb.store.planArtifactDelete({ path: "artifacts/report.json" }), "artifact_delete");
+    await once(kb.store.planArtifactDelete({ path: "mcp/report.json" }), "artifact_delete");
   });
 
   it("changesSince folds git history per concept", async () => {

@@ -156,7 +156,7 @@ describe("documented errors through the surface", () => {
   it("too_large for an artifact over the limit", async () => {
     await expectError(
       "artifact_write",
-      { path: "big.txt", content: "z".repeat(256 * 1024 + 1) },
+      { path: "skills/big/big.txt", content: "z".repeat(256 * 1024 + 1) },
       /^too_large: /,
     );
   });

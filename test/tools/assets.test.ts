@@ -155,8 +155,13 @@ describe("artifacts", () => {
   it("write, read, list and delete text artifacts with raw-sha256 if_match", async () => {
     const write = tool(assetTools, "artifact_write");
     const before = commitCount(kb.root);
+    // KB-root artifact paths only (docs/provisioning.md); a bare name is refused.
+    await expectKbError(
+      () => callTool(kb.runtime, write, { path: "report.txt", content: "hello" }),
+      "invalid_argument",
+    );
     const written = (await callTool(kb.runtime, write, {
-      path: "report.txt",
+      path: "skills/report/report.txt",
       content: "hello",
     })) as {
       path: string;
@@ -176,21 +181,34 @@ describe("artifacts", () => {
     expect(list.items.map((i) => i.path)).toContain(written.path);
     await expectKbError(
       () =>
-        callTool(kb.runtime, write, { path: "report.txt", content: "x", if_match: "f".repeat(64) }),
+        callTool(kb.runtime, write, {
+          path: "skills/report/report.txt",
+          content: "x",
+          if_match: "f".repeat(64),
+        }),
       "stale_write",
     );
     await callTool(kb.runtime, write, {
-      path: "report.txt",
+      path: "skills/report/report.txt",
       content: "v2",
       if_match: written.hash,
     });
     await expectKbError(
-      () => callTool(kb.runtime, write, { path: "big.txt", content: "z".repeat(256 * 1024 + 1) }),
+      () =>
+        callTool(kb.runtime, write, {
+          path: "skills/report/big.txt",
+          content: "z".repeat(256 * 1024 + 1),
+        }),
       "too_large",
     );
-    await callTool(kb.runtime, tool(assetTools, "artifact_delete"), { path: "report.txt" });
+    await callTool(kb.runtime, tool(assetTools, "artifact_delete"), {
+      path: "skills/report/report.txt",
+    });
     await expectKbError(
-      () => callTool(kb.runtime, tool(assetTools, "artifact_read"), { path: "report.txt" }),
+      () =>
+        callTool(kb.runtime, tool(assetTools, "artifact_read"), {
+          path: "skills/report/report.txt",
+        }),
       "not_found",
     );
   });

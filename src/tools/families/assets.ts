@@ -1,6 +1,6 @@
 /**
- * Assets (binary files under data/, base64 on the wire) and artifacts (text files outside the
- * concept tree, written only when the KB sets `allow_artifact_write: true`). Both use the
+ * Assets (binary files under data/, base64 on the wire) and artifact files (the KB-root provisioning
+ * folders of docs/provisioning.md, written only when the KB sets `allow_artifact_write: true`). Both use the
  * sha256 of the raw bytes as `if_match`.
  */
 import type { AssetInfo } from "../../kb/api.js";
@@ -148,7 +148,7 @@ function utf8OrNull(bytes: Uint8Array): string | null {
 const artifactRead = defineTool({
   name: "artifact_read",
   description:
-    "Read a file under artifacts/ (path relative to it) with its hash: content, or content_base64 when not UTF-8. Errors: not_found.",
+    "Read an artifact file by KB-root path (skills/<n>/SKILL.md, agents/<n>.md, hooks/…, mcp/<n>.json, instructions.md; legacy artifacts/) with its hash: content, or content_base64 when not UTF-8. Errors: not_found.",
   args: { path: nonEmptyStr() },
   readOnly: true,
   advanced: false,
@@ -166,7 +166,8 @@ const artifactRead = defineTool({
 
 const artifactList = defineTool({
   name: "artifact_list",
-  description: "List the files under artifacts/ with size and hash.",
+  description:
+    "List the artifact files (skills/, agents/, hooks/, mcp/, instructions.md, legacy artifacts/) with size and hash.",
   readOnly: true,
   advanced: true,
   idempotent: true,
@@ -186,7 +187,7 @@ const ARTIFACT_ENABLE = {
 const artifactWrite = defineTool({
   name: "artifact_write",
   description:
-    "Create or replace a text file under artifacts/ (≤256 KiB). Errors: stale_write (if_match = sha256 of bytes), too_large.",
+    "Create or replace an artifact file (≤256 KiB) by KB-root path: skills/<n>/…, agents/<n>.md, hooks/<n>/…, mcp/<n>.json or instructions.md. Errors: invalid_argument (other paths), stale_write (if_match = sha256 of bytes), too_large.",
   args: { path: nonEmptyStr(), content: str(), if_match: opt(str()) },
   readOnly: false,
   advanced: false,
