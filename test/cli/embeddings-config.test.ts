@@ -70,3 +70,24 @@ describe("search.embeddings", () => {
     ).toThrow(/search\.embeddings\.url: 'ftp:\/\/h' is not an http\(s\) URL/);
   });
 });
+
+describe("Go's search.ollama_url / ollama_model (issue 14 table)", () => {
+  it("turn on Ollama embeddings, model defaulting to nomic-embed-text, without a warning", () => {
+    const c = resolve(withConfig('search:\n  ollama_url: "http://127.0.0.1:11434"\n'));
+    expect(c.embeddings).toEqual({
+      provider: "ollama",
+      url: "http://127.0.0.1:11434",
+      model: "nomic-embed-text",
+    });
+    expect(c.warnings.filter((w) => w.includes("ollama"))).toEqual([]);
+  });
+
+  it("an empty ollama_url is off, as in Go; the env vars win over YAML", () => {
+    expect(resolve(withConfig('search:\n  ollama_url: ""\n')).embeddings).toBeNull();
+    const c = resolve(withConfig("search:\n  ollama_url: http://a:1\n  ollama_model: m1\n"), {
+      CARTOGRAPHER_OLLAMA: "http://b:2",
+      CARTOGRAPHER_OLLAMA_MODEL: "m2",
+    });
+    expect(c.embeddings).toMatchObject({ url: "http://b:2", model: "m2" });
+  });
+});

@@ -162,13 +162,13 @@ describe("a Go v0.5 config (issue 14)", () => {
       { http: ":0" },
       {
         CARTOGRAPHER_GIT_SYNC: "true",
-        CARTOGRAPHER_OLLAMA: "http://x",
+        CARTOGRAPHER_GIT_PROFILE: "server",
       },
       cwd,
     );
     // CARTOGRAPHER_GIT_SYNC is implemented now (issue 12): no warning for it.
     expect(c.warnings.filter((w) => w.startsWith("not supported here"))).toEqual([
-      "not supported here: CARTOGRAPHER_OLLAMA; see docs/migrating-from-go.md",
+      "not supported here: CARTOGRAPHER_GIT_PROFILE; see docs/migrating-from-go.md",
     ]);
   });
 

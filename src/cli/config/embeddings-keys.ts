@@ -21,11 +21,35 @@ export const embeddingsSchema = z.strictObject({
 
 export type EmbeddingsSection = z.infer<typeof embeddingsSchema>;
 
-/** null when the section is absent: semantic/hybrid then answer not_configured. */
+/** Go's model default for `search.ollama_url` without `ollama_model`. */
+export const GO_OLLAMA_MODEL = "nomic-embed-text";
+
+/** The YAML `search` block: our `embeddings`, or Go's `ollama_url` / `ollama_model`. */
+export interface SearchSection {
+  embeddings?: EmbeddingsSection;
+  ollama_url?: string;
+  ollama_model?: string;
+}
+
+/**
+ * null when nothing is configured: semantic/hybrid then answer not_configured. `embeddings`
+ * wins; else Go's keys (env CARTOGRAPHER_OLLAMA / CARTOGRAPHER_OLLAMA_MODEL over YAML), where an
+ * empty URL means off, as in Go.
+ */
 export function resolveEmbeddings(
-  section: EmbeddingsSection | undefined,
+  search: SearchSection | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): EmbeddingsConfig | null {
+  const goUrl = env.CARTOGRAPHER_OLLAMA || search?.ollama_url;
+  const section: EmbeddingsSection | undefined =
+    search?.embeddings ??
+    (goUrl
+      ? {
+          provider: "ollama",
+          url: goUrl,
+          model: env.CARTOGRAPHER_OLLAMA_MODEL || search?.ollama_model || GO_OLLAMA_MODEL,
+        }
+      : undefined);
   if (!section) return null;
   let url: URL;
   try {

@@ -146,16 +146,14 @@ export const GO_KEYS: readonly GoKey[] = [
   key(
     "search",
     "ollama_url",
-    "ignored",
-    "search is SQLite FTS5 (keywords) only",
-    "CARTOGRAPHER_OLLAMA",
+    "implemented",
+    "env CARTOGRAPHER_OLLAMA; turns on semantic/hybrid search with Ollama (= `search.embeddings` provider ollama, which wins)",
   ),
   key(
     "search",
     "ollama_model",
-    "ignored",
-    "search is SQLite FTS5 (keywords) only",
-    "CARTOGRAPHER_OLLAMA_MODEL",
+    "implemented",
+    "env CARTOGRAPHER_OLLAMA_MODEL; default nomic-embed-text",
   ),
   key(
     "audit",

@@ -292,7 +292,7 @@ export function resolveServerConfig(
     allowInsecureNoAuth: flags.insecureNoAuth ?? false,
     audit,
     sync: resolveSyncConfig(file, env, at),
-    embeddings: resolveEmbeddings(file.search?.embeddings, env),
+    embeddings: resolveEmbeddings(file.search, env),
     indexRefreshSeconds: env.CARTOGRAPHER_INDEX_REFRESH_SECONDS
       ? parseRefreshSeconds(
           env.CARTOGRAPHER_INDEX_REFRESH_SECONDS,

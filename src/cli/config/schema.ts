@@ -90,7 +90,13 @@ export const fileConfigSchema = z.strictObject({
     .optional(),
   /** Go-only keys: accepted, one warning per key set (go-keys.ts); embeddings: embeddings-keys.ts. */
   search: z
-    .strictObject({ ...goIgnored("search"), embeddings: embeddingsSchema.optional() })
+    .strictObject({
+      ...goIgnored("search"),
+      /** Go's keys (go-keys.ts): Ollama semantic search, as `embeddings` with provider ollama. */
+      ollama_url: z.string().optional(),
+      ollama_model: z.string().optional(),
+      embeddings: embeddingsSchema.optional(),
+    })
     .optional(),
   /** Fallback age keys (sops-keys.ts): `<age_key_dir>/<kb>.age`, then `age_key_file`. */
   sops: z
