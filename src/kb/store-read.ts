@@ -84,13 +84,17 @@ export async function scanConcepts(
   return out;
 }
 
-/** Builds a ConceptDoc from a file's text (an unparseable file keeps its text as body, type ""). */
+/**
+ * Builds a ConceptDoc from a file's text (an unparseable file keeps its text as body, type "").
+ * `hash` is given when `text` is only the head of the file (index-read.ts streams the hash).
+ */
 export function toConceptDoc(
   id: string,
   path: string,
   text: string,
   maps: readonly MapDescriptor[],
   logger?: Logger,
+  hash?: string,
 ): ConceptDoc {
   let frontmatter: ConceptDoc["frontmatter"] = {};
   let body = text;
@@ -107,7 +111,7 @@ export function toConceptDoc(
     path,
     frontmatter,
     body,
-    hash: contentHash(text),
+    hash: hash ?? contentHash(text),
     type,
     title: typeof frontmatter.title === "string" ? frontmatter.title : null,
     expanded: path.endsWith("/index.md"),

@@ -5,8 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ConceptFileStat, KbStore } from "../kb/api.js";
-import { readTextsChunked } from "../kb/fsutil.js";
-import { toConceptDoc } from "../kb/store-read.js";
+import { readIndexDocs } from "../kb/index-read.js";
 import type { ConceptDoc } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
@@ -233,8 +232,7 @@ async function reconcilePass(
     for (let i = 0; i < toRead.length; i += READ_BATCH) {
       await betweenBatches(control.signal);
       const batch = toRead.slice(i, i + READ_BATCH);
-      const read = await Promise.all(batch.map((f) => store.tryReadConcept(f.id)));
-      const docs = new Map(batch.map((f, j) => [f.id, read[j] ?? null]));
+      const docs = await readDocs(store, batch, control.logger);
       writeBatch(batch, (f) => docs.get(f.id) ?? null);
     }
   }
@@ -258,15 +256,12 @@ async function readDocs(
   files: readonly ConceptFileStat[],
   logger: Logger | undefined,
 ): Promise<Map<string, ConceptDoc>> {
-  const maps = await store.maps();
-  const texts = await readTextsChunked(
-    store.root,
-    files.map((f) => f.path),
-  );
+  // A very large file comes back as its head with the whole file's hash (index-read.ts).
+  const read = await readIndexDocs(store.root, files, await store.maps(), logger);
   const docs = new Map<string, ConceptDoc>();
   files.forEach((f, i) => {
-    const text = texts[i];
-    if (typeof text === "string") docs.set(f.id, toConceptDoc(f.id, f.path, text, maps, logger));
+    const doc = read[i];
+    if (doc) docs.set(f.id, doc);
   });
   return docs;
 }
@@ -299,7 +294,7 @@ export interface ReindexOptions extends KbIndexOptions {
 }
 
 /**
- * Rebuilds the KB's index from scratch: reads every concept (listConcepts), then swaps the whole
+ * Rebuilds the KB's index from scratch: reads every concept (readDocs), then swaps the whole
  * content in one transaction (readers see the old index until the commit; `onProgress` runs
  * synchronously inside it). Returns what changed
  * relative to the previous content.
@@ -314,7 +309,7 @@ export async function reindexKb(
     const layout = await layoutSignature(store);
     // Stat before reading: a file edited in between keeps an older stat and is re-read later.
     const files = await store.scanConceptFiles();
-    const docs = new Map((await store.listConcepts()).map((d) => [d.id, d]));
+    const docs = await readDocs(store, files, opts.logger);
     const entries: Array<{ doc: ConceptDoc; stat: FileStat }> = [];
     for (const file of files) {
       const doc = docs.get(file.id);
