@@ -21,7 +21,14 @@ import { assetTools } from "../../src/tools/families/assets.js";
 import { provisioningTools } from "../../src/tools/families/provisioning.js";
 import { KbRuntime } from "../../src/tools/runtime.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
-import { callTool, expectKbError, GIT_ENV, makeTempKb, type TempKb, tool } from "../tools/helpers.js";
+import {
+  callTool,
+  expectKbError,
+  GIT_ENV,
+  makeTempKb,
+  type TempKb,
+  tool,
+} from "../tools/helpers.js";
 
 interface WireFile {
   path: string;
@@ -37,7 +44,12 @@ interface WireArtifact {
   version: string;
   content_hash: string;
   files: WireFile[];
-  signature: { algorithm: "ed25519"; key_id: string; envelope_version: number; value: string } | null;
+  signature: {
+    algorithm: "ed25519";
+    key_id: string;
+    envelope_version: number;
+    value: string;
+  } | null;
 }
 interface Manifest {
   kb: string;
@@ -121,9 +133,7 @@ describe("the Go fixture KB", () => {
     }
     for (const a of m.artifacts) expect(recomputed(a), a.name).toBe(a.content_hash);
     expect(m.revision).toBe(
-      manifestRevision(
-        m.artifacts.map((a) => ({ ...a, contentHash: a.content_hash })),
-      ),
+      manifestRevision(m.artifacts.map((a) => ({ ...a, contentHash: a.content_hash }))),
     );
     expect(m.signing_key).toBeNull();
   });
@@ -135,17 +145,22 @@ describe("KB-root layout", () => {
   beforeAll(async () => {
     kb = await makeTempKb({
       files: {
-        "skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys.\nversion: 2\n---\nSteps\n",
+        "skills/deploy/SKILL.md":
+          "---\nname: deploy\ndescription: Deploys.\nversion: 2\n---\nSteps\n",
         "skills/deploy/scripts/run.sh": "#!/bin/sh\necho deploy\n",
         "skills/deploy/.hidden": "never listed",
         "skills/no-main/README.md": "no SKILL.md here",
         "skills/Bad_Name/SKILL.md": "---\nname: x\n---\n",
-        "skills/cartographer-kb-loop/SKILL.md": "---\nname: cartographer-kb-loop\nversion: 9\n---\nKB copy\n",
+        "skills/cartographer-kb-loop/SKILL.md":
+          "---\nname: cartographer-kb-loop\nversion: 9\n---\nKB copy\n",
         "agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews.\n---\nYou review.\n",
         "hooks/fmt/hook.json": '{"event":"PostToolUse","command":"./fmt.sh"}\n',
         "hooks/fmt/fmt.sh": "#!/bin/sh\nexit 0\n",
-        "mcp/grafana.json": '{"type":"http","url":"https://grafana.example/mcp","headers":{"Authorization":"Bearer ${GRAFANA_TOKEN}"}}\n',
-        "mcp/leaky.json": '{"type":"http","url":"https://x.example/mcp","headers":{"Authorization":"Bearer abc123"}}\n',
+        "mcp/grafana.json":
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VAR} reference
+          '{"type":"http","url":"https://grafana.example/mcp","headers":{"Authorization":"Bearer ${GRAFANA_TOKEN}"}}\n',
+        "mcp/leaky.json":
+          '{"type":"http","url":"https://x.example/mcp","headers":{"Authorization":"Bearer abc123"}}\n',
         "mcp/files.json": '{"type":"stdio","command":"mcp-files","args":["--ro"]}\n',
         "instructions.md": "Use the lab KB for homelab questions.\n",
         "artifacts/skills/old-skill/SKILL.md": "---\nname: old-skill\n---\nLegacy\n",
@@ -158,7 +173,10 @@ describe("KB-root layout", () => {
     await mkdir(join(kb.root, "skills/linked"), { recursive: true });
     await writeFile(join(kb.root, "skills/linked/SKILL.md"), "---\nname: linked\n---\n");
     await writeFile(join(tmpdir(), "carto-secret-target.txt"), "TOP-SECRET-OUTSIDE");
-    await symlink(join(tmpdir(), "carto-secret-target.txt"), join(kb.root, "skills/linked/leak.md"));
+    await symlink(
+      join(tmpdir(), "carto-secret-target.txt"),
+      join(kb.root, "skills/linked/leak.md"),
+    );
     await symlink(join(kb.root, "skills/deploy"), join(kb.root, "skills/twin"));
     o = await open(kb.root, {
       mcpAllowlist: [
@@ -193,7 +211,7 @@ describe("KB-root layout", () => {
   });
 
   it("a KB artifact with the same kind+name wins over the bundled one", async () => {
-    const loop = find((await manifestOf(o)), "skill", "cartographer-kb-loop");
+    const loop = find(await manifestOf(o), "skill", "cartographer-kb-loop");
     expect(loop).toMatchObject({ source: "kb:lab", version: "9" });
     expect(loop?.files[0]?.content).toContain("KB copy");
   });
@@ -207,6 +225,7 @@ describe("KB-root layout", () => {
       m.skipped.filter((s) => s.kind === "mcp").map((s) => [s.name, s.reason]),
     );
     expect(reasons.files).toContain("mcp_allowlist");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal text of the message
     expect(reasons.leaky).toContain("${VAR}");
     expect(JSON.stringify(m.skipped)).not.toContain("abc123");
     const list = (await callTool(o.runtime, tool(TOOLS, "mcp_list"), {})) as {
@@ -250,7 +269,8 @@ describe("KB-root layout", () => {
       expect(text).not.toContain(secretName);
     }
     await expectKbError(
-      () => callTool(o.runtime, tool(TOOLS, "skill_get"), { name: "deploy" }, { visibility: MAP_ONLY }),
+      () =>
+        callTool(o.runtime, tool(TOOLS, "skill_get"), { name: "deploy" }, { visibility: MAP_ONLY }),
       "not_found",
     );
   });
@@ -265,7 +285,9 @@ describe("KB-root layout", () => {
     const agents = (await callTool(o.runtime, tool(TOOLS, "agent_list"), {})) as {
       items: { name: string; description: string }[];
     };
-    expect(agents.items).toEqual([expect.objectContaining({ name: "reviewer", description: "Reviews." })]);
+    expect(agents.items).toEqual([
+      expect.objectContaining({ name: "reviewer", description: "Reviews." }),
+    ]);
     const hooks = (await callTool(o.runtime, tool(TOOLS, "hook_list"), {})) as { total: number };
     expect(hooks.total).toBe(1);
     await expectKbError(
@@ -280,7 +302,14 @@ describe("KB-root layout", () => {
       content: "---\nname: fresh\n---\nNew\n",
     });
     expect(find(await manifestOf(o), "skill", "fresh")?.source).toBe("kb:lab");
-    for (const path of ["report.txt", "data/x.md", "skills", "../skills/x", "skills/.x/SKILL.md", "artifacts/skills/y/SKILL.md"]) {
+    for (const path of [
+      "report.txt",
+      "data/x.md",
+      "skills",
+      "../skills/x",
+      "skills/.x/SKILL.md",
+      "artifacts/skills/y/SKILL.md",
+    ]) {
       await expectKbError(
         () => callTool(o.runtime, tool(TOOLS, "artifact_write"), { path, content: "x" }),
         "invalid_argument",
