@@ -148,6 +148,9 @@ export type KbEntry = z.infer<typeof kbEntry>;
  * Renders zod issues as `key.path: message (got <value>)`; `input` is what was parsed. An unknown
  * key names the nearest known key of its block: "unknown key `htpp`; did you mean `http`?".
  */
+/** Keys whose values are secrets: a validation message never quotes them. */
+const SECRET_KEYS: ReadonlySet<string> = new Set(["artifact_signing_seed", "key_seed", "token"]);
+
 export function describeIssues(error: z.ZodError, input?: unknown): string {
   return error.issues
     .map((issue) => {
@@ -157,7 +160,9 @@ export function describeIssues(error: z.ZodError, input?: unknown): string {
         return issue.keys.map((k) => `${where}${unknownKeyMessage(k, known)}`).join("; ");
       }
       const key = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
-      const value = issue.path.length > 0 ? valueAt(input, issue.path) : undefined;
+      // A key holding a secret is named, its value never echoed.
+      const secret = SECRET_KEYS.has(String(issue.path[issue.path.length - 1]));
+      const value = issue.path.length > 0 && !secret ? valueAt(input, issue.path) : undefined;
       const got = value === undefined ? "" : ` (got ${preview(value)})`;
       return `${key}: ${issue.message}${got}`;
     })
