@@ -16,6 +16,7 @@ import * as kb from "./kb.js";
 import * as mcpLists from "./mcp-lists.js";
 import * as scale from "./scale.js";
 import * as search from "./search.js";
+import * as semantic from "./semantic.js";
 import * as startup from "./startup.js";
 import * as stdio from "./stdio.js";
 import * as write from "./write.js";
@@ -27,6 +28,7 @@ interface SectionModule {
 const SECTIONS: Array<[string, SectionModule]> = [
   ["kb", kb],
   ["search", search],
+  ["semantic", semantic],
   ["write", write],
   ["mcp-lists", mcpLists],
   ["http", http],
@@ -59,7 +61,14 @@ async function main(): Promise<void> {
   try {
     for (const [name, mod] of chosen) {
       ctx.log(`section ${name}`);
-      results.push(await mod.run(ctx));
+      // A failing section is reported, not fatal: the figures of the others still print.
+      results.push(
+        await mod.run(ctx).catch((err: unknown) => ({
+          name,
+          figures: [],
+          pending: [`failed: ${err instanceof Error ? err.message.slice(0, 300) : String(err)}`],
+        })),
+      );
     }
   } finally {
     await ctx.close();

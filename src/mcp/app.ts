@@ -113,6 +113,9 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
 
   for (const mount of mounts)
     if (admissible(mount.name, mount.settings.root, surfaces, statuses, logger)) serve(mount);
+  // Builds start once every KB is mounted (index-build.ts pause): with 50 KBs, mounting the
+  // last one waited behind the builds of the others, and so did the initialize answer.
+  builds?.pause();
   for (const settings of config.kbs ?? []) {
     // Checked before opening: a KB that will not be served must not take its lock or index.
     if (!admissible(settings.name, settings.root, surfaces, statuses, logger)) continue;
@@ -142,6 +145,8 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
       });
     }
   }
+
+  builds?.resume();
 
   const unavailable = (name: string) =>
     statuses.find((s) => s.name === name && s.status === "unavailable")?.reason;

@@ -22,12 +22,26 @@ export const DEFAULT_BUILD_CONCURRENCY = 2;
 export class IndexBuildScheduler {
   private running = 0;
   private readonly queue: Array<() => void> = [];
+  private paused = false;
 
   constructor(readonly concurrency: number = DEFAULT_BUILD_CONCURRENCY) {
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new RangeError(
         `index build concurrency must be a positive integer, got ${concurrency}`,
       );
+  }
+
+  /**
+   * Holds every job scheduled from now on until resume(): the composition root mounts all its
+   * KBs first, so mounting the 50th KB does not wait behind the builds of the first 49.
+   */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    while (this.running < this.concurrency && this.queue.length > 0) this.queue.shift()?.();
   }
 
   /** Jobs waiting for a slot (for tests and /health figures). */
@@ -49,10 +63,10 @@ export class IndexBuildScheduler {
         .finally(() => {
           this.running--;
           resolveFinished();
-          this.queue.shift()?.();
+          if (!this.paused) this.queue.shift()?.();
         });
     };
-    if (this.running < this.concurrency) start();
+    if (!this.paused && this.running < this.concurrency) start();
     else this.queue.push(start);
     return {
       finished,

@@ -229,6 +229,23 @@ describe("IndexBuildScheduler", () => {
     expect(ran).toEqual([1, 2, 3, 5]);
   });
 
+  it("pause() holds new builds until resume(), which fills the free slots", async () => {
+    const scheduler = new IndexBuildScheduler(2);
+    const ran: number[] = [];
+    scheduler.pause();
+    const jobs = [1, 2, 3].map((n) =>
+      scheduler.schedule(async () => {
+        ran.push(n);
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ran).toEqual([]);
+    expect(scheduler.queued).toBe(3);
+    scheduler.resume();
+    await Promise.all(jobs.map((j) => j.finished));
+    expect(ran).toEqual([1, 2, 3]);
+  });
+
   it("a running build is aborted by cancel()", async () => {
     const scheduler = new IndexBuildScheduler(1);
     let sawAbort = false;
