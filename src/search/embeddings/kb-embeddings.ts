@@ -16,12 +16,12 @@ import { chunkConcept } from "./chunk.js";
 import { DEFAULT_POLL_MS } from "./config.js";
 import type { EmbeddingClient } from "./provider.js";
 import { reciprocalRankFusion } from "./rrf.js";
-import { VectorStore } from "./vector-store.js";
+import { type VectorHit, VectorStore } from "./vector-store.js";
 
 /** Concepts per provider round (their missing chunks go out in the client's batches). */
 const CONCEPTS_PER_ROUND = 64;
 /** Candidates each ranking contributes to a hybrid fusion. */
-const FUSION_DEPTH = 50;
+const FUSION_DEPTH = 30;
 
 export interface KbEmbeddingsOptions {
   /** The index's SQLite handle (asked each time: a damaged file is recreated). */
@@ -123,14 +123,23 @@ export class KbEmbeddings {
   /** Semantic (`mode: semantic`) or reciprocal-rank fusion with keyword (`mode: hybrid`). */
   async search(query: SearchQuery, mode: "semantic" | "hybrid"): Promise<SemanticResult> {
     const vector = await this.embedQuery(query.query);
-    const depth = mode === "hybrid" ? Math.max(FUSION_DEPTH, query.limit) : query.limit;
-    const semantic = this.semanticHits(vector, { ...query, limit: depth });
+    // Twice the page: hits whose file vanished are dropped without a second query.
+    const depth = mode === "hybrid" ? Math.max(FUSION_DEPTH, query.limit) : query.limit * 2;
+    const nearest = this.store.nearest(vector, { ...query, limit: depth });
     let results: SearchHit[];
     if (mode === "semantic") {
-      results = semantic.slice(0, query.limit);
+      results = this.toHits(nearest, query.limit);
     } else {
+      // Fused by id first; only the page's semantic-only hits are then read for their snippets.
       const keyword = this.opts.keyword({ ...query, limit: depth }).results;
-      results = reciprocalRankFusion([keyword, semantic], query.limit);
+      const fused = reciprocalRankFusion<{ id: string }>([keyword, nearest], depth * 2);
+      const keywordHit = new Map(keyword.map((h) => [h.id, h]));
+      results = [];
+      for (const item of fused) {
+        if (results.length >= query.limit) break;
+        const hit = keywordHit.get(item.id) ?? this.toHits([item as VectorHit], 1)[0];
+        if (hit) results.push(hit);
+      }
     }
     const p = this.progress;
     return {
@@ -205,9 +214,8 @@ export class KbEmbeddings {
     return vector;
   }
 
-  /** Nearest visible concepts as hits (vanished files dropped), best first. */
-  private semanticHits(vector: Float32Array, query: SearchQuery): SearchHit[] {
-    const nearest = this.store.nearest(vector, query);
+  /** The first `limit` of `nearest` as hits, best first (a vanished file is skipped). */
+  private toHits(nearest: readonly VectorHit[], limit: number): SearchHit[] {
     if (nearest.length === 0) return [];
     const row = this.opts.db().prepare(
       `SELECT c.path, c.title, c.type, c.map, c.journal, substr(b.body, ? + 1, ${SNIPPET_LENGTH * 4}) AS section
@@ -215,6 +223,7 @@ export class KbEmbeddings {
     );
     const hits: SearchHit[] = [];
     for (const n of nearest) {
+      if (hits.length >= limit) break;
       const r = row.get(n.start, n.id) as
         | {
             path: string;
