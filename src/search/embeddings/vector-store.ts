@@ -7,7 +7,7 @@
  *
  * The tables are not part of the FTS schema version: a rebuild of the word index keeps them, so
  * a reindex of an unchanged KB costs no provider call. Queries are brute-force cosine over an
- * in-memory copy of the vectors (one Float32Array, reloaded after a change), measured fast
+ * in-memory copy of the vectors (vector-matrix.ts: patched by each write), measured fast
  * enough at 100,000 chunks (docs/benchmarks.md); visibility and scope are a SQL query over
  * `concepts` that yields the allowed ids BEFORE ranking, so a narrow role still gets a full
  * page (D118).
@@ -17,6 +17,7 @@ import type { Visibility } from "../../kb/types.js";
 import { scopeSql } from "../scope.js";
 import { andAll, type SqlFragment } from "../sql-fragment.js";
 import { visibilitySql } from "../visibility-sql.js";
+import { VectorMatrix } from "./vector-matrix.js";
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS emb_vectors (hash TEXT PRIMARY KEY, vector BLOB NOT NULL) WITHOUT ROWID;
@@ -40,19 +41,13 @@ export interface StoredChunk {
   start: number;
 }
 
-/** The loaded vectors: row r is matrix[r*dims .. (r+1)*dims), of concept ids[owner[r]]. */
-interface Loaded {
-  db: Database.Database;
-  dims: number;
-  matrix: Float32Array;
-  owner: Int32Array;
-  starts: Int32Array;
-  ids: string[];
-}
+/** Past this share of appended rows, the matrix is reloaded whole (vector-matrix.ts). */
+const MAX_DRIFT = 0.25;
 
 export class VectorStore {
   private ready = new WeakSet<Database.Database>();
-  private loaded: Loaded | null = null;
+  /** The in-memory vectors of `db`; null until the first query (or after a reload is due). */
+  private loaded: { db: Database.Database; matrix: VectorMatrix } | null = null;
 
   /**
    * `db` is asked for each time: the index may recreate its file (a damaged one moved aside).
@@ -122,6 +117,7 @@ export class VectorStore {
       "INSERT INTO emb_docs(concept, hash, space) VALUES (?, ?, ?) ON CONFLICT(concept) DO UPDATE SET hash = excluded.hash, space = excluded.space",
     );
     const current = db.prepare("SELECT hash FROM concepts WHERE id = ?").pluck();
+    const recorded: Array<{ id: string; chunks: readonly StoredChunk[] }> = [];
     db.transaction(() => {
       for (const [hash, v] of vectors)
         putVector.run(hash, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
@@ -132,16 +128,46 @@ export class VectorStore {
           putChunk.run(doc.id, seq, c.hash, c.start);
         });
         putDoc.run(doc.id, doc.hash, this.space);
+        recorded.push(doc);
       }
     })();
-    this.loaded = null;
+    this.patch(db, recorded, vectors);
+  }
+
+  /** Brings the loaded matrix in line with what record() wrote (or drops it for a reload). */
+  private patch(
+    db: Database.Database,
+    docs: ReadonlyArray<{ id: string; chunks: readonly StoredChunk[] }>,
+    vectors: ReadonlyMap<string, Float32Array>,
+  ): void {
+    const loaded = this.loaded;
+    if (!loaded || loaded.db !== db || docs.length === 0) return;
+    const { matrix } = loaded;
+    const stored = db.prepare("SELECT vector FROM emb_vectors WHERE hash = ?").pluck();
+    for (const doc of docs) {
+      const rows = doc.chunks.map((c) => ({
+        vector: vectors.get(c.hash) ?? floats(stored.get(c.hash) as Buffer | undefined),
+        start: c.start,
+      }));
+      if (rows.some((r) => r.vector.length !== matrix.dims)) {
+        this.loaded = null; // another length: reload (which keeps one length)
+        return;
+      }
+      matrix.replace(doc.id, rows);
+    }
+    if (matrix.drift > MAX_DRIFT) this.loaded = null;
   }
 
   /** Drops the chunks of concepts no longer indexed and vectors no chunk uses. Returns rows dropped. */
   prune(): number {
     const db = this.handle();
     let n = 0;
+    let gone: string[] = [];
     db.transaction(() => {
+      gone = db
+        .prepare("SELECT concept FROM emb_docs WHERE concept NOT IN (SELECT id FROM concepts)")
+        .pluck()
+        .all() as string[];
       n += db
         .prepare("DELETE FROM emb_chunks WHERE concept NOT IN (SELECT id FROM concepts)")
         .run().changes;
@@ -152,13 +178,15 @@ export class VectorStore {
         .prepare("DELETE FROM emb_vectors WHERE hash NOT IN (SELECT hash FROM emb_chunks)")
         .run().changes;
     })();
-    if (n > 0) this.loaded = null;
+    // Vectors no chunk uses were never in the matrix; removed concepts retire their rows.
+    for (const id of gone) this.loaded?.matrix.replace(id, []);
     return n;
   }
 
   /** Forgets which concepts are embedded (vectors stay): the next pass re-chunks every concept. */
   forgetDocs(): void {
     this.handle().exec("DELETE FROM emb_docs");
+    this.loaded = null;
   }
 
   /** Chunk rows stored (for status and the benchmark). */
@@ -177,21 +205,9 @@ export class VectorStore {
     const data = this.load();
     if (!data || data.dims !== query.length || opts.limit <= 0) return [];
     const allowed = this.allowedOwners(data, opts.visibility, opts.scope);
-    const best = new Float32Array(data.ids.length).fill(Number.NEGATIVE_INFINITY);
-    const bestStart = new Int32Array(data.ids.length);
-    const { matrix, owner, dims } = data;
-    // Typed-array reads are in bounds by construction (owner.length rows of dims floats).
-    for (let r = 0, base = 0; r < owner.length; r++, base += dims) {
-      const o = owner[r] as number;
-      if (allowed && allowed[o] === 0) continue;
-      const dot = dotAt(matrix, base, query, dims);
-      if (dot > (best[o] as number)) {
-        best[o] = dot;
-        bestStart[o] = data.starts[r] as number;
-      }
-    }
+    const { best, bestStart } = data.score(query, allowed);
     return topK(best, opts.limit).map((o) => ({
-      id: data.ids[o] as string,
+      id: data.idOf(o),
       score: best[o] as number,
       start: bestStart[o] as number,
     }));
@@ -199,7 +215,7 @@ export class VectorStore {
 
   /** null = every concept allowed; else 1 per allowed owner index. */
   private allowedOwners(
-    data: Loaded,
+    data: VectorMatrix,
     visibility: Visibility,
     scope: string | undefined,
   ): Uint8Array | null {
@@ -214,16 +230,14 @@ export class VectorStore {
         .pluck()
         .all(...where.params) as string[],
     );
-    const allowed = new Uint8Array(data.ids.length);
-    data.ids.forEach((id, i) => {
-      if (ids.has(id)) allowed[i] = 1;
-    });
+    const allowed = new Uint8Array(data.owners);
+    for (let o = 0; o < allowed.length; o++) if (ids.has(data.idOf(o))) allowed[o] = 1;
     return allowed;
   }
 
-  private load(): Loaded | null {
+  private load(): VectorMatrix | null {
     const db = this.handle();
-    if (this.loaded?.db === db) return this.loaded;
+    if (this.loaded?.db === db) return this.loaded.matrix;
     const rows = db
       .prepare(
         `SELECT ch.concept AS concept, ch.start AS start, v.vector AS vector
@@ -253,38 +267,24 @@ export class VectorStore {
     vectors.forEach((buf, r) => {
       bytes.set(buf, r * dims * 4);
     });
-    this.loaded = {
-      db,
+    const loaded = new VectorMatrix(
       dims,
       matrix,
-      owner: Int32Array.from(owners),
-      starts: Int32Array.from(starts),
+      Int32Array.from(owners),
+      Int32Array.from(starts),
       ids,
-    };
-    return this.loaded;
+    );
+    this.loaded = { db, matrix: loaded };
+    return loaded;
   }
 }
 
-/**
- * matrix[base .. base+dims) · query. Four accumulators: V8 keeps them in registers and overlaps
- * the multiplies, ~1.5× the simple loop (measured, docs/benchmarks.md). Reads are in bounds by
- * construction.
- */
-function dotAt(matrix: Float32Array, base: number, query: Float32Array, dims: number): number {
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let e = 0;
-  let d = 0;
-  for (; d + 3 < dims; d += 4) {
-    const i = base + d;
-    a += (matrix[i] as number) * (query[d] as number);
-    b += (matrix[i + 1] as number) * (query[d + 1] as number);
-    c += (matrix[i + 2] as number) * (query[d + 2] as number);
-    e += (matrix[i + 3] as number) * (query[d + 3] as number);
-  }
-  for (; d < dims; d++) a += (matrix[base + d] as number) * (query[d] as number);
-  return a + b + c + e;
+/** A stored BLOB as floats (copied: a Buffer need not be 4-byte aligned). */
+function floats(buf: Buffer | undefined): Float32Array {
+  if (!buf) return new Float32Array(0);
+  const out = new Float32Array(buf.byteLength / 4);
+  new Uint8Array(out.buffer).set(buf);
+  return out;
 }
 
 /** Indexes of the k largest finite scores, largest first (one pass, k-sized insertion list). */

@@ -112,6 +112,36 @@ describe("KbEmbeddings", () => {
     expect((await ask("insurance", "semantic")).results[0]?.id).toBe("garage/sedan");
   });
 
+  it("after a search loaded the vectors, later passes patch them: same answers as a reload", async () => {
+    setup();
+    index.reconcile(vehicles);
+    await emb.pass();
+    expect((await ask("feline", "semantic")).results[0]?.id).toBe("pets/tom"); // loads the matrix
+    index.remove("pets/tom");
+    index.upsert(
+      doc("pets/rex", { frontmatter: { type: "pet", title: "Rex" }, body: "A kitten, really." }),
+    );
+    index.upsert(
+      doc("garage/bike", {
+        frontmatter: { type: "note", title: "Bicycle" },
+        body: "## Doctor\nThe physician rides it.",
+      }),
+    );
+    await emb.pass();
+    const patched = await ask("cat doctor", "semantic");
+    expect(patched.results.map((r) => r.id)).not.toContain("pets/tom");
+    emb.store.forgetDocs(); // the next query reloads every vector from the file
+    await emb.pass();
+    const reloaded = await ask("cat doctor", "semantic");
+    expect(patched.results).toEqual(reloaded.results);
+    expect(
+      reloaded.results
+        .slice(0, 2)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(["garage/bike", "pets/rex"]);
+  });
+
   it("hybrid fuses keyword and semantic rankings", async () => {
     setup();
     index.reconcile(vehicles);
