@@ -11,7 +11,7 @@
 import type { ArtifactFileBytes } from "./artifact-sign.js";
 import { isKbError } from "./errors.js";
 import { parseDocument } from "./frontmatter.js";
-import { listWalkDir, mapBatched, readBytesAndModeOrNull, walkFiles } from "./fsutil.js";
+import { listWalkDir, readListedFileSync, walkFiles } from "./fsutil.js";
 import { normalizeRelPath } from "./paths.js";
 
 export type ArtifactKind = "skill" | "agent" | "hook" | "mcp" | "instructions";
@@ -89,24 +89,28 @@ async function readFiles(
   if (rels.length > ARTIFACT_MAX_FILES) {
     throw new Skip(`more than ${ARTIFACT_MAX_FILES} files`);
   }
-  const files = await mapBatched(rels, 16, async (rel): Promise<ArtifactFileBytes> => {
+  const files: ArtifactFileBytes[] = [];
+  for (const rel of rels) {
     try {
       normalizeRelPath(rel, "artifact file");
     } catch (e) {
       if (isKbError(e)) throw new Skip(`bad file name ${JSON.stringify(rel)}`);
       throw e;
     }
-    const read = await readBytesAndModeOrNull(root, base ? `${base}/${rel}` : rel);
+    // Listed by the walk (folder real path checked); read without following a symlink.
+    const read = readListedFileSync(root, base ? `${base}/${rel}` : rel);
     if (read === null) throw new Skip(`file ${rel} vanished while read`);
     if (read.bytes.length > ARTIFACT_FILE_MAX_BYTES) {
       throw new Skip(`file ${rel} is over ${ARTIFACT_FILE_MAX_BYTES} bytes`);
     }
-    return {
+    files.push({
       path: rel,
       executable: exec && (read.mode & 0o100) !== 0,
       content: new Uint8Array(read.bytes),
-    };
-  });
+    });
+  }
+  // One artifact at a time: let other requests run between them.
+  await new Promise((r) => setImmediate(r));
   return files.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
 }
 

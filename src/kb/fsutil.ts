@@ -1,5 +1,13 @@
 /** Small filesystem readers shared by the store modules. */
-import { constants, type Dirent, readFileSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fstatSync,
+  openSync,
+  readFileSync,
+  type Stats,
+} from "node:fs";
 import { lstat, open, readdir, realpath } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { KbError } from "./errors.js";
@@ -187,26 +195,31 @@ export async function readBytesOrNull(root: string, rel: string): Promise<Buffer
 }
 
 /**
- * Bytes and mode bits of a KB-root-relative regular file, or null (as {@link readBytesOrNull}):
- * provisioning needs the executable bit a hook script carries.
+ * Bytes and mode bits of a file a walk just listed (its folder's real path
+ * already checked by {@link listWalkDir}): opened with O_NOFOLLOW, so a file swapped for a
+ * symlink since the walk is refused (ELOOP → null) instead of followed. Many small files read
+ * this way cost a fraction of one async open+stat+read each on a busy thread pool.
  */
-export async function readBytesAndModeOrNull(
+export function readListedFileSync(
   root: string,
   rel: string,
-): Promise<{ bytes: Buffer; mode: number } | null> {
+): { bytes: Buffer; mode: number } | null {
+  let fd: number;
   try {
-    const real = await realPathInside(root, rel);
-    if (real === null) return null;
-    const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const stat = await handle.stat();
-      return stat.isFile() ? { bytes: await handle.readFile(), mode: stat.mode } : null;
-    } finally {
-      await handle.close();
-    }
+    fd = openSync(
+      resolveInside(root, rel),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
   } catch (e) {
-    if (isVanished(e) || (e as NodeJS.ErrnoException).code === "EISDIR") return null;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (isVanished(e) || code === "ELOOP" || code === "EISDIR") return null;
     throw e;
+  }
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() ? { bytes: readFileSync(fd), mode: stat.mode } : null;
+  } finally {
+    closeSync(fd);
   }
 }
 
