@@ -22,6 +22,12 @@ import type { ConceptDoc, MapDescriptor } from "./types.js";
  * same body prefix as a whole read would.
  */
 export const INDEX_HEAD_BYTES = 4 * 1024 * 1024;
+/**
+ * concept_read answers a file above this many bytes with its head only (and refuses section,
+ * outline and full, which need the whole text): reading it whole costs ~7× its size in memory.
+ * Four times the HTTP request cap (2 MiB), so every concept a client could write reads whole.
+ */
+export const MAX_READ_CONCEPT_BYTES = 8 * 1024 * 1024;
 /** Bytes per read of a large file: what the hash stream holds at once. */
 const CHUNK_BYTES = 1024 * 1024;
 

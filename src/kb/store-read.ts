@@ -8,7 +8,7 @@ import type { Logger } from "../logger.js";
 import type { ConceptFileStat } from "./api.js";
 import { KbError } from "./errors.js";
 import { parseDocument } from "./frontmatter.js";
-import { isVanished, listWalkDir, readTextOrNull, walkFiles } from "./fsutil.js";
+import { isVanished, listWalkDir, readTextOrNull, realPathInside, walkFiles } from "./fsutil.js";
 import { contentHash } from "./hash.js";
 import { candidatePaths, pathToId, placementOf, validateId } from "./ids.js";
 import { LEGACY_MAP_FILE, MAP_FILE, parseMapDescriptor } from "./maps.js";
@@ -146,6 +146,32 @@ export async function resolveConcept(
   if (text(b) !== null) return { path: expanded, text: text(b) as string, ambiguous: false };
   if (a instanceof KbError) throw a;
   if (b instanceof KbError) throw b;
+  return null;
+}
+
+/**
+ * The file a concept id resolves to (as resolveConcept picks it) with its stat, without reading
+ * it; null when neither candidate exists. Lets a reader refuse or cap a very large file first.
+ */
+export async function statConcept(
+  root: string,
+  id: string,
+  maps: readonly MapDescriptor[],
+): Promise<ConceptFileStat | null> {
+  validateId(id);
+  const [flat, expanded] = candidatePaths(id);
+  const isMapFolder = !id.includes("/") && maps.some((m) => m.name === id);
+  for (const path of isMapFolder ? [flat] : [flat, expanded]) {
+    let real: string | null;
+    try {
+      real = await realPathInside(root, path);
+    } catch (e) {
+      if (e instanceof KbError) continue; // leads outside: resolveConcept refuses it itself
+      throw e;
+    }
+    const s = real === null ? undefined : statSync(real, { throwIfNoEntry: false });
+    if (s?.isFile()) return { id, path, mtimeMs: s.mtimeMs, size: s.size };
+  }
   return null;
 }
 

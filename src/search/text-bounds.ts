@@ -17,10 +17,10 @@ export const SNIPPET_WINDOW_CHARS = 16_384;
 /** Characters of context kept before a substring match when its window is cut from the body. */
 export const SNIPPET_WINDOW_LEAD = 256;
 
-/** The indexed prefix of a body, never cut between the halves of a surrogate pair. */
-export function boundedBody(body: string): string {
-  if (body.length <= MAX_INDEXED_BODY_CHARS) return body;
-  let end = MAX_INDEXED_BODY_CHARS;
+/** The indexed prefix of a body (or its first `max` characters), never cutting a surrogate pair. */
+export function boundedBody(body: string, max = MAX_INDEXED_BODY_CHARS): string {
+  if (body.length <= max) return body;
+  let end = max;
   const last = body.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
   return body.slice(0, end);

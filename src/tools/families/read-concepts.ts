@@ -2,11 +2,15 @@
  * concept_read and concept_list: one concept in full, by section or as an outline; a filtered
  * listing through the search index (visibility applied inside the query, before the limit).
  */
+import type { KbStore } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
 import { validateId } from "../../kb/ids.js";
+import { MAX_READ_CONCEPT_BYTES, readLargeConcept } from "../../kb/index-read.js";
 import { extractSection, outline } from "../../kb/markdown.js";
+import { notFound, statConcept } from "../../kb/store-read.js";
 import type { ConceptDoc } from "../../kb/types.js";
 import type { ListResult } from "../../search/api.js";
+import { boundedBody } from "../../search/text-bounds.js";
 import { defineTool } from "../define.js";
 import { arr, bool, int, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
@@ -55,6 +59,8 @@ const conceptRead = defineTool({
   handler: async (args, ctx) => {
     const { id, section } = args;
     validateId(id);
+    const huge = await readHugeConcept(ctx.runtime.store, id, args);
+    if (huge) return huge;
     const doc = await ctx.runtime.store.readConcept(id);
     if (section !== undefined) {
       const text = extractSection(doc.body, section);
@@ -83,6 +89,37 @@ const conceptRead = defineTool({
     return { ...header(doc), body: doc.body };
   },
 });
+
+/**
+ * A concept file over MAX_READ_CONCEPT_BYTES, answered in bounded memory: header (the hash is
+ * the whole file's, a valid if_match) and the body's first LARGE_BODY_BYTES characters; section,
+ * outline and full would need the whole text: `too_large`. Null for any other concept.
+ */
+async function readHugeConcept(
+  store: Pick<KbStore, "root" | "maps">,
+  id: string,
+  args: { section?: string; outline?: boolean; full?: boolean },
+): Promise<Record<string, unknown> | null> {
+  const maps = await store.maps();
+  const file = await statConcept(store.root, id, maps);
+  if (!file || file.size <= MAX_READ_CONCEPT_BYTES) return null;
+  if (args.section !== undefined || args.outline || args.full) {
+    throw new KbError(
+      "too_large",
+      `concept "${id}" is ${file.size} bytes, over the ${MAX_READ_CONCEPT_BYTES}-byte limit for section, outline and full reads: read it without them for its opening, or split it into smaller concepts`,
+      { id, bytes: file.size, limit: MAX_READ_CONCEPT_BYTES },
+    );
+  }
+  const doc = await readLargeConcept(store.root, file, maps);
+  if (!doc) throw notFound(id);
+  return {
+    ...header(doc),
+    body: boundedBody(doc.body, LARGE_BODY_BYTES),
+    truncated: true,
+    bytes: file.size,
+    note: `file is ${file.size} bytes (> ${MAX_READ_CONCEPT_BYTES}): the body's first ${LARGE_BODY_BYTES} characters only; section, outline and full are refused (too_large)`,
+  };
+}
 
 const conceptList = defineTool({
   name: "concept_list",

@@ -1,0 +1,56 @@
+/**
+ * concept_read of a concept file over MAX_READ_CONCEPT_BYTES (issue 10 item 6) answers in bounded
+ * memory: its header with the whole file's hash (a valid if_match) and the body's opening,
+ * `truncated: true`; section, outline and full, which need the whole text, are `too_large`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contentHash } from "../../src/kb/hash.js";
+import { MAX_READ_CONCEPT_BYTES } from "../../src/kb/index-read.js";
+import { readTools } from "../../src/tools/families/read.js";
+import { LARGE_BODY_BYTES } from "../../src/tools/families/read-concepts.js";
+import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
+
+let kb: TempKb;
+let file: string;
+const read = (args: Record<string, unknown>) =>
+  // biome-ignore lint/suspicious/noExplicitAny: tool results are plain JSON, checked field by field
+  callTool(kb.runtime, tool(readTools, "concept_read"), args) as Promise<any>;
+
+beforeAll(async () => {
+  kb = await makeTempKb({
+    files: { "data/logs/_map.md": "---\ntype: Map\ntitle: Logs\nkind: map\n---\n# Logs\n" },
+  });
+  file = path.join(kb.root, "data/logs/huge.md");
+  fs.writeFileSync(file, "---\ntype: note\ntitle: Huge\n---\n# Huge\n\nopening line\n");
+  const line = "## Entry\nthe gateway restored the quiet backup\n".repeat(20_000);
+  while (fs.statSync(file).size <= MAX_READ_CONCEPT_BYTES * 2) fs.appendFileSync(file, line);
+});
+afterAll(async () => kb.cleanup());
+
+describe("concept_read of a concept over the read limit", () => {
+  it("answers the header, the whole file's hash and the body's opening, truncated", async () => {
+    const before = process.memoryUsage().rss;
+    const r = await read({ id: "logs/huge" });
+    const growth = process.memoryUsage().rss - before;
+    expect(r.truncated).toBe(true);
+    expect(r.bytes).toBe(fs.statSync(file).size);
+    expect(r.frontmatter).toMatchObject({ type: "note", title: "Huge" });
+    expect(r.body.startsWith("# Huge\n\nopening line\n")).toBe(true);
+    expect(r.body.length).toBe(LARGE_BODY_BYTES);
+    expect(r.outline).toBeUndefined();
+    // Reading 16 MiB whole costs ~7× that; the chunked read holds a few MiB.
+    expect(growth / 1024 / 1024).toBeLessThan(64);
+    expect(r.hash).toBe(contentHash(fs.readFileSync(file, "utf8")));
+  });
+
+  it("refuses section, outline and full with too_large naming the size and the limit", async () => {
+    for (const args of [{ section: "Entry" }, { outline: true }, { full: true }]) {
+      const e = await expectKbError(() => read({ id: "logs/huge", ...args }), "too_large");
+      expect(e.message).toContain(`${MAX_READ_CONCEPT_BYTES}-byte limit`);
+      expect(e.message).toContain(String(fs.statSync(file).size));
+      expect(e.message).not.toContain(kb.root);
+    }
+  });
+});
