@@ -23,11 +23,22 @@ import type { ConceptDoc, MapDescriptor } from "./types.js";
  */
 export const INDEX_HEAD_BYTES = 4 * 1024 * 1024;
 /**
- * concept_read answers a file above this many bytes with its head only (and refuses section,
- * outline and full, which need the whole text): reading it whole costs ~7× its size in memory.
- * Four times the HTTP request cap (2 MiB), so every concept a client could write reads whole.
+ * The largest concept the tools handle whole: a write or patch whose result is larger is
+ * refused (`too_large`), and concept_read answers a larger file (put there by other means) with
+ * its head only, refusing section, outline and full, which need the whole text: reading a file
+ * whole costs ~7× its size in memory. Four times the HTTP request cap (2 MiB).
  */
-export const MAX_READ_CONCEPT_BYTES = 8 * 1024 * 1024;
+export const MAX_CONCEPT_BYTES = 8 * 1024 * 1024;
+/** `too_large` for a concept text over MAX_CONCEPT_BYTES (concept_write, concept_patch, batch). */
+export function refuseTooLargeConcept(id: string, bytes: number): void {
+  if (bytes <= MAX_CONCEPT_BYTES) return;
+  throw new KbError(
+    "too_large",
+    `concept "${id}" would be ${bytes} bytes, over the ${MAX_CONCEPT_BYTES}-byte limit for a concept: split it into several concepts (or keep the data as an asset)`,
+    { id, bytes, limit: MAX_CONCEPT_BYTES },
+  );
+}
+
 /** Bytes per read of a large file: what the hash stream holds at once. */
 const CHUNK_BYTES = 1024 * 1024;
 

@@ -6,6 +6,7 @@ import { parseDocument, serializeDocument } from "./frontmatter.js";
 import { readTextOrNull, refuseWrongKinds } from "./fsutil.js";
 import { contentHash } from "./hash.js";
 import { candidatePaths, validateId } from "./ids.js";
+import { refuseTooLargeConcept } from "./index-read.js";
 import { rewriteLinks } from "./markdown.js";
 import { checkIfMatch, type PlanContext } from "./plan-context.js";
 import { ambiguousError, notFound, type Resolved, resolveConcept } from "./store-read.js";
@@ -45,6 +46,7 @@ export async function planConceptWrite(
   const path = existing?.path ?? candidatePaths(input.id)[0];
   if (!existing) await refuseWrongKinds(ctx.root, path); // a folder or file in the way: say so now
   const text = serializeDocument(fm, input.body, existing?.text);
+  refuseTooLargeConcept(input.id, Buffer.byteLength(text));
   const hash = contentHash(text);
   return {
     changes: [{ path, content: text }],
@@ -88,6 +90,7 @@ export async function planConceptPatch(
   }
   validateConceptWrite(input.id, fm, maps);
   const text = serializeDocument(fm, body, existing.text);
+  refuseTooLargeConcept(input.id, Buffer.byteLength(text));
   return {
     changes: [{ path: existing.path, content: text }],
     target: input.id,

@@ -1,15 +1,17 @@
 /**
- * concept_read of a concept file over MAX_READ_CONCEPT_BYTES (issue 10 item 6) answers in bounded
+ * concept_read of a concept file over MAX_CONCEPT_BYTES (issue 10 item 6) answers in bounded
  * memory: its header with the whole file's hash (a valid if_match) and the body's opening,
  * `truncated: true`; section, outline and full, which need the whole text, are `too_large`.
+ * Writes and patches whose result would be over that limit are refused the same way.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentHash } from "../../src/kb/hash.js";
-import { MAX_READ_CONCEPT_BYTES } from "../../src/kb/index-read.js";
+import { MAX_CONCEPT_BYTES } from "../../src/kb/index-read.js";
 import { readTools } from "../../src/tools/families/read.js";
 import { LARGE_BODY_BYTES } from "../../src/tools/families/read-concepts.js";
+import { writeTools } from "../../src/tools/families/write.js";
 import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
 
 let kb: TempKb;
@@ -25,7 +27,7 @@ beforeAll(async () => {
   file = path.join(kb.root, "data/logs/huge.md");
   fs.writeFileSync(file, "---\ntype: note\ntitle: Huge\n---\n# Huge\n\nopening line\n");
   const line = "## Entry\nthe gateway restored the quiet backup\n".repeat(20_000);
-  while (fs.statSync(file).size <= MAX_READ_CONCEPT_BYTES * 2) fs.appendFileSync(file, line);
+  while (fs.statSync(file).size <= MAX_CONCEPT_BYTES * 2) fs.appendFileSync(file, line);
 });
 afterAll(async () => kb.cleanup());
 
@@ -48,9 +50,36 @@ describe("concept_read of a concept over the read limit", () => {
   it("refuses section, outline and full with too_large naming the size and the limit", async () => {
     for (const args of [{ section: "Entry" }, { outline: true }, { full: true }]) {
       const e = await expectKbError(() => read({ id: "logs/huge", ...args }), "too_large");
-      expect(e.message).toContain(`${MAX_READ_CONCEPT_BYTES}-byte limit`);
+      expect(e.message).toContain(`${MAX_CONCEPT_BYTES}-byte limit`);
       expect(e.message).toContain(String(fs.statSync(file).size));
       expect(e.message).not.toContain(kb.root);
     }
+  });
+});
+
+describe("writes over the concept limit", () => {
+  const write = (name: string, args: Record<string, unknown>) =>
+    callTool(kb.runtime, tool(writeTools, name), args);
+  const fm = { type: "note", title: "Big" };
+
+  it("refuses concept_write of a body over the limit, and a patch that grows one past it", async () => {
+    const over = "x".repeat(MAX_CONCEPT_BYTES + 1);
+    const e = await expectKbError(
+      () => write("concept_write", { id: "logs/big", frontmatter: fm, body: over }),
+      "too_large",
+    );
+    expect(e.message).toContain(`${MAX_CONCEPT_BYTES}-byte limit`);
+    expect(fs.existsSync(path.join(kb.root, "data/logs/big.md"))).toBe(false);
+
+    const under = "y".repeat(MAX_CONCEPT_BYTES - 1024);
+    await write("concept_write", { id: "logs/big", frontmatter: fm, body: `${under}\nEND` });
+    await expectKbError(
+      () =>
+        write("concept_patch", { id: "logs/big", old_string: "END", new_string: "z".repeat(4096) }),
+      "too_large",
+    );
+    expect(fs.statSync(path.join(kb.root, "data/logs/big.md")).size).toBeLessThan(
+      MAX_CONCEPT_BYTES,
+    );
   });
 });

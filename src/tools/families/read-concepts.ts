@@ -5,7 +5,7 @@
 import type { KbStore } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
 import { validateId } from "../../kb/ids.js";
-import { MAX_READ_CONCEPT_BYTES, readLargeConcept } from "../../kb/index-read.js";
+import { MAX_CONCEPT_BYTES, readLargeConcept } from "../../kb/index-read.js";
 import { extractSection, outline } from "../../kb/markdown.js";
 import { notFound, statConcept } from "../../kb/store-read.js";
 import type { ConceptDoc } from "../../kb/types.js";
@@ -91,7 +91,7 @@ const conceptRead = defineTool({
 });
 
 /**
- * A concept file over MAX_READ_CONCEPT_BYTES, answered in bounded memory: header (the hash is
+ * A concept file over MAX_CONCEPT_BYTES, answered in bounded memory: header (the hash is
  * the whole file's, a valid if_match) and the body's first LARGE_BODY_BYTES characters; section,
  * outline and full would need the whole text: `too_large`. Null for any other concept.
  */
@@ -102,12 +102,12 @@ async function readHugeConcept(
 ): Promise<Record<string, unknown> | null> {
   const maps = await store.maps();
   const file = await statConcept(store.root, id, maps);
-  if (!file || file.size <= MAX_READ_CONCEPT_BYTES) return null;
+  if (!file || file.size <= MAX_CONCEPT_BYTES) return null;
   if (args.section !== undefined || args.outline || args.full) {
     throw new KbError(
       "too_large",
-      `concept "${id}" is ${file.size} bytes, over the ${MAX_READ_CONCEPT_BYTES}-byte limit for section, outline and full reads: read it without them for its opening, or split it into smaller concepts`,
-      { id, bytes: file.size, limit: MAX_READ_CONCEPT_BYTES },
+      `concept "${id}" is ${file.size} bytes, over the ${MAX_CONCEPT_BYTES}-byte limit for section, outline and full reads: read it without them for its opening, or split it into smaller concepts`,
+      { id, bytes: file.size, limit: MAX_CONCEPT_BYTES },
     );
   }
   const doc = await readLargeConcept(store.root, file, maps);
@@ -117,7 +117,7 @@ async function readHugeConcept(
     body: boundedBody(doc.body, LARGE_BODY_BYTES),
     truncated: true,
     bytes: file.size,
-    note: `file is ${file.size} bytes (> ${MAX_READ_CONCEPT_BYTES}): the body's first ${LARGE_BODY_BYTES} characters only; section, outline and full are refused (too_large)`,
+    note: `file is ${file.size} bytes (> ${MAX_CONCEPT_BYTES}): the body's first ${LARGE_BODY_BYTES} characters only; section, outline and full are refused (too_large)`,
   };
 }
 
