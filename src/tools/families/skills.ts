@@ -4,19 +4,16 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { KbError } from "../../kb/errors.js";
 import { parseDocument } from "../../kb/frontmatter.js";
 import { defineTool } from "../define.js";
 import { nonEmptyStr } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
+import { PACKAGE_ROOT } from "../support/artifact-manifest.js";
 import { applyPlan } from "../support/write-plan.js";
 
-/**
- * The bundled skills folder. This module sits three levels below the package root both as
- * src/tools/families/skills.ts (tsx, vitest) and as dist/tools/families/skills.js.
- */
-export const BUNDLED_SKILLS_DIR = fileURLToPath(new URL("../../../skills/", import.meta.url));
+/** The bundled skills folder (also what artifact_manifest offers as source `bundle`). */
+export const BUNDLED_SKILLS_DIR = path.join(PACKAGE_ROOT, "skills");
 
 export interface BundledSkill {
   name: string;
