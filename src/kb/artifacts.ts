@@ -27,6 +27,8 @@ export const ARTIFACT_KINDS: readonly ArtifactKind[] = [
 export const ARTIFACT_FILE_MAX_BYTES = 256 * 1024;
 /** More files than this in one skill or hook folder: skipped (a provisioning payload, not a tree). */
 export const ARTIFACT_MAX_FILES = 200;
+/** More bytes than this in one artifact: skipped (bounds one manifest entry, not only one file). */
+export const ARTIFACT_MAX_TOTAL_BYTES = 4 * 1024 * 1024;
 /** Folder name of pre-provisioning KBs. */
 export const LEGACY_ARTIFACTS_DIR = "artifacts";
 /** The KB-root folders (and the one file) artifacts live in; nothing else is an artifact. */
@@ -90,6 +92,7 @@ async function readFiles(
     throw new Skip(`more than ${ARTIFACT_MAX_FILES} files`);
   }
   const files: ArtifactFileBytes[] = [];
+  let total = 0;
   for (const rel of rels) {
     try {
       normalizeRelPath(rel, "artifact file");
@@ -102,6 +105,10 @@ async function readFiles(
     if (read === null) throw new Skip(`file ${rel} vanished while read`);
     if (read.bytes.length > ARTIFACT_FILE_MAX_BYTES) {
       throw new Skip(`file ${rel} is over ${ARTIFACT_FILE_MAX_BYTES} bytes`);
+    }
+    total += read.bytes.length;
+    if (total > ARTIFACT_MAX_TOTAL_BYTES) {
+      throw new Skip(`its files are over ${ARTIFACT_MAX_TOTAL_BYTES} bytes in total`);
     }
     files.push({
       path: rel,

@@ -249,6 +249,30 @@ describe("KB-root layout", () => {
     );
   });
 
+  it("skips whole an artifact with a file over 256 KiB or over 4 MiB in total", async () => {
+    await mkdir(join(kb.root, "skills/big-file"), { recursive: true });
+    await writeFile(join(kb.root, "skills/big-file/SKILL.md"), "---\nname: big-file\n---\n");
+    await writeFile(join(kb.root, "skills/big-file/blob.txt"), "x".repeat(256 * 1024 + 1));
+    await mkdir(join(kb.root, "skills/big-total"), { recursive: true });
+    await writeFile(join(kb.root, "skills/big-total/SKILL.md"), "---\nname: big-total\n---\n");
+    for (let i = 0; i < 17; i++) {
+      await writeFile(join(kb.root, `skills/big-total/part${i}.txt`), "y".repeat(256 * 1024));
+    }
+    try {
+      const m = await manifestOf(o);
+      expect(find(m, "skill", "big-file")).toBeUndefined();
+      expect(find(m, "skill", "big-total")).toBeUndefined();
+      const reasons = m.skipped.filter((s) => s.name.startsWith("big-")).map((s) => s.reason);
+      expect(reasons).toEqual([
+        expect.stringContaining("over 262144 bytes"),
+        expect.stringContaining("in total"),
+      ]);
+    } finally {
+      await rm(join(kb.root, "skills/big-file"), { recursive: true });
+      await rm(join(kb.root, "skills/big-total"), { recursive: true });
+    }
+  });
+
   it("still reads the legacy artifacts/ folder (root copy wins) and warns once", async () => {
     const m = await manifestOf(o);
     expect(find(m, "skill", "old-skill")?.source).toBe("kb:lab");
