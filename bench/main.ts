@@ -19,6 +19,7 @@ import * as search from "./search.js";
 import * as semantic from "./semantic.js";
 import * as startup from "./startup.js";
 import * as stdio from "./stdio.js";
+import * as sync from "./sync.js";
 import * as write from "./write.js";
 
 interface SectionModule {
@@ -37,6 +38,7 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["audit", audit],
   ["hardening", hardening],
   ["startup", startup],
+  ["sync", sync],
   // Minutes each (generation of 100,000 files): `npm run bench -- scale` runs only these two.
   ["scale-100k", { run: scale.runBig }],
   ["scale-50kbs", { run: scale.runMany }],

@@ -2,10 +2,16 @@
  * Attaches remote sync (issue 12, kb/sync/) to a mounted KB: a pull that moves HEAD re-indexes
  * exactly the concepts of the changed paths (from the diff, not a walk of the KB).
  */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { configuredIdentity, FALLBACK_IDENTITY } from "../kb/git.js";
 import { conceptIdOf } from "../kb/store-read.js";
 import { KbSync } from "../kb/sync/kb-sync.js";
+import type { ConceptDoc } from "../kb/types.js";
 import type { Logger } from "../logger.js";
+import type { SearchIndex } from "../search/api.js";
+import type { FileStat } from "../search/rows.js";
+import type { SqliteSearchIndex } from "../search/sqlite-index.js";
 import type { KbRuntime } from "../tools/runtime.js";
 
 /** Opens the KB's sync when its settings ask for it; a placeholder identity is warned about. */
@@ -38,5 +44,28 @@ export async function reindexPaths(runtime: KbRuntime, paths: readonly string[])
     const id = conceptIdOf(path, maps);
     if (id !== null) ids.add(id);
   }
-  await runtime.syncIndex([...ids]);
+  const list = [...ids];
+  const docs = await Promise.all(list.map((id) => runtime.store.tryReadConcept(id)));
+  const index = runtime.index as Partial<SqliteSearchIndex> & SearchIndex;
+  if (typeof index.upsertMany !== "function") {
+    list.forEach((id, i) => {
+      const doc = docs[i];
+      if (doc) index.upsert(doc);
+      else index.remove(id);
+    });
+    return;
+  }
+  // One transaction without a savepoint per row (FTS5 writes one segment per savepoint, the
+  // 6x slower path of sqlite-index.ts); the stat lets the next open skip these files.
+  const entries: { doc: ConceptDoc; stat: FileStat }[] = [];
+  for (const doc of docs) {
+    if (!doc) continue;
+    const st = await stat(join(runtime.store.root, doc.path)).catch(() => null);
+    if (st) entries.push({ doc, stat: { mtimeMs: st.mtimeMs, size: st.size } });
+    else index.upsert(doc);
+  }
+  index.upsertMany(entries);
+  list.forEach((id, i) => {
+    if (!docs[i]) index.remove(id);
+  });
 }

@@ -39,7 +39,7 @@ describe("sync-out", () => {
     expect(remoteLog(remote)[0]).toBe("concept_write: notes/one");
   });
 
-  it("a burst with a debounce becomes one push, after the last write", async () => {
+  it("a burst within out_debounce becomes one push", async () => {
     remote = await bareRemote();
     const a = await start("a", { outDebounceMs: 2_000 });
     for (const n of [1, 2, 3]) {

@@ -227,7 +227,7 @@ export class KbSync {
       await this.pushLocked(true).catch((err: unknown) => {
         this.lastError = `push: ${(err as Error).message}`;
       });
-    } else this.schedulePush(this.deps.settings.outDebounceMs);
+    } else this.schedulePushOnce(this.deps.settings.outDebounceMs);
     return this.note();
   }
 
@@ -236,6 +236,14 @@ export class KbSync {
     return state === "pending" || state === "failed"
       ? { sync_state: state, last_error: this.lastError }
       : null;
+  }
+
+  /**
+   * Starts the push timer unless one is running: the commits of a burst join the push already
+   * scheduled, so a steady stream of writes cannot postpone every push (latency ≤ out_debounce).
+   */
+  private schedulePushOnce(ms: number): void {
+    if (this.pushTimer === undefined) this.schedulePush(ms);
   }
 
   private schedulePush(ms: number): void {
