@@ -108,7 +108,7 @@ describe("routed surface (D187/D288)", () => {
     expect(textOf(gated)).toContain("allow_artifact_write");
     const ok = await client.callTool({
       name: "artifact_write",
-      arguments: { kb: "b", path: "x.txt", content: "y" },
+      arguments: { kb: "b", path: "skills/x/x.txt", content: "y" },
     });
     expect(ok.isError).toBeFalsy();
   });
