@@ -1,12 +1,15 @@
 /**
  * Remote KBs from the built binary (issue 12): `cartographer kb clone URL` clones into
  * <data>/<name>, refuses an existing folder; `serve` clones CARTOGRAPHER_KB_REMOTES into the
- * data directory and serves them; a clone that fails leaves that KB unavailable, never fatal.
+ * data directory and serves them; a clone that fails leaves that KB unavailable, never fatal;
+ * SIGTERM pushes what a long debounce still holds before the process exits.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bareRemote, type Remote } from "../sync/helpers.js";
+import { bareRemote, gitSync, type Remote } from "../sync/helpers.js";
 import { cleanEnv, runBin, startServer } from "./helpers.js";
 
 let remote: Remote;
@@ -54,5 +57,28 @@ describe("remote KBs from the CLI", () => {
     } finally {
       await server.stop();
     }
+  }, 30_000);
+
+  it("SIGTERM flushes a pending debounced push before exiting", async () => {
+    const root = join(remote.dir, "term");
+    gitSync(remote.dir, "clone", "-q", remote.bare, root);
+    const server = await startServer(["--http", "127.0.0.1:0", "--kb", root], {
+      cwd: remote.dir,
+      env: cleanEnv({ CARTOGRAPHER_SYNC_OUT_DEBOUNCE: "60" }),
+    });
+    const client = new Client({ name: "e2e", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    const res = await client.callTool({
+      name: "concept_write",
+      arguments: { id: "before-term", frontmatter: { type: "note" }, body: "x\n" },
+    });
+    expect(JSON.parse((res.content as { text: string }[])[0]?.text ?? "{}").sync_state).toBe(
+      "pending",
+    );
+    await client.close();
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(gitSync(remote.bare, "log", "-1", "--format=%s", "main").trim()).toBe(
+      "concept_write: before-term",
+    );
   }, 30_000);
 });
