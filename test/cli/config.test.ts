@@ -1,20 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
 import { parseHttpAddress } from "../../src/cli/config/values.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function sandbox(): string {
-  const d = mkdtempSync(join(tmpdir(), "carto-config-"));
-  dirs.push(d);
-  return d;
-}
+const sandbox = useTempDirs("carto-config-");
 
 /** A folder that looks like a KB (data/index.md) — enough for discovery. */
 function fakeKb(root: string): string {

@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const sandbox = useTempDirs("carto-limits-");
 
 function withConfig(yaml: string): string {
-  const d = mkdtempSync(join(tmpdir(), "carto-limits-"));
-  dirs.push(d);
+  const d = sandbox();
   writeFileSync(join(d, "c.yaml"), yaml);
   return d;
 }

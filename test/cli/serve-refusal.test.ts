@@ -1,19 +1,15 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { serveCommand } from "../../src/cli/commands/serve.js";
 import { CliExit, type CliIo } from "../../src/cli/io.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const sandbox = useTempDirs("carto-serve-");
 
 function io(): CliIo {
-  const cwd = mkdtempSync(join(tmpdir(), "carto-serve-"));
-  dirs.push(cwd);
+  const cwd = sandbox();
   return {
     env: {},
     cwd,

@@ -1,23 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveAuthEnabled } from "../../src/auth/tokens.js";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
 import { runCli } from "../../src/cli/program.js";
 import { isKbError, isSettingError } from "../../src/kb/errors.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function sandbox(): string {
-  const d = mkdtempSync(join(tmpdir(), "carto-setting-"));
-  dirs.push(d);
-  return d;
-}
+const sandbox = useTempDirs("carto-setting-");
 
 function thrown(fn: () => unknown): unknown {
   try {
