@@ -17,6 +17,7 @@ import type { Visibility } from "../../kb/types.js";
 import { scopeSql } from "../scope.js";
 import { andAll, type SqlFragment } from "../sql-fragment.js";
 import { visibilitySql } from "../visibility-sql.js";
+import { createKernel } from "./dot-kernel.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
 const DDL = `
@@ -261,15 +262,16 @@ export class VectorStore {
       vectors.push(vector);
     }
     if (vectors.length === 0) return null;
-    const matrix = new Float32Array(vectors.length * dims);
+    const kernel = createKernel(vectors.length, dims);
+    const { matrix } = kernel;
     // Byte copy: a Buffer from SQLite need not be 4-byte aligned for a Float32Array view.
-    const bytes = new Uint8Array(matrix.buffer);
+    const bytes = new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength);
     vectors.forEach((buf, r) => {
       bytes.set(buf, r * dims * 4);
     });
     const loaded = new VectorMatrix(
       dims,
-      matrix,
+      kernel,
       Int32Array.from(owners),
       Int32Array.from(starts),
       ids,
