@@ -1,19 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { cleanEnv, GIT_ENV, runBin, tempDir } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../support/temp-dir.js";
+import { cleanEnv, GIT_ENV, runBin } from "./helpers.js";
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function sandbox() {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
+const sandbox = useTempDirs("carto-e2e-");
 
 describe("cartographer kb create / list / reindex", () => {
   it("creates a KB with one commit, lists it, and reindexes it", async () => {

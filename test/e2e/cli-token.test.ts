@@ -1,17 +1,9 @@
 import { createHash } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
-import { cleanEnv, runBin, tempDir } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../support/temp-dir.js";
+import { cleanEnv, runBin } from "./helpers.js";
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function sandbox() {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
+const sandbox = useTempDirs("carto-e2e-");
 
 describe("cartographer token new", () => {
   it("prints a fresh token and the principal id derived from its digest", async () => {

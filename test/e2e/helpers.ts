@@ -1,9 +1,8 @@
 /** Drives the BUILT binary (dist/cli/main.js): `npm test` builds first. */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { promisify } from "node:util";
+import { tempDir as makeTempDir, type TempDir } from "../support/temp-dir.js";
 
 export const BIN = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const execFileP = promisify(execFile);
@@ -15,9 +14,9 @@ export const GIT_ENV = {
   GIT_COMMITTER_EMAIL: "e2e@localhost",
 };
 
-export function tempDir(prefix = "carto-e2e-"): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+/** The suites' one temp-dir helper (test/support/temp-dir.ts), with the e2e prefix. */
+export function tempDir(prefix = "carto-e2e-"): TempDir {
+  return makeTempDir(prefix);
 }
 
 /** An environment without any CARTOGRAPHER_* variable of the developer's shell. */
