@@ -74,7 +74,10 @@ export function signatureEnvelope(id: ArtifactIdentity): Buffer {
   );
 }
 
-/** The manifest revision over the artifacts in manifest order. */
+/**
+ * The manifest revision over the artifacts in manifest order. The signing key id is part of it
+ * ("" when unsigned): a key rotation changes the revision, so a client re-verifies.
+ */
 export function manifestRevision(
   artifacts: readonly {
     kind: string;
@@ -82,11 +85,14 @@ export function manifestRevision(
     source: string;
     version: string;
     contentHash: string;
+    keyId?: string;
   }[],
 ): string {
   const h = createHash("sha256").update(lp(REVISION_DOMAIN));
   for (const a of artifacts) {
-    for (const f of [a.kind, a.name, a.source, a.version, a.contentHash]) h.update(lp(f));
+    for (const f of [a.kind, a.name, a.source, a.version, a.contentHash, a.keyId ?? ""]) {
+      h.update(lp(f));
+    }
   }
   return h.digest("hex");
 }

@@ -377,5 +377,14 @@ describe("signed artifacts", () => {
       expect(verifyArtifactSignature(pub, { ...id, contentHash: bad }, a.signature)).toBe(false);
     }
     expect(find(m, "skill", "deploy")?.signature?.key_id).toBe(m.signing_key?.key_id);
+    expect(m.revision).toBe(
+      manifestRevision(
+        m.artifacts.map((a) => ({
+          ...a,
+          contentHash: a.content_hash,
+          keyId: a.signature?.key_id ?? "",
+        })),
+      ),
+    );
   });
 });

@@ -29,7 +29,7 @@ const CONTENT_HASH = "1f7e229c93a1528073f4f8c03c02c91eb1be2d0ddb9ca5b2b012917b01
 const KEY_ID = "21fe31dfa154a261626bf854046fd2271b7bed4b6abe45aa58877ef47f9721b9";
 const SIGNATURE =
   "MsSa2VjOlw57py+mCP9mwGKanw8p6DQIntD3SinYdlMKS873XavaxPT0Ncvugt5cPo4SNzjbsPeEG7rXYXNYBQ";
-const REVISION = "2d5cba9fd917ab57888e6a52a484c2e134974c1b962b0cbace64fccecbce73db";
+const REVISION = "ea2d81bc841db8c7dcc6bd2ae8b35421177aef97acb5911847e29e1603225ca1";
 const IDENTITY = {
   source: "kb:demo",
   kind: "skill",
@@ -131,15 +131,26 @@ describe("artifact byte rules", () => {
     expect(verifyArtifactSignature(RFC8032_PUB, IDENTITY, { ...sig, value: "AAAA" })).toBe(false);
   });
 
-  it("revision = sha256 over the domain tag and lp(kind, name, source, version, hash) per artifact", () => {
+  it("revision = sha256 over the domain tag and lp(kind, name, source, version, hash, key id) per artifact", () => {
     const hand = Buffer.from(
-      ["cartographer:provisioning-manifest:v1", "skill", "demo", "kb:demo", "1", CONTENT_HASH]
+      [
+        "cartographer:provisioning-manifest:v1",
+        "skill",
+        "demo",
+        "kb:demo",
+        "1",
+        CONTENT_HASH,
+        KEY_ID,
+      ]
         .map(lpHand)
         .join(""),
       "hex",
     );
     expect(createHash("sha256").update(hand).digest("hex")).toBe(REVISION);
-    expect(manifestRevision([IDENTITY])).toBe(REVISION);
+    expect(manifestRevision([{ ...IDENTITY, keyId: KEY_ID }])).toBe(REVISION);
+    // Unsigned (key id "") or another key: another revision, so a client re-verifies.
+    expect(manifestRevision([IDENTITY])).not.toBe(REVISION);
+    expect(manifestRevision([{ ...IDENTITY, keyId: "0".repeat(64) }])).not.toBe(REVISION);
   });
 
   it("a bad seed is refused naming the setting, never echoing the value", () => {

@@ -147,7 +147,9 @@ export async function buildManifest(ctx: ToolContext) {
   const set = await effectiveArtifacts(ctx);
   return {
     kb: ctx.runtime.settings.name,
-    revision: manifestRevision(set.artifacts),
+    revision: manifestRevision(
+      set.artifacts.map((a) => ({ ...a, keyId: a.signature?.key_id ?? "" })),
+    ),
     signing_key: set.signingKey,
     artifacts: set.artifacts.map((a) => ({
       kind: a.kind,
