@@ -273,8 +273,7 @@ export class KbSync {
       this.lastAttemptAt = this.now();
       const pushed = await pushBranch(this.ctx, branch);
       if (pushed.ok) {
-        // The remote now has HEAD: refresh origin/<branch> so `unpushed` reads 0.
-        await fetchOrigin(this.ctx);
+        // git push updates refs/remotes/origin/<branch> itself, so `unpushed` reads 0 now.
         this.lastError = null;
         this.retryMs = RETRY_MIN_MS;
         return;
