@@ -1,14 +1,13 @@
-import * as fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { type AuditFile, type AuditIo, nodeAuditIo } from "../../src/audit/io.js";
 import type { AuditRecordInput } from "../../src/audit/types.js";
+import { tempDir as makeTempDir } from "../support/temp-dir.js";
 
 export const SEED = "0f".repeat(32);
 export const OTHER_SEED = "a1".repeat(32);
 
+/** A fresh directory (the suites' one temp-dir helper); each test file removes it itself. */
 export async function tempDir(): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), "cartographer-audit-"));
+  return makeTempDir("cartographer-audit-").dir;
 }
 
 export function record(

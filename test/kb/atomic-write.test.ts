@@ -1,14 +1,14 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { TEMP_MARKER, writeFileAtomic } from "../../src/kb/atomic-write.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
+const sandbox = useTempDirs("carto-atomic-");
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "carto-atomic-"));
+beforeEach(() => {
+  dir = sandbox();
 });
-afterEach(async () => rm(dir, { recursive: true, force: true }));
 
 describe("writeFileAtomic (the one atomic-write module)", () => {
   it("replaces the whole content and leaves no temp file", async () => {

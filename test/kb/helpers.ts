@@ -3,14 +3,14 @@ import { isKbError, type KbErrorCode } from "../../src/kb/errors.js";
 /** Temp KBs for store tests: real git, explicit identity, cleaned up by the caller. */
 
 import { execFileSync } from "node:child_process";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { KbStore, WritePlan } from "../../src/kb/api.js";
 import { initKb } from "../../src/kb/init.js";
 import { openKb } from "../../src/kb/store.js";
 import type { KbSettings } from "../../src/kb/types.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
+import { tempDir } from "../support/temp-dir.js";
 
 export const AUTHOR = { name: "Kb Test", email: "kb-test@cartographer.invalid" };
 export const FIXTURE = GO_FIXTURE_KB;
@@ -51,7 +51,7 @@ export interface TempKb {
 
 /** The Go fixture copied to a temp dir, an asset added, committed, opened. */
 export async function fixtureKb(): Promise<TempKb> {
-  const dir = await mkdtemp(join(tmpdir(), "carto-kb-"));
+  const { dir, cleanup } = tempDir("carto-kb-");
   const root = join(dir, "kb");
   await cp(FIXTURE, root, { recursive: true });
   await writeFile(join(root, "data/infra/rete/diagram.png"), PNG);
@@ -64,16 +64,16 @@ export async function fixtureKb(): Promise<TempKb> {
     GIT_COMMITTER_DATE: date,
   });
   const store = await openKb(settingsFor(root));
-  return { root, store, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return { root, store, cleanup: async () => cleanup() };
 }
 
 /** A fresh KB made by initKb. */
 export async function freshKb(): Promise<TempKb> {
-  const dir = await mkdtemp(join(tmpdir(), "carto-kb-"));
+  const { dir, cleanup } = tempDir("carto-kb-");
   const root = join(dir, "kb");
   await initKb(root, { identity: AUTHOR, title: "Test KB" });
   const store = await openKb(settingsFor(root));
-  return { root, store, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return { root, store, cleanup: async () => cleanup() };
 }
 
 /** apply + commit under the lock, as the tool layer does. */
