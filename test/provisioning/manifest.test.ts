@@ -156,6 +156,7 @@ describe("KB-root layout", () => {
         "agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews.\n---\nYou review.\n",
         "hooks/fmt/hook.json": '{"event":"PostToolUse","command":"./fmt.sh"}\n',
         "hooks/fmt/fmt.sh": "#!/bin/sh\nexit 0\n",
+        "hooks/broken/hook.json": "{not json",
         "mcp/grafana.json":
           // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${VAR} reference
           '{"type":"http","url":"https://grafana.example/mcp","headers":{"Authorization":"Bearer ${GRAFANA_TOKEN}"}}\n',
@@ -245,6 +246,11 @@ describe("KB-root layout", () => {
       expect.arrayContaining([
         expect.objectContaining({ kind: "skill", name: "no-main", reason: "no SKILL.md" }),
         expect.objectContaining({ kind: "skill", name: "Bad_Name" }),
+        expect.objectContaining({
+          kind: "hook",
+          name: "broken",
+          reason: "hook.json is not a JSON object",
+        }),
       ]),
     );
   });

@@ -62,9 +62,25 @@ export function seesKbArtifacts(visibility: Visibility): boolean {
   return isVisible(visibility, { map: null, journal: null }, null);
 }
 
-/** Drops MCP descriptors that are invalid or not allow-listed, recording why. */
-function offerMcp(settings: KbSettings, records: ArtifactRecord[], skipped: SkippedArtifact[]) {
+function isJsonObject(bytes: Uint8Array | undefined): boolean {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(bytes ?? []).toString("utf8"));
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Drops MCP descriptors that are invalid or not allow-listed and hooks whose hook.json is not a
+ * JSON object, recording why (a client would otherwise fail on them one provider at a time).
+ */
+function offerable(settings: KbSettings, records: ArtifactRecord[], skipped: SkippedArtifact[]) {
   return records.filter((a) => {
+    if (a.kind === "hook" && !isJsonObject(a.files.find((f) => f.path === "hook.json")?.content)) {
+      skipped.push({ kind: "hook", name: a.name, reason: "hook.json is not a JSON object" });
+      return false;
+    }
     if (a.kind !== "mcp") return true;
     const parsed = parseMcpDescriptor(Buffer.from(a.files[0]?.content ?? []).toString("utf8"));
     if ("error" in parsed) {
@@ -111,7 +127,7 @@ export async function effectiveArtifacts(ctx: ToolContext): Promise<EffectiveSet
     const scan = await ctx.runtime.store.provisioningArtifacts();
     skipped.push(...scan.skipped);
     const source = `kb:${settings.name}`;
-    for (const a of offerMcp(settings, scan.artifacts, skipped)) {
+    for (const a of offerable(settings, scan.artifacts, skipped)) {
       const e = withHash(a, source);
       if (signer) {
         e.signature = signer.sign({
