@@ -166,7 +166,7 @@ describe("search", () => {
       "not_configured",
     );
     expect(e.message).toBe(
-      "semantic search needs embeddings, which are not configured; use mode keyword",
+      "mode semantic needs an embedding provider: set search.embeddings {provider, url, model} in the server config (docs/search.md), or use mode keyword",
     );
     await expectKbError(() => call("search", { query: "x", mode: "hybrid" }), "not_configured");
   });
