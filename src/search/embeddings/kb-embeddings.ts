@@ -22,6 +22,8 @@ import { type VectorHit, VectorStore } from "./vector-store.js";
 const CONCEPTS_PER_ROUND = 64;
 /** Candidates each ranking contributes to a hybrid fusion. */
 const FUSION_DEPTH = 30;
+/** How long close() waits for a provider call under way. */
+const CLOSE_GRACE_MS = 2_000;
 
 export interface KbEmbeddingsOptions {
   /** The index's SQLite handle (asked each time: a damaged file is recreated). */
@@ -92,10 +94,23 @@ export class KbEmbeddings {
     while (this.running) await this.running;
   }
 
+  /**
+   * Stops the passes. A provider call under way is waited for at most CLOSE_GRACE_MS: shutdown
+   * must not hang on a slow provider; the pass then writes nothing (it checks `closed`).
+   */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    if (!this.running) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.running,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_GRACE_MS);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** One pass, awaited (tests, the benchmark); a provider failure throws. */
@@ -161,7 +176,7 @@ export class KbEmbeddings {
             `embeddings of KB '${this.opts.kb}': ${stats.concepts} concepts, ${stats.chunksEmbedded} chunks embedded`,
           );
       } catch (err) {
-        if (!this.failing)
+        if (!this.failing && !this.closed)
           this.opts.logger.warn(
             `embeddings of KB '${this.opts.kb}' paused: ${(err as Error).message}; semantic search answers from the vectors stored, the next pass retries`,
           );
@@ -187,6 +202,7 @@ export class KbEmbeddings {
     for (const d of docs) for (const c of d.chunks) text.set(c.hash, c.text);
     const missing = this.store.missing([...text.keys()]);
     const vectors = await this.opts.client.embed(missing.map((h) => text.get(h) ?? ""));
+    if (this.closed) return { concepts: 0, chunksEmbedded: 0 }; // the index may be closed now
     const byHash = new Map<string, Float32Array>();
     missing.forEach((h, i) => {
       const v = vectors[i];

@@ -186,6 +186,29 @@ describe("KbEmbeddings", () => {
     expect(scoped.results.map((r) => r.id.split("/")[0])).toEqual(["public", "public", "public"]);
   });
 
+  it("close does not hang on a slow provider and the late answer writes nothing", async () => {
+    index = openSearchIndex(":memory:");
+    const logger = memoryLogger();
+    emb = new KbEmbeddings({
+      db: () => index.database(),
+      client: createEmbeddingClient({ provider: "ollama", url: server.url, model: "slow" }),
+      keyword: (q) => index.search(q),
+      logger,
+      kb: "test",
+    });
+    index.reconcile(vehicles);
+    server.delayMs = 3_000;
+    emb.kick();
+    await new Promise((r) => setTimeout(r, 100)); // the request is under way
+    const started = Date.now();
+    await emb.close();
+    expect(Date.now() - started).toBeLessThan(2_600);
+    index.close(); // as closeMount does next
+    await new Promise((r) => setTimeout(r, 3_200)); // the provider answers after the close
+    server.delayMs = 0;
+    expect(logger.lines.filter((l) => l.startsWith("warn:"))).toEqual([]);
+  });
+
   it("a failing provider pauses the background pass with one warning; the next pass catches up", async () => {
     index = openSearchIndex(":memory:");
     const logger = memoryLogger();
