@@ -3,28 +3,18 @@
  * emulates the MCP surface for one call — validate arguments, then for writes beginWrite →
  * handler → ONE commit `<tool>: <target>` of the session's paths → endWrite.
  */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { initKb } from "../../src/kb/init.js";
+import { join } from "node:path";
 import { openKb } from "../../src/kb/store.js";
 import type { KbSettings, Visibility } from "../../src/kb/types.js";
 import { openKbIndex } from "../../src/search/index.js";
 import { validateArgs } from "../../src/tools/args.js";
 import { KbRuntime } from "../../src/tools/runtime.js";
 import type { ToolContext, ToolSpec } from "../../src/tools/spec.js";
+import { git, seedKb, testKbSettings } from "../support/kb.js";
+import { tempDir } from "../support/temp-dir.js";
 
-export const TEST_AUTHOR = { name: "Cartographer Test", email: "test@cartographer.invalid" };
-
-/** Environment for git commands run by tests themselves (no global identity needed). */
-export const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: TEST_AUTHOR.name,
-  GIT_AUTHOR_EMAIL: TEST_AUTHOR.email,
-  GIT_COMMITTER_NAME: TEST_AUTHOR.name,
-  GIT_COMMITTER_EMAIL: TEST_AUTHOR.email,
-};
+// The shared builders (test/support/kb.ts); re-exported for the suites that import them here.
+export { GIT_ENV, TEST_AUTHOR } from "../support/kb.js";
 
 export interface TempKb {
   root: string;
@@ -42,23 +32,14 @@ export interface TempKbOptions {
 }
 
 export function testSettings(root: string, opts: TempKbOptions = {}): KbSettings {
-  return {
-    name: "test",
-    root,
-    allowArtifactWrite: opts.allowArtifactWrite ?? false,
-    gitAuthor: TEST_AUTHOR,
-    autocommit: true,
-  };
+  return testKbSettings(root, { allowArtifactWrite: opts.allowArtifactWrite });
 }
 
 /** A fresh KB in a temp dir (initKb, then `files` committed), opened with its search index. */
 export async function makeTempKb(opts: TempKbOptions = {}): Promise<TempKb> {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-tools-"));
-  const root = opts.existingRoot ?? join(tmp, "kb");
-  if (!opts.existingRoot) {
-    await initKb(root, { gitAuthor: TEST_AUTHOR });
-    await commitFiles(root, opts.files ?? {});
-  }
+  const tmp = tempDir("carto-tools-");
+  const root = opts.existingRoot ?? join(tmp.dir, "kb");
+  if (!opts.existingRoot) await seedKb(root, opts.files ?? {});
   const settings = testSettings(root, opts);
   const store = await openKb(settings);
   const { index } = await openKbIndex(store);
@@ -69,20 +50,9 @@ export async function makeTempKb(opts: TempKbOptions = {}): Promise<TempKb> {
     runtime,
     cleanup: async () => {
       index.close();
-      await rm(tmp, { recursive: true, force: true });
+      tmp.cleanup();
     },
   };
-}
-
-async function commitFiles(root: string, files: Record<string, string>): Promise<void> {
-  const entries = Object.entries(files);
-  if (entries.length === 0) return;
-  for (const [path, text] of entries) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
-  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
-  execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
 }
 
 export function contextFor(
@@ -123,18 +93,12 @@ export async function callTool(
 
 /** Number of commits on HEAD of the KB repo. */
 export function commitCount(root: string): number {
-  return Number(
-    execFileSync("git", ["rev-list", "--count", "HEAD"], { cwd: root, env: GIT_ENV })
-      .toString()
-      .trim(),
-  );
+  return Number(git(root, ["rev-list", "--count", "HEAD"]));
 }
 
 /** Subject of the HEAD commit. */
 export function headSubject(root: string): string {
-  return execFileSync("git", ["log", "-1", "--format=%s"], { cwd: root, env: GIT_ENV })
-    .toString()
-    .trim();
+  return git(root, ["log", "-1", "--format=%s"]);
 }
 
 /** Finds a tool by name in a family list (throws when missing, so a typo fails loudly). */
