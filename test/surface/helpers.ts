@@ -3,15 +3,10 @@
  * mountKb, wrapped by surfaceForMount, served by createMcpServer and reached through a real SDK
  * `Client` over the SDK's in-memory transport pair. Nothing below the surface is called directly.
  */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { initKb } from "../../src/kb/init.js";
-import type { KbSettings } from "../../src/kb/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
@@ -20,16 +15,11 @@ import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolsProfile } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { VERSION } from "../../src/version.js";
+import { git, seedKb, testKbSettings } from "../support/kb.js";
+import { tempDir } from "../support/temp-dir.js";
 
-export const TEST_AUTHOR = { name: "Cartographer Test", email: "test@cartographer.invalid" };
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: TEST_AUTHOR.name,
-  GIT_AUTHOR_EMAIL: TEST_AUTHOR.email,
-  GIT_COMMITTER_NAME: TEST_AUTHOR.name,
-  GIT_COMMITTER_EMAIL: TEST_AUTHOR.email,
-};
+// The shared builders (test/support/kb.ts); re-exported for the suites that import them here.
+export { git, TEST_AUTHOR } from "../support/kb.js";
 
 export interface SurfaceKb {
   root: string;
@@ -48,25 +38,10 @@ export interface SurfaceKbOptions {
 }
 
 export async function surfaceKb(opts: SurfaceKbOptions = {}): Promise<SurfaceKb> {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-surface-"));
-  const root = join(tmp, "kb");
-  await initKb(root, { gitAuthor: TEST_AUTHOR });
-  const files = Object.entries(opts.files ?? {});
-  for (const [path, content] of files) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-  if (files.length > 0) {
-    git(root, ["add", "-A"]);
-    git(root, ["commit", "-q", "-m", "test: seed files"]);
-  }
-  const settings: KbSettings = {
-    name: "test",
-    root,
-    allowArtifactWrite: opts.allowArtifactWrite ?? false,
-    gitAuthor: TEST_AUTHOR,
-    autocommit: true,
-  };
+  const tmp = tempDir("carto-surface-");
+  const root = join(tmp.dir, "kb");
+  await seedKb(root, opts.files ?? {}, "test: seed files");
+  const settings = testKbSettings(root, { allowArtifactWrite: opts.allowArtifactWrite });
   const mount = await mountKb(settings, { logger: silentLogger });
   const surface = surfaceForMount(mount, { logger: silentLogger });
   const server = createMcpServer(surface, {
@@ -90,13 +65,9 @@ export async function surfaceKb(opts: SurfaceKbOptions = {}): Promise<SurfaceKb>
       await client.close();
       await server.close();
       await closeMount(mount);
-      await rm(tmp, { recursive: true, force: true });
+      tmp.cleanup();
     },
   };
-}
-
-export function git(root: string, args: string[]): string {
-  return execFileSync("git", args, { cwd: root, env: GIT_ENV }).toString().trim();
 }
 
 export function commitCount(root: string): number {
