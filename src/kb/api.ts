@@ -130,7 +130,10 @@ export interface KbStore {
   maps(): Promise<MapDescriptor[]>;
   /** Every concept file (data/ and services/), with stat info only, sorted by id. */
   scanConceptFiles(): Promise<ConceptFileStat[]>;
-  /** Every concept, fully read, sorted by id. */
+  /**
+   * Every concept, fully read, sorted by id — but a file over 8 MiB (MAX_CONCEPT_BYTES) only as
+   * its first 4 MiB, with the whole file's content hash (bounded memory, index-read.ts).
+   */
   listConcepts(): Promise<ConceptDoc[]>;
   /** Resolve and read one concept (`<id>.md`, then `<id>/index.md`). `not_found`, `invalid_id`. */
   readConcept(id: string): Promise<ConceptDoc>;

@@ -43,17 +43,19 @@ export function refuseTooLargeConcept(id: string, bytes: number): void {
 const CHUNK_BYTES = 1024 * 1024;
 
 /**
- * The documents of `files` (from scanConcepts) for the index, in order; null for a file that
- * vanished since the scan. A document of a file over INDEX_HEAD_BYTES has the file's true
- * content hash (a valid `if_match`) but only the head of its body.
+ * The documents of `files` (from scanConcepts), in order; null for a file that vanished since
+ * the scan. A file over `wholeUpTo` bytes (default INDEX_HEAD_BYTES: the index needs no more)
+ * comes back with its true content hash (a valid `if_match`) but only the first INDEX_HEAD_BYTES
+ * of its text.
  */
 export async function readIndexDocs(
   root: string,
   files: readonly ConceptFileStat[],
   maps: readonly MapDescriptor[],
   logger?: Logger,
+  wholeUpTo = INDEX_HEAD_BYTES,
 ): Promise<Array<ConceptDoc | null>> {
-  const small = files.filter((f) => f.size <= INDEX_HEAD_BYTES);
+  const small = files.filter((f) => f.size <= wholeUpTo);
   const texts = await readTextsChunked(
     root,
     small.map((f) => f.path),
@@ -61,7 +63,7 @@ export async function readIndexDocs(
   const byPath = new Map(small.map((f, i) => [f.path, texts[i] ?? null]));
   const out: Array<ConceptDoc | null> = [];
   for (const f of files) {
-    if (f.size > INDEX_HEAD_BYTES) {
+    if (f.size > wholeUpTo) {
       out.push(await readLargeConcept(root, f, maps, logger));
       continue;
     }

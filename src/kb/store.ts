@@ -26,9 +26,10 @@ import { type ArtifactScan, scanArtifacts } from "./artifacts.js";
 import * as assets from "./assets.js";
 import { UncommittedWrites } from "./commit-undo.js";
 import { KbError } from "./errors.js";
-import { readTextOrNull, readTextsChunked } from "./fsutil.js";
+import { readTextOrNull } from "./fsutil.js";
 import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git, headSha, runGit } from "./git.js";
 import { changesSince } from "./history.js";
+import { MAX_CONCEPT_BYTES, readIndexDocs } from "./index-read.js";
 import { ensureLocalState } from "./local-state.js";
 import { AsyncLock } from "./lock.js";
 import { MapsCache } from "./maps-cache.js";
@@ -75,16 +76,9 @@ class Store implements KbStore {
   async listConcepts(): Promise<ConceptDoc[]> {
     const maps = await this.maps();
     const files = await scanConcepts(this.root, maps);
-    const texts = await readTextsChunked(
-      this.root,
-      files.map((f) => f.path),
-    );
-    const docs = files.map((f, i) => {
-      const text = texts[i];
-      return text === null || text === undefined
-        ? null
-        : toConceptDoc(f.id, f.path, text, maps, this.logger);
-    });
+    // A file over MAX_CONCEPT_BYTES is read as its head (and streamed hash): lint, graph and
+    // validate never hold a huge file whole (docs/search.md "Very large concepts").
+    const docs = await readIndexDocs(this.root, files, maps, this.logger, MAX_CONCEPT_BYTES);
     return docs.filter((d): d is ConceptDoc => d !== null);
   }
 

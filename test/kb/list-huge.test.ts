@@ -1,0 +1,51 @@
+/**
+ * listConcepts (lint, validate, graph_neighbors, contradiction_report) never holds a concept file
+ * over MAX_CONCEPT_BYTES whole (issue 10 item 6): it reads its first INDEX_HEAD_BYTES and streams
+ * its content hash, so the document's hash is still the file's true one.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contentHash } from "../../src/kb/hash.js";
+import { INDEX_HEAD_BYTES, MAX_CONCEPT_BYTES } from "../../src/kb/index-read.js";
+import { initKb, openKb } from "../../src/kb/store.js";
+
+const identity = { name: "test", email: "test@localhost" };
+let root: string;
+let file: string;
+
+beforeAll(async () => {
+  root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "carto-list-huge-")), "kb");
+  await initKb(root, { identity });
+  fs.mkdirSync(path.join(root, "data/logs"), { recursive: true });
+  fs.writeFileSync(path.join(root, "data/logs/small.md"), "---\ntype: note\n---\nsmall\n");
+  file = path.join(root, "data/logs/huge.md");
+  fs.writeFileSync(file, "---\ntype: note\ntitle: Huge\n---\nfirst line links [[logs/small]]\n");
+  const lines = "the gateway restored the quiet backup \r\n".repeat(25_000);
+  while (fs.statSync(file).size <= MAX_CONCEPT_BYTES * 3) fs.appendFileSync(file, lines);
+});
+afterAll(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
+
+describe("listConcepts with a concept over the limit", () => {
+  it("holds only its head, with the whole file's content hash", async () => {
+    const store = await openKb({
+      name: "kb",
+      root,
+      allowArtifactWrite: false,
+      autocommit: true,
+      gitAuthor: identity,
+    });
+    const before = process.memoryUsage().rss;
+    const docs = await store.listConcepts();
+    const growth = process.memoryUsage().rss - before;
+    expect(docs.map((d) => d.id)).toEqual(["logs/huge", "logs/small"]);
+    const huge = docs[0];
+    expect(huge?.title).toBe("Huge");
+    expect(huge?.body.startsWith("first line links [[logs/small]]")).toBe(true);
+    expect(huge?.body.length).toBeLessThanOrEqual(INDEX_HEAD_BYTES);
+    // A whole read of these 24 MiB costs ~7× that; the head read a few MiB.
+    expect(growth / 1024 / 1024).toBeLessThan(64);
+    expect(huge?.hash).toBe(contentHash(fs.readFileSync(file, "utf8")));
+  });
+});
