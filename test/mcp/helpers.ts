@@ -3,18 +3,17 @@
  * in-memory audit sink that can be made to fail, principals with hand-built policies, and
  * probe ToolSpecs that count handler runs.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AuditMode, AuditRecordInput, AuditSink } from "../../src/audit/types.js";
 import type { PermissionRule, Principal } from "../../src/auth/types.js";
-import { initKb } from "../../src/kb/init.js";
-import type { KbSettings } from "../../src/kb/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
+import { seedKb, testKbSettings } from "../support/kb.js";
+import { tempDir } from "../support/temp-dir.js";
 
-export const TEST_AUTHOR = { name: "Cartographer Test", email: "test@cartographer.invalid" };
+// The shared test identity (test/support/kb.ts); re-exported for the suites that import it here.
+export { TEST_AUTHOR } from "../support/kb.js";
 
 export interface TempMounts {
   mounts: MountedKb[];
@@ -27,18 +26,15 @@ export async function tempMounts(
   names: string[],
   opts: { artifacts?: string[] } = {},
 ): Promise<TempMounts> {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-mcp-"));
+  const tmp = tempDir("carto-mcp-");
   const mounts: MountedKb[] = [];
   for (const [i, name] of names.entries()) {
-    const root = join(tmp, `kb${i}`);
-    await initKb(root, { gitAuthor: TEST_AUTHOR });
-    const settings: KbSettings = {
+    const root = join(tmp.dir, `kb${i}`);
+    await seedKb(root);
+    const settings = testKbSettings(root, {
       name,
-      root,
       allowArtifactWrite: opts.artifacts?.includes(name) ?? false,
-      gitAuthor: TEST_AUTHOR,
-      autocommit: true,
-    };
+    });
     mounts.push(await mountKb(settings, { logger: silentLogger }));
   }
   return {
@@ -46,7 +42,7 @@ export async function tempMounts(
     byName: Object.fromEntries(mounts.map((m) => [m.name, m])),
     cleanup: async () => {
       for (const m of mounts) await closeMount(m).catch(() => {});
-      await rm(tmp, { recursive: true, force: true });
+      tmp.cleanup();
     },
   };
 }
