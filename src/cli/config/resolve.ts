@@ -7,7 +7,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, resolve as resolvePath } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { SettingError } from "../../kb/errors.js";
-import { redactRemote } from "../../kb/sync/remote-access.js";
 import type { GitIdentity, McpAllowEntry } from "../../kb/types.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
 import { resolveEmbeddings } from "./embeddings-keys.js";
@@ -18,7 +17,7 @@ import { applySopsKeys, withKbSopsKey } from "./sops-keys.js";
 import {
   envRemotes,
   kbRemoteKeys,
-  remoteKbName,
+  remoteRoot,
   resolveSyncConfig,
   type SyncConfig,
 } from "./sync-keys.js";
@@ -302,25 +301,6 @@ export function resolveServerConfig(
     warnings,
   };
   return deepFreeze(config);
-}
-
-/** Where a remote KB is cloned: `<data>/<name>` (name from the URL unless given). */
-function remoteRoot(
-  dataDir: string | null,
-  url: string,
-  name: string | undefined,
-  key: string,
-): string {
-  const folder = name ?? remoteKbName(url);
-  if (!dataDir)
-    throw new SettingError(
-      `${key}: '${redactRemote(url)}' needs a data directory to be cloned into; set data (or --data / CARTOGRAPHER_DATA), or give the entry a path`,
-    );
-  if (!folder)
-    throw new SettingError(
-      `${key}: cannot derive a KB name from '${redactRemote(url)}'; set kbs[].name`,
-    );
-  return resolvePath(dataDir, folder);
 }
 
 function mountSpec(

@@ -3,8 +3,9 @@
  * other key: YAML `git.*` and `kbs[]` keys, then the environment. Durations are seconds (a
  * number) or Go's spelling (`30s`, `500ms`, `2m`).
  */
-import { basename } from "node:path";
+import { basename, resolve as resolvePath } from "node:path";
 import { SettingError } from "../../kb/errors.js";
+import { redactRemote } from "../../kb/sync/remote-access.js";
 import {
   DEFAULT_IN_WINDOW_MS,
   DEFAULT_OUT_DEBOUNCE_MS,
@@ -132,4 +133,23 @@ export function remoteKbName(url: string): string {
 /** CARTOGRAPHER_KB_REMOTES: a comma list of remote URLs (each cloned under `data`). */
 export function envRemotes(env: Record<string, string | undefined>): string[] {
   return env.CARTOGRAPHER_KB_REMOTES ? parseList(env.CARTOGRAPHER_KB_REMOTES) : [];
+}
+
+/** Where a remote KB is cloned: `<data>/<name>` (name from the URL unless given). */
+export function remoteRoot(
+  dataDir: string | null,
+  url: string,
+  name: string | undefined,
+  key: string,
+): string {
+  const folder = name ?? remoteKbName(url);
+  if (!dataDir)
+    throw new SettingError(
+      `${key}: '${redactRemote(url)}' needs a data directory to be cloned into; set data (or --data / CARTOGRAPHER_DATA), or give the entry a path`,
+    );
+  if (!folder)
+    throw new SettingError(
+      `${key}: cannot derive a KB name from '${redactRemote(url)}'; set kbs[].name`,
+    );
+  return resolvePath(dataDir, folder);
 }
