@@ -78,8 +78,11 @@ export interface SqliteSearchIndex extends SearchIndex {
    */
   trackWrites(): ReadonlySet<string>;
   stopTracking(): void;
-  /** Stored path/hash/stat per indexed id. */
-  indexedFiles(): Map<string, IndexedFile>;
+  /**
+   * Stored path/hash/stat per indexed id; with `page`, only the first `limit` ids after `after`
+   * (in id order), so a caller can read a large index in steps and let other calls run between.
+   */
+  indexedFiles(page?: { after: string; limit: number }): Map<string, IndexedFile>;
   /** Records a fresh stat for an unchanged concept. */
   touchStat(id: string, stat: FileStat): void;
   /** Replaces the whole content in one transaction (a full rebuild), reporting progress. */
@@ -310,12 +313,14 @@ class Index implements SqliteSearchIndex {
     );
   }
 
-  indexedFiles(): Map<string, IndexedFile> {
-    const rows = this.cache
-      .get(
-        "SELECT id, path, hash, frontmatter, mtime_ms AS mtimeMs, size, stat_at_ms AS statAtMs FROM concepts",
-      )
-      .all() as Array<IndexedFile & { id: string }>;
+  indexedFiles(page?: { after: string; limit: number }): Map<string, IndexedFile> {
+    const columns =
+      "SELECT id, path, hash, frontmatter, mtime_ms AS mtimeMs, size, stat_at_ms AS statAtMs FROM concepts";
+    const rows = (
+      page
+        ? this.cache.get(`${columns} WHERE id > ? ORDER BY id LIMIT ?`).all(page.after, page.limit)
+        : this.cache.get(columns).all()
+    ) as Array<IndexedFile & { id: string }>;
     return new Map(rows.map(({ id, ...rest }) => [id, rest]));
   }
 
