@@ -144,7 +144,6 @@ export class KbSync {
     if (!branch) return this.fail("the KB is on a detached HEAD: sync needs a branch");
     const problem = await fetchOrigin(this.ctx);
     if (problem) return this.pullFailed(problem);
-    const before = await revParse(this.deps.root, "HEAD");
     const rebased = await rebaseOnto(this.ctx, branch, await this.committer());
     if (!rebased.ok && rebased.conflict) {
       const ids = await this.register(rebased.files, rebased.localSha, rebased.remoteSha);
@@ -160,9 +159,10 @@ export class KbSync {
       this.deps.logger.info(`sync of KB '${this.deps.kb}': remote reachable again`);
     this.pullFailing = false;
     if (this.lastError?.startsWith("pull:")) this.lastError = null;
-    const after = await revParse(this.deps.root, "HEAD");
-    if (rebased.moved && before && after && before !== after)
-      await this.deps.onHeadMoved(await changedPaths(this.deps.root, before, after));
+    if (rebased.moved)
+      await this.deps.onHeadMoved(
+        await changedPaths(this.deps.root, rebased.before, rebased.after),
+      );
   }
 
   private pullFailed(reason: string): void {

@@ -21,7 +21,8 @@ export interface RemoteContext {
 export type PushOutcome = { ok: true } | { ok: false; rejected: boolean; message: string };
 
 export type RebaseOutcome =
-  | { ok: true; moved: boolean }
+  | { ok: true; moved: false }
+  | { ok: true; moved: true; before: string; after: string }
   | { ok: false; conflict: true; files: string[]; localSha: string; remoteSha: string }
   | { ok: false; conflict: false; message: string };
 
@@ -83,7 +84,9 @@ export async function rebaseOnto(
   ]);
   if (r.code === 0) {
     const after = await revParse(ctx.root, "HEAD");
-    return { ok: true, moved: after !== localSha };
+    return after && after !== localSha
+      ? { ok: true, moved: true, before: localSha, after }
+      : { ok: true, moved: false };
   }
   const unmerged = await runGit(ctx.root, ["diff", "--name-only", "-z", "--diff-filter=U"]);
   const files = unmerged.stdout.split("\0").filter(Boolean);
