@@ -2,20 +2,16 @@
  * `search.embeddings` (issue 15): typed, the API key read from the variable api_key_env names
  * (never echoed), a bad value named by its key.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const newDir = useTempDirs("carto-embcfg-");
 
 function withConfig(yaml: string): string {
-  const d = mkdtempSync(join(tmpdir(), "carto-embcfg-"));
-  dirs.push(d);
+  const d = newDir();
   mkdirSync(join(d, "kb", "data"), { recursive: true });
   writeFileSync(join(d, "kb", "data", "index.md"), "---\ntype: Index\n---\n");
   writeFileSync(join(d, "c.yaml"), `kbs:\n  - path: kb\n${yaml}`);

@@ -3,26 +3,17 @@
  * accepted with ONE warning naming it; a misspelled key stays an error and names the nearest
  * known key; `--kb a,b` is two KBs.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseAuthConfig } from "../../src/auth/config.js";
 import { GO_KEYS, goKeyPath } from "../../src/cli/config/go-keys.js";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
 import { fileConfigSchema, keysAt } from "../../src/cli/config/schema.js";
 import { editDistance, nearestKey } from "../../src/cli/config/suggest.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function sandbox(): string {
-  const d = mkdtempSync(join(tmpdir(), "carto-goconfig-"));
-  dirs.push(d);
-  return d;
-}
+const sandbox = useTempDirs("carto-goconfig-");
 
 function fakeKb(root: string): string {
   mkdirSync(join(root, "data"), { recursive: true });

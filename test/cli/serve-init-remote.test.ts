@@ -2,23 +2,19 @@
  * `init` never initializes the folder a remote KB is cloned into (Go clones first): an empty
  * folder waiting for its clone stays empty, and a named remote KB is not created empty.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { initForServe } from "../../src/cli/commands/serve-init.js";
 import { resolveServerConfig, type ServerConfig } from "../../src/cli/config/resolve.js";
 import { memoryLogger } from "../../src/logger.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const newDir = useTempDirs("carto-init-remote-");
 
 describe("init and remote KBs (issue 14 × issue 12)", () => {
   it("leaves a remote KB's clone folder alone and initializes the other empty folders", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "carto-init-remote-"));
-    dirs.push(cwd);
+    const cwd = newDir();
     mkdirSync(join(cwd, "data", "wiki"), { recursive: true });
     mkdirSync(join(cwd, "data", "notes"));
     const base = resolveServerConfig({ data: "data", init: true, http: ":0" }, {}, cwd);

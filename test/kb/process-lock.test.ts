@@ -1,25 +1,25 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isKbError } from "../../src/kb/errors.js";
 import { acquireProcessLock, type HeldLock } from "../../src/kb/process-lock.js";
 import { memoryLogger } from "../../src/logger.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
+// Registered first: its hook runs after the one below, once children and locks are gone.
+const newDir = useTempDirs("carto-plock-");
 const children: ChildProcess[] = [];
 const held: HeldLock[] = [];
 afterEach(async () => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
   for (const l of held.splice(0)) await l.release();
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
 async function lockFile(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "carto-plock-"));
-  dirs.push(dir);
+  const dir = newDir();
   return join(dir, ".cartographer", "kb.lock");
 }
 

@@ -2,20 +2,16 @@
  * Per-KB provisioning settings resolved once at the edge: `artifact_signing_seed` and
  * `mcp_allowlist` (Go's format) reach the KB settings; a bad seed names its key, never its value.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const newDir = useTempDirs("carto-prov-config-");
 
 function configWith(kbLines: string): string {
-  const d = mkdtempSync(join(tmpdir(), "carto-prov-config-"));
-  dirs.push(d);
+  const d = newDir();
   mkdirSync(join(d, "kb", "data"), { recursive: true });
   writeFileSync(join(d, "kb", "data", "index.md"), "---\ntype: Index\n---\n");
   writeFileSync(join(d, "c.yaml"), `kbs:\n  - path: kb\n${kbLines}`);
@@ -36,11 +32,8 @@ describe("provisioning config", () => {
   });
 
   it("absent keys: unsigned, no MCP descriptor offered", () => {
-    const config = resolveServerConfig(
-      { config: join(configWith(""), "c.yaml") },
-      {},
-      dirs[0] as string,
-    );
+    const d = configWith("");
+    const config = resolveServerConfig({ config: join(d, "c.yaml") }, {}, d);
     expect(config.kbs[0]?.artifactSigningSeed).toBeUndefined();
     expect(config.kbs[0]?.mcpAllowlist).toBeUndefined();
   });

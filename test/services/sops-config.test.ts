@@ -3,21 +3,17 @@
  * kbs[].sops_age_key_file, then <sops.age_key_dir>/<kb>.age when it exists, then
  * sops.age_key_file; CARTOGRAPHER_SOPS_AGE_KEY_DIR / _FILE override the sops block.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const newDir = useTempDirs("carto-sopskeys-");
 
 /** A working dir with KBs `a`, `b`, `c` and the key files `keys/` holds. */
 function sandbox(keyFiles: string[]): string {
-  const cwd = mkdtempSync(join(tmpdir(), "carto-sopskeys-"));
-  dirs.push(cwd);
+  const cwd = newDir();
   for (const kb of ["a", "b", "c"]) {
     mkdirSync(join(cwd, kb, "data"), { recursive: true });
     writeFileSync(join(cwd, kb, "data", "index.md"), "---\ntype: Index\n---\n");
