@@ -1,18 +1,18 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { applyChanges } from "../../src/kb/apply.js";
 import { isKbError } from "../../src/kb/errors.js";
 import { AsyncLock } from "../../src/kb/lock.js";
 import { initKb, openKb } from "../../src/kb/store.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { AUTHOR, commitCount, gitIn, settingsFor } from "./helpers.js";
 
+const newDir = useTempDirs("carto-kb-init-");
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "carto-kb-init-"));
+beforeEach(() => {
+  dir = newDir();
 });
-afterEach(async () => rm(dir, { recursive: true, force: true }));
 
 describe("initKb / openKb", () => {
   it("creates the layout with one commit by the given identity, on main, .cartographer excluded", async () => {
@@ -103,7 +103,7 @@ describe("AsyncLock", () => {
 
 describe("initKb identity", () => {
   it("commits as git's own configured user when no identity is given", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "carto-init-id-"));
+    const dir = newDir();
     const saved = process.env.GIT_CONFIG_GLOBAL;
     try {
       const home = join(dir, "home");
@@ -120,7 +120,6 @@ describe("initKb identity", () => {
     } finally {
       if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
       else process.env.GIT_CONFIG_GLOBAL = saved;
-      await rm(dir, { recursive: true, force: true });
     }
   });
 });

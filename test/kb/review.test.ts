@@ -2,10 +2,10 @@
  * Invariants found missing in review: symlinks never lead a concept read or write outside the
  * KB; moves keep asset links working and leave unrelated files alone; patch keys are checked.
  */
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useTempDirs } from "../support/temp-dir.js";
 import { commitCount, fails, fixtureKb, gitIn, run, type TempKb } from "./helpers.js";
 
 let kb: TempKb;
@@ -15,12 +15,12 @@ beforeEach(async () => {
 afterEach(async () => kb.cleanup());
 
 describe("symlinks never lead outside the KB", () => {
+  const newDir = useTempDirs("carto-outside-");
   let outside: string;
   beforeEach(async () => {
-    outside = await mkdtemp(join(tmpdir(), "carto-outside-"));
+    outside = newDir();
     await writeFile(join(outside, "secret.md"), "---\ntype: note\n---\nSECRET\n");
   });
-  afterEach(async () => rm(outside, { recursive: true, force: true }));
 
   it("a concept read through a symlinked folder or file is refused", async () => {
     await symlink(outside, join(kb.root, "data/infra/evil"));

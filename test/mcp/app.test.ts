@@ -1,23 +1,18 @@
 /** The composition root (issue 11): what createCartographer opens, serves, skips and closes. */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { initKb } from "../../src/kb/init.js";
 import { acquireKbLock } from "../../src/kb/kb-lock.js";
 import type { KbSettings } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { createCartographer } from "../../src/mcp/app.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { MemoryAudit, TEST_AUTHOR } from "./helpers.js";
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const newDir = useTempDirs("carto-app-");
 
 async function kbRoots(n: number): Promise<string[]> {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-app-"));
-  dirs.push(tmp);
+  const tmp = newDir();
   const roots = [];
   for (let i = 0; i < n; i++) {
     const root = join(tmp, `kb${i}`);

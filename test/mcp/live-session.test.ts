@@ -4,8 +4,7 @@
  * writes, warnings about the KB as notifications/message (level filtered, no server path), and
  * notifications/progress for a call that passes a progress token.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -18,28 +17,29 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initKb } from "../../src/kb/init.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { createMcpServer } from "../../src/mcp/server.js";
-import { must, TEST_AUTHOR } from "./helpers.js";
+import { seedKb, testKbSettings } from "../support/kb.js";
+import { useTempDirs } from "../support/temp-dir.js";
+import { must } from "./helpers.js";
 
+const newDir = useTempDirs("carto-live-", "file");
 let tmp: string;
 let app: Cartographer;
 
 beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "carto-live-"));
+  tmp = newDir();
   const root = join(tmp, "kb");
-  await initKb(root, { gitAuthor: TEST_AUTHOR });
+  await seedKb(root);
   app = await createCartographer({
-    kbs: [{ name: "k", root, allowArtifactWrite: false, gitAuthor: TEST_AUTHOR, autocommit: true }],
+    kbs: [testKbSettings(root, { name: "k" })],
     logger: memoryLogger(),
   });
 }, 60_000);
 afterAll(async () => {
   await app?.close();
-  await rm(tmp, { recursive: true, force: true });
 });
 
 async function liveClient(): Promise<{

@@ -3,9 +3,8 @@
  * order serve.ts uses) waits for every call in flight, even one whose client hung up, so its
  * completion reaches the log and the chain verifies with nothing incomplete.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openAuditSink } from "../../src/audit/sink.js";
@@ -20,8 +19,11 @@ import { closeMount } from "../../src/mcp/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { toolsFor } from "../../src/tools/registry.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { MemoryAudit, must, tempMounts } from "./helpers.js";
 
+// Registered first: its hook runs after the cleanups below (server, sink, mounts).
+const newDir = useTempDirs("carto-shutdown-audit-");
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -59,8 +61,7 @@ describe("shutdown with a call in flight whose client hung up", () => {
     it(`${readOnly ? "a read" : "a write"}: its completion is in the log before the sink closes`, async () => {
       const mounts = await tempMounts(["k"]);
       cleanups.push(() => mounts.cleanup());
-      const dir = await mkdtemp(join(tmpdir(), "carto-shutdown-audit-"));
-      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      const dir = newDir();
       const log = join(dir, "audit.jsonl");
       const audit = await openAuditSink({ path: log, mode: "best_effort" });
       const slow = gatedTool(readOnly);

@@ -1,13 +1,14 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { KbStore } from "../../src/kb/api.js";
 import { initKb, openKb } from "../../src/kb/store.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { kbIndexPath, openKbIndex, reindexKb } from "../../src/search/kb-index.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
+const newDir = useTempDirs("carto-kbindex-");
 const identity = { name: "test", email: "test@localhost" };
 let root: string;
 let store: KbStore;
@@ -20,7 +21,7 @@ function write(rel: string, text: string): void {
 const concept = (title: string, body: string) => `---\ntype: note\ntitle: ${title}\n---\n${body}\n`;
 
 beforeEach(async () => {
-  root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "carto-kbindex-")), "kb");
+  root = path.join(newDir(), "kb");
   await initKb(root, { identity });
   write(
     "data/infra/_map.md",
@@ -37,7 +38,6 @@ beforeEach(async () => {
     gitAuthor: identity,
   });
 });
-afterEach(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
 
 const ids = (r: { results: Array<{ id: string }> }) => r.results.map((h) => h.id).sort();
 

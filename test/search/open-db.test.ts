@@ -1,18 +1,18 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { openSearchIndex } from "../../src/search/sqlite-index.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { doc } from "./docs.js";
 
+const newDir = useTempDirs("carto-search-");
 let dir: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "carto-search-"));
+  dir = newDir();
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("index file", () => {
   it("persists across opens in WAL mode", () => {
