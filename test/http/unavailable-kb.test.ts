@@ -3,23 +3,24 @@
  * KB and one without data/index.md sit among good KBs: the server starts, /health reports each
  * with a path-free reason, calls naming them answer a clear error, the good KBs are served.
  */
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpCore } from "../../src/http/core.js";
 import { requestOf } from "../../src/http/exchange.js";
-import { initKb } from "../../src/kb/init.js";
 import { acquireKbLock } from "../../src/kb/kb-lock.js";
 import type { HeldLock } from "../../src/kb/process-lock.js";
-import type { KbSettings } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { stdioSurfaceOf } from "../../src/mcp/stdio.js";
-import { TEST_AUTHOR, textOf } from "../mcp/helpers.js";
+import { textOf } from "../mcp/helpers.js";
+import { seedKb, testKbSettings } from "../support/kb.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { INITIALIZE, MCP_HEADERS } from "./helpers.js";
 
+// Registered first: its hook runs after the one below (app closed, lock released).
+const newDir = useTempDirs("carto-unavailable-", "file");
 let tmp: string;
 let app: Cartographer;
 let held: HeldLock;
@@ -27,8 +28,8 @@ const NAMES = ["good", "linked", "empty", "held", "also-good"];
 const logger = memoryLogger();
 
 beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "carto-unavailable-"));
-  for (const name of NAMES) await initKb(join(tmp, name), { gitAuthor: TEST_AUTHOR });
+  tmp = newDir();
+  for (const name of NAMES) await seedKb(join(tmp, name));
   // linked: data/ is a symlink to a folder outside the KB (which looks like a KB's data/).
   await mkdir(join(tmp, "elsewhere"));
   await writeFile(join(tmp, "elsewhere", "index.md"), "---\ntype: Index\n---\nsecret\n");
@@ -36,13 +37,7 @@ beforeAll(async () => {
   await symlink(join(tmp, "elsewhere"), join(tmp, "linked", "data"));
   // empty: no data/index.md.
   await rm(join(tmp, "empty", "data", "index.md"));
-  const settings = (name: string): KbSettings => ({
-    name,
-    root: join(tmp, name),
-    allowArtifactWrite: false,
-    autocommit: true,
-    gitAuthor: TEST_AUTHOR,
-  });
+  const settings = (name: string) => testKbSettings(join(tmp, name), { name });
   // held: another server (here: this test) holds the KB's cross-process lock.
   held = await acquireKbLock(settings("held"), "serve", logger);
   app = await createCartographer({ kbs: NAMES.map(settings), logger });
@@ -50,7 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await held.release();
-  await rm(tmp, { recursive: true, force: true });
 });
 
 const core = () => createHttpCore({ app, version: "1" });

@@ -4,20 +4,19 @@
  * reconcile (search), concept_list, graph_neighbors, lint, asset_list, template_list,
  * skill_list. A symlink that stays inside the KB is skipped too (no second id for one file).
  */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initKb } from "../../src/kb/init.js";
 import { allTools } from "../../src/tools/registry.js";
-import { callTool, GIT_ENV, makeTempKb, TEST_AUTHOR, type TempKb } from "../tools/helpers.js";
+import { seedKb } from "../support/kb.js";
+import { useTempDirs } from "../support/temp-dir.js";
+import { callTool, makeTempKb, type TempKb } from "../tools/helpers.js";
 
 const SECRET_WORD = "zebracanary";
 const SECRET_TITLE = "Outside Secret Title";
 const secretNote = `---\ntype: note\ntitle: ${SECRET_TITLE}\n---\n${SECRET_WORD} lives outside the KB.\n`;
 
-let tmp: string;
+const newDir = useTempDirs("carto-walk-", "file");
 let kb: TempKb;
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<string> {
@@ -34,7 +33,7 @@ function expectNoLeak(text: string): void {
 }
 
 beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "carto-walk-"));
+  const tmp = newDir();
   const outside = join(tmp, "elsewhere");
   await mkdir(join(outside, "sub"), { recursive: true });
   await writeFile(join(outside, "secret.md"), secretNote);
@@ -48,16 +47,12 @@ beforeAll(async () => {
   );
 
   const root = join(tmp, "kb");
-  await initKb(root, { gitAuthor: TEST_AUTHOR });
-  await mkdir(join(root, "data", "alpha"), { recursive: true });
-  await writeFile(join(root, "data", "alpha", "_map.md"), "---\ntype: Map\nkind: map\n---\n");
-  await writeFile(
-    join(root, "data", "alpha", "inside.md"),
-    "---\ntype: note\ntitle: Inside\n---\nLinks [[services/secret]] [[leak/secret]].\n",
-  );
+  await seedKb(root, {
+    "data/alpha/_map.md": "---\ntype: Map\nkind: map\n---\n",
+    "data/alpha/inside.md":
+      "---\ntype: note\ntitle: Inside\n---\nLinks [[services/secret]] [[leak/secret]].\n",
+  });
   await mkdir(join(root, "templates"), { recursive: true });
-  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
-  execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
   // Symlinks made after the commit, as a clone or an operator would leave them.
   await rm(join(root, "services"), { recursive: true, force: true });
   await symlink(outside, join(root, "services"));
@@ -80,7 +75,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await kb?.cleanup();
-  await rm(tmp, { recursive: true, force: true });
 });
 
 describe("walks never follow a symlinked folder", () => {

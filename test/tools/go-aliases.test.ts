@@ -3,15 +3,11 @@
  * temp KB, never listed in tools/list, renamed before authorization and audit, refused when they
  * contradict our name; and `content_hash` next to `hash` in the results Go gave it in.
  */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../src/auth/types.js";
-import { initKb } from "../../src/kb/init.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
@@ -21,31 +17,24 @@ import type { ToolSurface } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { allTools } from "../../src/tools/registry.js";
 import { MemoryAudit, principal, textOf } from "../mcp/helpers.js";
-import { GIT_ENV, TEST_AUTHOR } from "./helpers.js";
+import { seedKb, testKbSettings } from "../support/kb.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-let tmp: string;
+const newDir = useTempDirs("carto-go-alias-", "file");
 let mount: MountedKb;
 const audit = new MemoryAudit();
 
 beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "carto-go-alias-"));
-  const root = join(tmp, "kb");
-  await initKb(root, { gitAuthor: TEST_AUTHOR });
-  await mkdir(join(root, "templates"), { recursive: true });
-  await writeFile(
-    join(root, "templates/memo.md"),
-    "---\ntype: memo\ntitle: {{title}}\n---\n\n# {{title}}\n",
+  const root = join(newDir(), "kb");
+  await seedKb(
+    root,
+    { "templates/memo.md": "---\ntype: memo\ntitle: {{title}}\n---\n\n# {{title}}\n" },
+    "template",
   );
-  execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
-  execFileSync("git", ["commit", "-q", "-m", "template"], { cwd: root, env: GIT_ENV });
-  mount = await mountKb(
-    { name: "main", root, allowArtifactWrite: false, gitAuthor: TEST_AUTHOR, autocommit: true },
-    { logger: silentLogger },
-  );
+  mount = await mountKb(testKbSettings(root, { name: "main" }), { logger: silentLogger });
 });
 afterAll(async () => {
   await closeMount(mount).catch(() => {});
-  await rm(tmp, { recursive: true, force: true });
 });
 
 async function client(p: Principal = LOCAL_ADMIN, routed = false): Promise<Client> {

@@ -3,9 +3,7 @@
  * unchanged: a copy of go-kb-homelab-lite, git-initialized, opened as-is.
  */
 
-import { execFileSync } from "node:child_process";
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { governanceTools } from "../../src/tools/families/governance.js";
@@ -13,30 +11,29 @@ import { graphTools } from "../../src/tools/families/graph.js";
 import { readTools } from "../../src/tools/families/read.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
-import { callTool, GIT_ENV, makeTempKb, type TempKb, tool } from "./helpers.js";
+import { git } from "../support/kb.js";
+import { useTempDirs } from "../support/temp-dir.js";
+import { callTool, makeTempKb, type TempKb, tool } from "./helpers.js";
 
 const FIXTURE = GO_FIXTURE_KB;
 const ALL: ToolSpec[] = [...readTools, ...graphTools, ...governanceTools];
 
-let tmp: string;
+const newDir = useTempDirs("carto-fixture-", "file");
 let kb: TempKb;
 const call = (name: string, args: Record<string, unknown> = {}) =>
   // biome-ignore lint/suspicious/noExplicitAny: tool results are plain JSON, checked field by field
   callTool(kb.runtime, tool(ALL, name), args) as Promise<any>;
 
 beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "carto-fixture-"));
-  const root = join(tmp, "kb");
+  const root = join(newDir(), "kb");
   await cp(FIXTURE, root, { recursive: true });
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: root, env: GIT_ENV });
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-q", "-m", "fixture");
+  git(root, ["init", "-q", "-b", "main"]);
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-q", "-m", "fixture"]);
   kb = await makeTempKb({ existingRoot: root });
 });
 afterAll(async () => {
   await kb?.cleanup();
-  await rm(tmp, { recursive: true, force: true });
 });
 
 describe("the Go fixture KB", () => {

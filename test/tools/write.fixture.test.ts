@@ -1,12 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { chmod, cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexTools } from "../../src/tools/families/index-tools.js";
 import { mapTools } from "../../src/tools/families/maps.js";
 import { writeTools } from "../../src/tools/families/write.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
+import { git } from "../support/kb.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import {
   callTool,
   commitCount,
@@ -19,24 +20,20 @@ import {
 
 const FIXTURE = GO_FIXTURE_KB;
 
-let dir: string;
+const newDir = useTempDirs("carto-fixture-", "file");
 let kb: TempKb;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "carto-fixture-"));
-  const root = join(dir, "kb");
+  const root = join(newDir(), "kb");
   await cp(FIXTURE, root, { recursive: true });
   execFileSync("chmod", ["-R", "u+w", root]);
   await chmod(root, 0o755);
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: root, env: GIT_ENV, stdio: "pipe" });
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-q", "-m", "fixture");
+  git(root, ["init", "-q", "-b", "main"]);
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-q", "-m", "fixture"]);
   kb = await makeTempKb({ existingRoot: root });
 });
 afterAll(async () => {
   await kb?.cleanup();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe("the Go fixture KB accepts writes", () => {

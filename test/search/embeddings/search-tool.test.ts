@@ -4,14 +4,11 @@
  * wrote after a tool write; a write never waits for the provider; without search.embeddings
  * the modes answer not_configured naming the key.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { initKb } from "../../../src/kb/init.js";
 import { silentLogger } from "../../../src/logger.js";
 import { LOCAL_ADMIN } from "../../../src/mcp/context.js";
 import { closeMount, type MountedKb, mountKb } from "../../../src/mcp/mount.js";
@@ -19,9 +16,9 @@ import { createMcpServer } from "../../../src/mcp/server.js";
 import { surfaceForMount } from "../../../src/mcp/surface-for-mount.js";
 import type { EmbeddingsConfig } from "../../../src/search/embeddings/config.js";
 import { VERSION } from "../../../src/version.js";
+import { seedKb, testKbSettings } from "../../support/kb.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 import { type EmbeddingServer, startEmbeddingServer } from "./embedding-server.js";
-
-const AUTHOR = { name: "Cartographer Test", email: "test@cartographer.invalid" };
 
 let server: EmbeddingServer;
 beforeAll(async () => {
@@ -29,6 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+// Registered before the hook below, so it runs after it: mounts close before their dirs go.
+const newDir = useTempDirs("carto-semantic-");
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   server.delayMs = 0;
@@ -36,13 +35,12 @@ afterEach(async () => {
 });
 
 async function open(embeddings?: EmbeddingsConfig) {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-semantic-"));
-  const root = join(tmp, "kb");
-  await initKb(root, { gitAuthor: AUTHOR });
-  const mount: MountedKb = await mountKb(
-    { name: "test", root, allowArtifactWrite: false, gitAuthor: AUTHOR, autocommit: true },
-    { logger: silentLogger, ...(embeddings ? { embeddings } : {}) },
-  );
+  const root = join(newDir(), "kb");
+  await seedKb(root);
+  const mount: MountedKb = await mountKb(testKbSettings(root), {
+    logger: silentLogger,
+    ...(embeddings ? { embeddings } : {}),
+  });
   const mcp = createMcpServer(surfaceForMount(mount, { logger: silentLogger }), {
     name: "cartographer",
     version: VERSION,
@@ -58,7 +56,6 @@ async function open(embeddings?: EmbeddingsConfig) {
     await client.close();
     await mcp.close();
     await closeMount(mount);
-    await rm(tmp, { recursive: true, force: true });
   });
   const call = async (name: string, args: Record<string, unknown>) => {
     const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
