@@ -16,8 +16,8 @@ import { resolveServerConfig, type ServeFlags, type ServerConfig } from "../conf
 import { isLoopbackHost } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
 import type { CommandContext } from "../program.js";
-import { buildServerAuth } from "./serve-auth.js";
 import { cloneMissingRemotes, syncSettingsFor } from "./kb-clone.js";
+import { buildServerAuth } from "./serve-auth.js";
 import { initForServe } from "./serve-init.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -59,6 +59,18 @@ export function registerServeCommand(program: Command, { io, setExit }: CommandC
     .option(
       "--max-connections <n>",
       "HTTP connections served at once, default 256; /health stays reachable beyond (env CARTOGRAPHER_MAX_CONNECTIONS)",
+    )
+    .option(
+      "--git-sync [bool]",
+      "push and pull KBs that have an origin, default true (env CARTOGRAPHER_GIT_SYNC; Go's flag)",
+    )
+    .option(
+      "--git-autocommit [bool]",
+      "commit after each write, default true (env CARTOGRAPHER_GIT_AUTOCOMMIT; Go's flag)",
+    )
+    .option(
+      "--ollama <url>",
+      "Ollama base URL for semantic/hybrid search (env CARTOGRAPHER_OLLAMA; Go's flag)",
     )
     .option("--mount-mode <mode>", "deprecated and ignored (D288)")
     .action(async (flags: ServeFlags) => {

@@ -10,6 +10,7 @@ import { SettingError } from "../../kb/errors.js";
 import type { GitIdentity, McpAllowEntry } from "../../kb/types.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
 import { resolveEmbeddings } from "./embeddings-keys.js";
+import { applyGoFlags, type GoServeFlags } from "./go-flags.js";
 import { goKeyWarnings } from "./go-keys.js";
 import { type HttpLimits, resolveHttpLimits } from "./http-limits.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
@@ -33,7 +34,7 @@ import {
   parseRefreshSeconds,
 } from "./values.js";
 
-export interface ServeFlags {
+export interface ServeFlags extends GoServeFlags {
   config?: string;
   kb?: string[];
   data?: string;
@@ -143,9 +144,11 @@ export function loadConfigFile(path: string): FileConfig {
 
 export function resolveServerConfig(
   flags: ServeFlags,
-  env: Record<string, string | undefined>,
+  processEnv: Record<string, string | undefined>,
   cwd: string,
 ): ServerConfig {
+  // Go's --git-sync / --git-autocommit / --ollama stand in for their variables (go-flags.ts).
+  const env = applyGoFlags(flags, processEnv);
   const warnings: string[] = [];
   const configPath = flags.config ?? env.CARTOGRAPHER_CONFIG ?? null;
   const file: FileConfig = configPath ? loadConfigFile(resolvePath(cwd, configPath)) : {};
