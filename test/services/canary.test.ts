@@ -5,11 +5,11 @@
  * log line, every error text, the git history and the search index. The failing "sops" runs
  * are real processes (`false`, `true` from coreutils) standing in for a broken sops install.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SopsSettings } from "../../src/kb/types.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { git, type ServicesKb, servicesKb, textOf } from "./helpers.js";
 
 const CANARY = "CANARY-s3cr3t-9f1c2e7a";
@@ -58,11 +58,12 @@ describe.each<[string, ((dir: string) => SopsSettings) | undefined]>([
     (dir) => ({ ageKeyFile: join(dir, "k"), env: { PATH: "/usr/bin:/bin" }, binary: "true" }),
   ],
 ])("the canary with %s", (_label, makeSops) => {
+  const newDir = useTempDirs("carto-canary-", "file");
   let kb: ServicesKb;
   let dir: string;
   const errors: string[] = [];
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "carto-canary-"));
+    dir = newDir();
     await writeFile(join(dir, "k"), "# age key placeholder\n");
     kb = await servicesKb({ files: FILES, sops: makeSops ? () => makeSops(dir) : undefined });
     for (const [tool, args] of CALLS) {
@@ -73,7 +74,6 @@ describe.each<[string, ((dir: string) => SopsSettings) | undefined]>([
   });
   afterAll(async () => {
     await kb.cleanup();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it("never appears in the audit, the logs, the errors, git or the search index", async () => {

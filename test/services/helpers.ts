@@ -4,9 +4,7 @@
  * principal. The audit sink and the logger keep everything in memory, so tests can search them
  * for a planted secret.
  */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -21,16 +19,11 @@ import { createMcpServer } from "../../src/mcp/server.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { VERSION } from "../../src/version.js";
 import { MemoryAudit } from "../mcp/helpers.js";
+import { git, TEST_AUTHOR, testKbSettings } from "../support/kb.js";
+import { tempDir } from "../support/temp-dir.js";
 
-export const TEST_AUTHOR = { name: "Cartographer Test", email: "test@cartographer.invalid" };
-
-export const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: TEST_AUTHOR.name,
-  GIT_AUTHOR_EMAIL: TEST_AUTHOR.email,
-  GIT_COMMITTER_NAME: TEST_AUTHOR.name,
-  GIT_COMMITTER_EMAIL: TEST_AUTHOR.email,
-};
+// The shared git runner (test/support/kb.ts); re-exported for the suites that import it here.
+export { git } from "../support/kb.js";
 
 export const SERVICE_FILES: Record<string, string> = {
   "services/keycloak.md":
@@ -56,13 +49,9 @@ export interface ServicesKbOptions {
   prepare?: (root: string) => Promise<void>;
 }
 
-export function git(root: string, args: string[]): string {
-  return execFileSync("git", args, { cwd: root, env: GIT_ENV }).toString();
-}
-
 export async function servicesKb(opts: ServicesKbOptions = {}): Promise<ServicesKb> {
-  const tmp = await mkdtemp(join(tmpdir(), "carto-services-"));
-  const root = join(tmp, "kb");
+  const tmp = tempDir("carto-services-");
+  const root = join(tmp.dir, "kb");
   await initKb(root, { gitAuthor: TEST_AUTHOR });
   for (const [path, text] of Object.entries(opts.files ?? SERVICE_FILES)) {
     await mkdir(dirname(join(root, path)), { recursive: true });
@@ -72,14 +61,7 @@ export async function servicesKb(opts: ServicesKbOptions = {}): Promise<Services
   git(root, ["add", "-A"]);
   git(root, ["commit", "-q", "-m", "test: seed services"]);
   const sops = opts.sops?.(root);
-  const settings: KbSettings = {
-    name: "test",
-    root,
-    allowArtifactWrite: false,
-    gitAuthor: TEST_AUTHOR,
-    autocommit: true,
-    ...(sops ? { sops } : {}),
-  };
+  const settings: KbSettings = { ...testKbSettings(root), ...(sops ? { sops } : {}) };
   const logger = memoryLogger();
   const audit = new MemoryAudit();
   const mount = await mountKb(settings, { logger });
@@ -117,7 +99,7 @@ export async function servicesKb(opts: ServicesKbOptions = {}): Promise<Services
     cleanup: async () => {
       for (const c of clients.values()) await c.close();
       await closeMount(mount);
-      await rm(tmp, { recursive: true, force: true });
+      tmp.cleanup();
     },
   };
 }

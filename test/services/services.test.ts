@@ -3,11 +3,11 @@
  * who may see what, and the not_configured answers of the secret tools when the KB has no
  * `sops_age_key_file` or the server has no sops binary.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { principal } from "../mcp/helpers.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { okJson, type ServicesKb, servicesKb, textOf } from "./helpers.js";
 
 describe("service_list and service_get", () => {
@@ -120,10 +120,11 @@ describe("service_list and service_get", () => {
 });
 
 describe("a KB with sops_age_key_file on a server without sops", () => {
+  const newDir = useTempDirs("carto-no-sops-", "file");
   let kb: ServicesKb;
   let emptyPath: string;
   beforeAll(async () => {
-    emptyPath = await mkdtemp(join(tmpdir(), "carto-no-sops-"));
+    emptyPath = newDir();
     const keyFile = join(emptyPath, "age.key");
     await writeFile(keyFile, "# not a real key: sops never runs here\n");
     kb = await servicesKb({
@@ -139,7 +140,6 @@ describe("a KB with sops_age_key_file on a server without sops", () => {
   });
   afterAll(async () => {
     await kb.cleanup();
-    await rm(emptyPath, { recursive: true, force: true });
   });
 
   it("every secret tool answers not_configured naming the sops binary", async () => {

@@ -6,11 +6,11 @@
  * not a Debian bookworm package; `apt-get install age` gives age).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SopsSettings } from "../../src/kb/types.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { git, okJson, type ServicesKb, servicesKb, textOf } from "./helpers.js";
 
 function onPath(binary: string): boolean {
@@ -34,11 +34,12 @@ function ageKey(file: string): string {
 }
 
 describe.skipIf(!HAVE)(SUITE, () => {
+  const newDir = useTempDirs("carto-age-", "file");
   let kb: ServicesKb;
   let keys: string;
   let sops: SopsSettings;
   beforeAll(async () => {
-    keys = await mkdtemp(join(tmpdir(), "carto-age-"));
+    keys = newDir();
     const keyFile = join(keys, "kb.age");
     const recipient = ageKey(keyFile);
     sops = { ageKeyFile: keyFile, env: { ...process.env } };
@@ -65,7 +66,6 @@ describe.skipIf(!HAVE)(SUITE, () => {
   });
   afterAll(async () => {
     await kb?.cleanup();
-    await rm(keys, { recursive: true, force: true });
   });
 
   it("secret_resolve returns exactly the declared refs", async () => {
