@@ -6,8 +6,6 @@
  * The KB is generated with bench/gen-kb.ts at 2,000 concepts (not 10,000) to keep this test a few
  * seconds on a shared 2-core machine; the filter runs in SQL either way.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENCH_GIT_ENV, generateKb } from "../../bench/gen-kb.js";
@@ -17,13 +15,15 @@ import { silentLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { type MountedKb, mountKb } from "../../src/mcp/mount.js";
 import { MCP_HEADERS, raw } from "../http/helpers.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { run, STALE } from "./setup.js";
 
 const TERM = "zebraquark";
 const NARROW = "disclosure-narrow-token";
 const ADMIN = "disclosure-admin-token";
 
-let tmp: string;
+// Registered first: its hook runs after the one below (server and app closed).
+const newDir = useTempDirs("carto-disclosure-", "file");
 let mount: MountedKb;
 let server: HttpServerHandle;
 let app: Cartographer | undefined;
@@ -32,8 +32,7 @@ const hidden: string[] = [];
 const visible: string[] = [];
 
 beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "carto-disclosure-"));
-  const root = join(tmp, "kb");
+  const root = join(newDir(), "kb");
   const concepts = await generateKb(root, { concepts: 2000, maps: 8, seed: 5 });
   const maps = [...new Set(concepts.map((c) => c.map))];
   visibleMap = maps[0] as string;
@@ -96,7 +95,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await app?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
 /** The full HTTP body of one tools/call (JSON-RPC id fixed, so bodies compare byte for byte). */

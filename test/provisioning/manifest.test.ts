@@ -4,8 +4,7 @@
  * exec bits, MCP allow-list, signatures, path rules and authorization filtering.
  */
 import { execFileSync } from "node:child_process";
-import { chmod, cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, cp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -21,14 +20,9 @@ import { assetTools } from "../../src/tools/families/assets.js";
 import { provisioningTools } from "../../src/tools/families/provisioning.js";
 import { KbRuntime } from "../../src/tools/runtime.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
-import {
-  callTool,
-  expectKbError,
-  GIT_ENV,
-  makeTempKb,
-  type TempKb,
-  tool,
-} from "../tools/helpers.js";
+import { git } from "../support/kb.js";
+import { useTempDirs } from "../support/temp-dir.js";
+import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../tools/helpers.js";
 
 interface WireFile {
   path: string;
@@ -105,22 +99,20 @@ const manifestOf = async (o: Opened, visibility?: Visibility) =>
   (await callTool(o.runtime, tool(TOOLS, "artifact_manifest"), {}, { visibility })) as Manifest;
 
 describe("the Go fixture KB", () => {
-  let tmp: string;
+  const newDir = useTempDirs("carto-prov-fixture-", "file");
   let o: Opened;
   beforeAll(async () => {
-    tmp = await mkdtemp(join(tmpdir(), "carto-prov-fixture-"));
-    const root = join(tmp, "kb");
+    const root = join(newDir(), "kb");
     await cp(GO_FIXTURE_KB, root, { recursive: true });
     await chmod(root, 0o755);
     execFileSync("chmod", ["-R", "u+w", root]);
-    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root, env: GIT_ENV });
-    execFileSync("git", ["add", "-A"], { cwd: root, env: GIT_ENV });
-    execFileSync("git", ["commit", "-q", "-m", "fixture"], { cwd: root, env: GIT_ENV });
+    git(root, ["init", "-q", "-b", "main"]);
+    git(root, ["add", "-A"]);
+    git(root, ["commit", "-q", "-m", "fixture"]);
     o = await open(root);
   });
   afterAll(async () => {
     o.close();
-    await rm(tmp, { recursive: true, force: true });
   });
 
   it("offers the fixture's KB-root skill and the bundled skills, hashes verifiable by a client", async () => {
@@ -140,6 +132,7 @@ describe("the Go fixture KB", () => {
 });
 
 describe("KB-root layout", () => {
+  const newDir = useTempDirs("carto-prov-outside-", "file");
   let kb: TempKb;
   let o: Opened;
   beforeAll(async () => {
@@ -173,11 +166,10 @@ describe("KB-root layout", () => {
     await chmod(join(kb.root, "hooks/fmt/fmt.sh"), 0o755);
     await mkdir(join(kb.root, "skills/linked"), { recursive: true });
     await writeFile(join(kb.root, "skills/linked/SKILL.md"), "---\nname: linked\n---\n");
-    await writeFile(join(tmpdir(), "carto-secret-target.txt"), "TOP-SECRET-OUTSIDE");
-    await symlink(
-      join(tmpdir(), "carto-secret-target.txt"),
-      join(kb.root, "skills/linked/leak.md"),
-    );
+    // The link target lives outside the KB, in a dir of its own (removed after the suite).
+    const outside = newDir();
+    await writeFile(join(outside, "carto-secret-target.txt"), "TOP-SECRET-OUTSIDE");
+    await symlink(join(outside, "carto-secret-target.txt"), join(kb.root, "skills/linked/leak.md"));
     await symlink(join(kb.root, "skills/deploy"), join(kb.root, "skills/twin"));
     o = await open(kb.root, {
       mcpAllowlist: [
