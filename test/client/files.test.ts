@@ -1,5 +1,4 @@
 import { promises as fs } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { applyBlock, removeBlock, renderBlock } from "../../src/client/instructi
 import { codex } from "../../src/client/providers/codex.js";
 import { removeTomlTables, upsertTomlTable } from "../../src/client/providers/toml-tables.js";
 import { isOwnedEntry } from "../../src/client/topology.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const ORIGINAL = `# top comment
 model = "o3"
@@ -162,38 +162,35 @@ describe("entry ownership", () => {
 });
 
 describe(".cartographer.yaml", () => {
+  const newDir = useTempDirs("carto-yaml-");
   it("keeps unknown keys and comments, writes atomically", async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "carto-yaml-"));
-    try {
-      const file = path.join(dir, ".cartographer.yaml");
-      await fs.writeFile(
-        file,
-        "# my settings\nserver_url: http://h:1/mcp\nfavourite: blue # keep me\nproviders:\n  - name: claude\n    note: mine\n",
-      );
-      const loaded = await loadConfig(file);
-      expect(loaded.config.server_name).toBe("cartographer");
-      await saveConfig(loaded, {
-        ...loaded.config,
-        token_env: "TOK",
-        server_mount_mode: "routed",
-        providers: [{ name: "claude", kbs: ["a"] }],
-      });
-      const text = await fs.readFile(file, "utf8");
-      expect(text).toContain("# my settings");
-      expect(text).toContain("favourite: blue # keep me");
-      expect(text).toContain("note: mine");
-      const again = await loadConfig(file);
-      expect(again.config).toMatchObject({
-        token_env: "TOK",
-        server_mount_mode: "routed",
-        providers: [{ name: "claude", kbs: ["a"] }],
-      });
-      expect((await fs.readdir(dir)).filter((f) => f.includes("tmp"))).toEqual([]);
-      await fs.writeFile(file, "providers:\n  - name: vim\n");
-      await expect(loadConfig(file)).rejects.toThrow(/providers\[0\]\.name/);
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
+    const dir = newDir();
+    const file = path.join(dir, ".cartographer.yaml");
+    await fs.writeFile(
+      file,
+      "# my settings\nserver_url: http://h:1/mcp\nfavourite: blue # keep me\nproviders:\n  - name: claude\n    note: mine\n",
+    );
+    const loaded = await loadConfig(file);
+    expect(loaded.config.server_name).toBe("cartographer");
+    await saveConfig(loaded, {
+      ...loaded.config,
+      token_env: "TOK",
+      server_mount_mode: "routed",
+      providers: [{ name: "claude", kbs: ["a"] }],
+    });
+    const text = await fs.readFile(file, "utf8");
+    expect(text).toContain("# my settings");
+    expect(text).toContain("favourite: blue # keep me");
+    expect(text).toContain("note: mine");
+    const again = await loadConfig(file);
+    expect(again.config).toMatchObject({
+      token_env: "TOK",
+      server_mount_mode: "routed",
+      providers: [{ name: "claude", kbs: ["a"] }],
+    });
+    expect((await fs.readdir(dir)).filter((f) => f.includes("tmp"))).toEqual([]);
+    await fs.writeFile(file, "providers:\n  - name: vim\n");
+    await expect(loadConfig(file)).rejects.toThrow(/providers\[0\]\.name/);
   });
 });
 

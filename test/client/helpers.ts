@@ -1,12 +1,12 @@
 import { promises as fs } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { CommandIo } from "../../src/client/commands.js";
+import { tempDir } from "../support/temp-dir.js";
 
 /**
  * A small stand-in server on 127.0.0.1: /health in the routed (this server) or per-KB (older
@@ -180,7 +180,8 @@ export interface Sandbox {
 }
 
 export async function sandbox(env: Record<string, string | undefined> = {}): Promise<Sandbox> {
-  const home = await fs.mkdtemp(path.join(os.tmpdir(), "carto-client-"));
+  const t = tempDir("carto-client-");
+  const home = t.dir;
   const cwd = path.join(home, "project");
   await fs.mkdir(cwd);
   let out = "";
@@ -213,7 +214,7 @@ export async function sandbox(env: Record<string, string | undefined> = {}): Pro
         () => true,
         () => false,
       ),
-    cleanup: () => fs.rm(home, { recursive: true, force: true }),
+    cleanup: async () => t.cleanup(),
   };
 }
 
