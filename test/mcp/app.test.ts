@@ -1,13 +1,12 @@
 /** The composition root (issue 11): what createCartographer opens, serves, skips and closes. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { initKb } from "../../src/kb/init.js";
 import { acquireKbLock } from "../../src/kb/kb-lock.js";
-import type { KbSettings } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { createCartographer } from "../../src/mcp/app.js";
+import { seedKb, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { MemoryAudit, TEST_AUTHOR } from "./helpers.js";
+import { MemoryAudit } from "./helpers.js";
 
 const newDir = useTempDirs("carto-app-");
 
@@ -16,19 +15,13 @@ async function kbRoots(n: number): Promise<string[]> {
   const roots = [];
   for (let i = 0; i < n; i++) {
     const root = join(tmp, `kb${i}`);
-    await initKb(root, { gitAuthor: TEST_AUTHOR });
+    await seedKb(root);
     roots.push(root);
   }
   return roots;
 }
 
-const settings = (name: string, root: string): KbSettings => ({
-  name,
-  root,
-  allowArtifactWrite: false,
-  autocommit: true,
-  gitAuthor: TEST_AUTHOR,
-});
+const settings = (name: string, root: string) => testKbSettings(root, { name });
 
 describe("createCartographer", () => {
   it("skips a repeated name and a KB named routed without opening them, one warning each", async () => {

@@ -4,7 +4,6 @@
  * completions, authorization (a narrow role sees only its concepts; hidden ≡ missing, byte for
  * byte) and the audit of resources/read, per-KB and routed.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -21,6 +20,7 @@ import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolSurface } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { run } from "../authz/setup.js";
+import { git } from "../support/kb.js";
 import { MemoryAudit, must, principal, type TempMounts, tempMounts } from "./helpers.js";
 
 let kbs: TempMounts;
@@ -64,12 +64,8 @@ beforeAll(async () => {
     join(root, "skills/triage/SKILL.md"),
     "---\nname: triage\ndescription: Triage one concept\narguments: [id, note?]\n---\n# Triage\n\nLook at {{id}} first.\n",
   );
-  execFileSync("git", ["add", "-A"], { cwd: root });
-  execFileSync(
-    "git",
-    ["-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qm", "bulk"],
-    { cwd: root },
-  );
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-qm", "bulk"]);
   await main.runtime.syncIndex(ids);
   surfaces = kbs.mounts.map((m) => surfaceForMount(m, { audit, logger: silentLogger }));
 }, 60_000);
