@@ -13,9 +13,12 @@ export interface GoServeFlags {
   ollama?: string;
 }
 
+/** The variable behind `git.autocommit` (resolve.ts reads it; `--git-autocommit` sets it). */
+export const GIT_AUTOCOMMIT_VAR = "CARTOGRAPHER_GIT_AUTOCOMMIT";
+
 const BOOLEAN_FLAGS = [
   ["gitSync", "--git-sync", "CARTOGRAPHER_GIT_SYNC"],
-  ["gitAutocommit", "--git-autocommit", "CARTOGRAPHER_GIT_AUTOCOMMIT"],
+  ["gitAutocommit", "--git-autocommit", GIT_AUTOCOMMIT_VAR],
 ] as const;
 
 /** `env` with every given Go flag applied over its variable; `env` itself is not changed. */

@@ -10,7 +10,7 @@ import { SettingError } from "../../kb/errors.js";
 import type { GitIdentity, McpAllowEntry } from "../../kb/types.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
 import { resolveEmbeddings } from "./embeddings-keys.js";
-import { applyGoFlags, type GoServeFlags } from "./go-flags.js";
+import { applyGoFlags, GIT_AUTOCOMMIT_VAR, type GoServeFlags } from "./go-flags.js";
 import { goKeyWarnings } from "./go-keys.js";
 import { type HttpLimits, resolveHttpLimits } from "./http-limits.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
@@ -189,8 +189,8 @@ export function resolveServerConfig(
     throw new SettingError(`${key}: '${profileRaw}' is not a tools profile; use agent or full`);
   }
   const autocommit =
-    env.CARTOGRAPHER_GIT_AUTOCOMMIT !== undefined
-      ? parseBoolean(env.CARTOGRAPHER_GIT_AUTOCOMMIT, "CARTOGRAPHER_GIT_AUTOCOMMIT")
+    env[GIT_AUTOCOMMIT_VAR] !== undefined
+      ? parseBoolean(env[GIT_AUTOCOMMIT_VAR], GIT_AUTOCOMMIT_VAR)
       : (file.git?.autocommit ?? true);
   const globalAuthor = gitAuthorOf(file.git);
 
