@@ -16,16 +16,8 @@ const OWNER_DIR = "support/";
 const MKDTEMP = new Set(["mkdtemp", "mkdtempSync"]);
 
 /** test-relative file → why it still calls mkdtemp itself (to be migrated next). */
-const SYNC = "left out of the issue-11 migration: being edited for remote sync (issue 12) then";
-const INDEX = "left out of the issue-11 migration: being edited for the index build work then";
 const HUGE = "left out of the issue-11 migration: being edited for large-file hardening then";
 const NOT_YET_MIGRATED: Record<string, string> = {
-  "sync/helpers.ts": SYNC,
-  "sync/config.test.ts": SYNC,
-  "sync/remote-access.test.ts": SYNC,
-  "mcp/index-build.test.ts": INDEX,
-  "mcp/index-refresh.test.ts": INDEX,
-  "search/kb-index-build.test.ts": INDEX,
   "search/huge-concept.test.ts": HUGE,
   "kb/list-huge.test.ts": HUGE,
 };

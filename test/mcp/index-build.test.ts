@@ -4,8 +4,7 @@
  * indexed with `index: {state, done, total}`; builds share a bounded worker budget; one KB's
  * build never holds up another KB's calls. Real KBs (git, SQLite) and the SDK Client.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -20,8 +19,11 @@ import { IndexBuildScheduler } from "../../src/mcp/index-build.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import { stdioSurfaceOf } from "../../src/mcp/stdio.js";
 import { BuildStatus } from "../../src/search/build-status.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { TEST_AUTHOR } from "./helpers.js";
 
+// Registered before the cleanups hook, so the dirs go after apps and clients are closed.
+const tempDir = useTempDirs("carto-build-");
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -40,12 +42,6 @@ async function kbWith(dir: string, name: string, concepts: number): Promise<KbSe
     );
   await Promise.all(writes);
   return { name, root, allowArtifactWrite: false, gitAuthor: TEST_AUTHOR, autocommit: true };
-}
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "carto-build-"));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
 }
 
 async function clientOf(app: Cartographer): Promise<Client> {
@@ -82,7 +78,7 @@ function holdSlots(scheduler: IndexBuildScheduler): () => void {
 
 describe("background index build", () => {
   it("initialize and tools/list answer before the build starts; a search then answers from what is indexed, saying so; after the build it answers in full", async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const kb = await kbWith(dir, "notes", 30);
     const scheduler = new IndexBuildScheduler(1);
     const release = holdSlots(scheduler);
@@ -118,7 +114,7 @@ describe("background index build", () => {
   });
 
   it("a second KB builds and answers (search in full, reads) while the first KB's build holds a slot", async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const big = await kbWith(dir, "big", 600);
     const small = await kbWith(dir, "small", 3);
     // The first build scheduled (big's) waits for release() inside its slot: event order.
@@ -166,7 +162,7 @@ describe("background index build", () => {
   });
 
   it("reindex during a background build waits for it, then reconciles and reports progress", async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const kb = await kbWith(dir, "notes", 30);
     const scheduler = new IndexBuildScheduler(1);
     const release = holdSlots(scheduler);
@@ -197,7 +193,7 @@ describe("background index build", () => {
   });
 
   it("closing the app mid-build stops the build and releases the KB", async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const kb = await kbWith(dir, "notes", 600);
     const app = await createCartographer({ kbs: [kb], logger: memoryLogger() });
     await app.close();

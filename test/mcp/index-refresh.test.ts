@@ -2,8 +2,7 @@
  * The background index refresh: edits made outside the server (an editor, `git pull`) reach
  * search and concept_list without a restart, and closing the mount stops it cleanly.
  */
-import { mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KbStore } from "../../src/kb/api.js";
@@ -13,24 +12,24 @@ import { memoryLogger, silentLogger } from "../../src/logger.js";
 import { closeMount, type MountedKb, mountKb, startIndexRefresh } from "../../src/mcp/mount.js";
 import { openKbIndex } from "../../src/search/kb-index.js";
 import type { SqliteSearchIndex } from "../../src/search/sqlite-index.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { TEST_AUTHOR } from "./helpers.js";
 
-let tmp: string;
+// Registered before the hook closing the mounts, so the dir goes after they are closed.
+const newDir = useTempDirs("carto-refresh-");
 let root: string;
 const open: MountedKb[] = [];
 
 const concept = (title: string, body: string) => `---\ntype: note\ntitle: ${title}\n---\n${body}\n`;
 
 beforeEach(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "carto-refresh-"));
-  root = join(tmp, "kb");
+  root = join(newDir(), "kb");
   await initKb(root, { gitAuthor: TEST_AUTHOR });
   await writeFile(join(root, "data", "alpha.md"), concept("Alpha", "The alpha gateway."));
   await writeFile(join(root, "data", "beta.md"), concept("Beta", "Beta keeps backups."));
 });
 afterEach(async () => {
   for (const m of open.splice(0)) await closeMount(m);
-  await rm(tmp, { recursive: true, force: true });
 });
 
 async function mount(indexRefreshMs: number, logger = silentLogger): Promise<MountedKb> {

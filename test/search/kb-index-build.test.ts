@@ -3,10 +3,9 @@
  * never undoing a tool's write made while it runs, and as compact as a full reindex.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { KbStore } from "../../src/kb/api.js";
 import { initKb, openKb } from "../../src/kb/store.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
@@ -17,9 +16,11 @@ import {
   openKbIndexFile,
   reindexKb,
 } from "../../src/search/kb-index.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const identity = { name: "test", email: "test@localhost" };
 const COUNT = 600;
+const newDir = useTempDirs("carto-kbbuild-");
 let root: string;
 let store: KbStore;
 
@@ -31,7 +32,7 @@ function write(rel: string, text: string): void {
 const concept = (title: string, body: string) => `---\ntype: note\ntitle: ${title}\n---\n${body}\n`;
 
 beforeEach(async () => {
-  root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "carto-kbbuild-")), "kb");
+  root = path.join(newDir(), "kb");
   await initKb(root, { identity });
   write("data/infra/_map.md", "---\ntype: Map\ntitle: Infra\nkind: map\n---\n# Infra\n");
   for (let i = 0; i < COUNT; i++)
@@ -44,7 +45,6 @@ beforeEach(async () => {
     gitAuthor: identity,
   });
 });
-afterEach(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
 
 /** Rows of the word index's segment table: one FTS5 segment per savepoint inflates it. */
 function ftsDataRows(): number {

@@ -3,17 +3,19 @@
  * <data>/<name>; git.sync / in_window / out_debounce / poll_seconds / token_dir / ssh_key resolve
  * with env over YAML; a bad duration names its key; `kb clone` clones a real remote.
  */
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cloneKb, syncSettingsFor } from "../../src/cli/commands/kb-clone.js";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
 import { parseDurationMs, remoteKbName } from "../../src/cli/config/sync-keys.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { bareRemote, type Remote } from "./helpers.js";
 
+const newDir = useTempDirs("carto-synccfg-");
+
 function configFile(yaml: string): { dir: string; path: string } {
-  const dir = mkdtempSync(join(tmpdir(), "carto-synccfg-"));
+  const dir = newDir();
   const path = join(dir, "c.yaml");
   writeFileSync(path, yaml);
   return { dir, path };

@@ -3,8 +3,6 @@
  * of it (each with its own index and sync), driven through the real call pipeline.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { initKb } from "../../src/kb/init.js";
@@ -16,6 +14,7 @@ import type { KbSurface } from "../../src/mcp/kb-surface.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { TEST_AUTHOR } from "../mcp/helpers.js";
+import { tempDir } from "../support/temp-dir.js";
 
 export const gitSync = (cwd: string, ...args: string[]): string =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -28,7 +27,7 @@ export interface Remote {
 
 /** A temp dir with `remote.git`, a bare repository holding one fresh KB on `main`. */
 export async function bareRemote(): Promise<Remote> {
-  const dir = await mkdtemp(join(tmpdir(), "carto-sync-"));
+  const { dir, cleanup } = tempDir("carto-sync-");
   const seed = join(dir, "seed");
   const bare = join(dir, "remote.git");
   gitSync(dir, "init", "-q", "--bare", "-b", "main", bare);
@@ -36,7 +35,7 @@ export async function bareRemote(): Promise<Remote> {
   gitSync(seed, "branch", "-M", "main");
   gitSync(seed, "remote", "add", "origin", bare);
   gitSync(seed, "push", "-q", "origin", "main");
-  return { dir, bare, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return { dir, bare, cleanup: async () => cleanup() };
 }
 
 export function syncSettings(over: Partial<SyncSettings> = {}): SyncSettings {

@@ -5,8 +5,7 @@
  * (No sshd here: the SSH command's construction is tested, not a real SSH session.)
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,8 +14,10 @@ import {
   sshCommand,
   TOKEN_FILE_VAR,
 } from "../../src/kb/sync/remote-access.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const TOKEN = "ghp_CANARY0123456789abcdef";
+const newDir = useTempDirs("carto-token-");
 
 describe("remote access", () => {
   it("ssh: only the KB's key, StrictHostKeyChecking=yes, its known_hosts; quoted for the shell", () => {
@@ -31,7 +32,7 @@ describe("remote access", () => {
   });
 
   it("token: real git credential fill answers the file's token; it is in no argv or env value", () => {
-    const dir = mkdtempSync(join(tmpdir(), "carto-token-"));
+    const dir = newDir();
     const file = join(dir, "wiki.token");
     writeFileSync(file, `${TOKEN}\n`);
     const access = remoteAccess({ tokenFile: file });
