@@ -16,11 +16,7 @@ const OWNER_DIR = "support/";
 const MKDTEMP = new Set(["mkdtemp", "mkdtempSync"]);
 
 /** test-relative file → why it still calls mkdtemp itself (to be migrated next). */
-const HUGE = "left out of the issue-11 migration: being edited for large-file hardening then";
-const NOT_YET_MIGRATED: Record<string, string> = {
-  "search/huge-concept.test.ts": HUGE,
-  "kb/list-huge.test.ts": HUGE,
-};
+const NOT_YET_MIGRATED: Record<string, string> = {};
 
 /** Every .ts file under test/, test-relative with forward slashes, sorted. */
 function testFiles(): string[] {

@@ -4,19 +4,21 @@
  * its content hash, so the document's hash is still the file's true one.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { contentHash } from "../../src/kb/hash.js";
 import { INDEX_HEAD_BYTES, MAX_CONCEPT_BYTES } from "../../src/kb/index-read.js";
 import { initKb, openKb } from "../../src/kb/store.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const identity = { name: "test", email: "test@localhost" };
 let root: string;
 let file: string;
 
+const shared = useTempDirs("carto-list-huge-", "file");
+
 beforeAll(async () => {
-  root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "carto-list-huge-")), "kb");
+  root = path.join(shared(), "kb");
   await initKb(root, { identity });
   fs.mkdirSync(path.join(root, "data/logs"), { recursive: true });
   fs.writeFileSync(path.join(root, "data/logs/small.md"), "---\ntype: note\n---\nsmall\n");
@@ -25,7 +27,6 @@ beforeAll(async () => {
   const lines = "the gateway restored the quiet backup \r\n".repeat(25_000);
   while (fs.statSync(file).size <= MAX_CONCEPT_BYTES * 3) fs.appendFileSync(file, lines);
 });
-afterAll(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
 
 describe("listConcepts with a concept over the limit", () => {
   it("holds only its head, with the whole file's content hash", async () => {

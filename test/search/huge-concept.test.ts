@@ -5,13 +5,13 @@
  * word of its first part, and the hash the index answers is the file's true content hash.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { contentHash } from "../../src/kb/hash.js";
 import { initKb, openKb } from "../../src/kb/store.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { openKbIndex } from "../../src/search/kb-index.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const identity = { name: "test", email: "test@localhost" };
 const HUGE_BYTES = 50 * 1024 * 1024;
@@ -46,8 +46,10 @@ function writeHugeConcept(file: string): void {
   fs.appendFileSync(file, "tailonlymarker\n\n");
 }
 
+const sandbox = useTempDirs("carto-huge-");
+
 beforeEach(async () => {
-  root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "carto-huge-")), "kb");
+  root = path.join(sandbox(), "kb");
   await initKb(root, { identity });
   fs.mkdirSync(path.join(root, "data/logs"), { recursive: true });
   fs.writeFileSync(
@@ -60,7 +62,6 @@ beforeEach(async () => {
   );
   writeHugeConcept(path.join(root, "data/logs/huge.md"));
 });
-afterEach(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
 
 describe("a 50 MB concept in the KB", () => {
   it("is indexed with bounded memory growth and found by title and by a word of its head", async () => {
