@@ -4,6 +4,7 @@
  * and `not found` for a hidden exact resource, so a denial never reveals more than its name.
  */
 import { KbError } from "../kb/errors.js";
+import { shortenAbsolutePaths } from "../kb/shorten-paths.js";
 
 /** Exact text of a denial for a hidden resource (identical for every tool and resource). */
 export const NOT_FOUND_TEXT = "not found";
@@ -54,12 +55,6 @@ export function isHiddenDenial(err: unknown): boolean {
 }
 
 /**
- * An absolute path in a message: a `/` at the start or after a space, quote, bracket, `=` or `,`
- * (never after `:` — `http://…` stays), up to the next space, quote or bracket.
- */
-const ABSOLUTE_PATH = /(?<=^|[\s'"`(<[{=,])\/[^\s'"`()<>[\]{}]*/g;
-
-/**
  * `message` with no absolute server path: the KB root (and its real path) becomes relative,
  * any other absolute path shrinks to `…/<last segment>`. Every error text goes through it,
  * whatever raised the error (fs, git, SQLite), so no path of the server's disk leaks.
@@ -71,10 +66,7 @@ export function scrubPaths(message: string, roots: readonly string[] = []): stri
     if (base.length < 2) continue;
     out = out.split(`${base}/`).join("").split(base).join(".");
   }
-  return out.replace(ABSOLUTE_PATH, (p) => {
-    const last = p.replace(/\/+$/, "").split("/").pop();
-    return last ? `…/${last}` : "…";
-  });
+  return shortenAbsolutePaths(out);
 }
 
 /**

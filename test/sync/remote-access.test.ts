@@ -56,4 +56,15 @@ describe("remote access", () => {
       "fatal: '<origin>' does not appear",
     );
   });
+
+  it("ssh's warnings lose the absolute paths of the key and known_hosts files", () => {
+    const warning =
+      "Add correct host key in /etc/carto/keys/known_hosts to get rid of this message. | Offending ED25519 key in /etc/carto/keys/known_hosts:1";
+    const shown = redactRemote(warning, "ssh://git@host/srv/kb.git");
+    expect(shown).not.toContain("/etc/carto");
+    expect(shown).toContain("…/known_hosts");
+    expect(redactRemote("fatal: https://host/x.git not found")).toBe(
+      "fatal: https://host/x.git not found",
+    );
+  });
 });

@@ -6,6 +6,7 @@
  * carries it as an argument). Every inherited credential helper is cleared first, so no
  * `store` helper of the machine writes the token to disk.
  */
+import { shortenAbsolutePaths } from "../shorten-paths.js";
 
 export interface RemoteAccessOptions {
   sshKey?: string;
@@ -65,7 +66,8 @@ export function remoteAccess(opts: RemoteAccessOptions): RemoteAccess {
 
 /**
  * A git message made safe to show: credentials inside URLs (`https://user:secret@host`) and the
- * remote's own URL or path (a server path) are replaced.
+ * remote's own URL or path (a server path) are replaced, and any other absolute server path (an
+ * ssh key or known_hosts file that ssh names in a warning) is shortened to its last segment.
  */
 export function redactRemote(message: string, remoteUrl?: string): string {
   let out = message.replace(/([a-z][a-z0-9+.-]*:\/\/)[^@/\s]+@/gi, "$1***@");
@@ -73,5 +75,5 @@ export function redactRemote(message: string, remoteUrl?: string): string {
     const shown = remoteUrl.replace(/([a-z][a-z0-9+.-]*:\/\/)[^@/\s]+@/gi, "$1***@");
     out = out.split(remoteUrl).join("<origin>").split(shown).join("<origin>");
   }
-  return out;
+  return shortenAbsolutePaths(out);
 }
