@@ -3,16 +3,19 @@
  * flags, into one validated, frozen object. Only src/cli reads the environment; it passes
  * `env` in here so the resolution itself is testable.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, resolve as resolvePath } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { SettingError } from "../../kb/errors.js";
 import type { GitIdentity, McpAllowEntry } from "../../kb/types.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
+import { warnDeprecated } from "./deprecated-keys.js";
 import { resolveEmbeddings } from "./embeddings-keys.js";
 import { applyGoFlags, GIT_AUTOCOMMIT_VAR, type GoServeFlags } from "./go-flags.js";
 import { goKeyWarnings } from "./go-keys.js";
 import { type HttpLimits, resolveHttpLimits } from "./http-limits.js";
+import { checkDataDir, dedupeKbs, kbFoldersIn, mountSpec } from "./kb-specs.js";
+import { resolvePublicUrl } from "./public-url.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
 import { applySopsKeys, withKbSopsKey } from "./sops-keys.js";
 import {
@@ -27,7 +30,6 @@ import {
   DEFAULT_PORT,
   type HttpAddress,
   isLoopbackHost,
-  normalizeKbName,
   parseBoolean,
   parseHttpAddress,
   parseList,
@@ -306,109 +308,6 @@ export function resolveServerConfig(
   return deepFreeze(config);
 }
 
-function mountSpec(
-  root: string,
-  name: string | undefined,
-  allowArtifactWrite: boolean,
-  gitAuthor: GitIdentity | undefined,
-  source: string,
-): KbMountSpec {
-  const spec: KbMountSpec = {
-    name: name ?? normalizeKbName(basename(root)),
-    root,
-    allowArtifactWrite,
-    source,
-  };
-  if (gitAuthor) spec.gitAuthor = gitAuthor;
-  return spec;
-}
-
-/**
- * A configured data dir must exist and be a directory: a typo must not mount nothing quietly.
- * With `init` a missing one is fine: serve creates it (serve-init.ts).
- */
-function checkDataDir(dir: string, value: string, key: string, mayCreate: boolean): void {
-  let isDir: boolean;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    if (mayCreate && !existsSync(dir)) return;
-    throw new SettingError(
-      `${key}: '${value}' (${dir}) does not exist; create a KB in it with 'cartographer kb create NAME --data ${value}' or fix the path`,
-    );
-  }
-  if (!isDir)
-    throw new SettingError(
-      `${key}: '${value}' (${dir}) is not a directory; point it at the folder that holds the KB folders`,
-    );
-}
-
-/** Folders directly under `dataDir` that hold a KB (`data/index.md`), sorted. */
-export function kbFoldersIn(dataDir: string): string[] {
-  return (
-    readdirSync(dataDir)
-      .filter((entry) => !entry.startsWith("."))
-      .map((entry) => resolvePath(dataDir, entry))
-      // statSync with throwIfNoEntry: false — a dangling symlink is simply not a KB.
-      .filter(
-        (p) =>
-          statSync(p, { throwIfNoEntry: false })?.isDirectory() === true &&
-          existsSync(resolvePath(p, "data", "index.md")),
-      )
-      .sort((a, b) => normalizeKbName(basename(a)).localeCompare(normalizeKbName(basename(b))))
-  );
-}
-
-function dedupeKbs(candidates: KbMountSpec[], warnings: string[]): KbMountSpec[] {
-  const byName = new Map<string, KbMountSpec>();
-  const roots = new Set<string>();
-  for (const kb of candidates) {
-    if (roots.has(kb.root)) continue; // the same folder named twice (e.g. --kb inside --data)
-    if (kb.name === "") {
-      warnings.push(`KB at ${kb.root} (${kb.source}) has no usable name; set kbs[].name. Skipped.`);
-      continue;
-    }
-    if (kb.name === "routed") {
-      warnings.push(
-        `KB '${kb.name}' at ${kb.root} skipped: the name 'routed' collides with the /mcp/routed endpoint (D288); give it another name with kbs[].name`,
-      );
-      continue;
-    }
-    const first = byName.get(kb.name);
-    if (first) {
-      warnings.push(
-        `KB name '${kb.name}' is used twice (${first.root} and ${kb.root}); the second is skipped — set kbs[].name to tell them apart`,
-      );
-      continue;
-    }
-    byName.set(kb.name, kb);
-    roots.add(kb.root);
-  }
-  return [...byName.values()];
-}
-
-function warnDeprecated(
-  file: FileConfig,
-  env: Record<string, string | undefined>,
-  flags: ServeFlags,
-  warnings: string[],
-): void {
-  const ignored =
-    "is deprecated and ignored (D288: every HTTP server serves /mcp/routed and tools are never prefixed)";
-  if (file.mcp?.mount_mode !== undefined) warnings.push(`config key mcp.mount_mode ${ignored}`);
-  if (env.CARTOGRAPHER_MCP_MOUNT_MODE !== undefined)
-    warnings.push(`CARTOGRAPHER_MCP_MOUNT_MODE ${ignored}`);
-  if (flags.mountMode !== undefined) warnings.push(`--mount-mode ${ignored}`);
-  if (file.mcp?.tool_prefix_mode !== undefined)
-    warnings.push(`config key mcp.tool_prefix_mode ${ignored}`);
-  if (env.CARTOGRAPHER_MCP_TOOL_PREFIX_MODE !== undefined)
-    warnings.push(`CARTOGRAPHER_MCP_TOOL_PREFIX_MODE ${ignored}`);
-  for (const [i, kb] of (file.kbs ?? []).entries()) {
-    if (kb.tool_prefix !== undefined)
-      warnings.push(`config key kbs.${i}.tool_prefix (${kb.name ?? kb.path}) ${ignored}`);
-  }
-}
-
 /** `git.author`, or Go's `git.author_name` + `git.author_email` (both or neither). */
 function gitAuthorOf(git: FileConfig["git"]): GitIdentity | undefined {
   if (git?.author) return git.author;
@@ -444,31 +343,4 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export { isLoopbackHost };
-
-/** `--public-url` > CARTOGRAPHER_PUBLIC_URL > `public_url`: an absolute http(s) URL, no query. */
-function resolvePublicUrl(
-  flags: ServeFlags,
-  env: Record<string, string | undefined>,
-  file: FileConfig,
-): string | null {
-  const [key, value] =
-    flags.publicUrl !== undefined
-      ? ["--public-url", flags.publicUrl]
-      : env.CARTOGRAPHER_PUBLIC_URL !== undefined
-        ? ["CARTOGRAPHER_PUBLIC_URL", env.CARTOGRAPHER_PUBLIC_URL]
-        : ["public_url", file.public_url];
-  if (value === undefined || value === "") return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new SettingError(`${key}: '${value}' is not a URL; use e.g. https://kb.example.com`);
-  }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash) {
-    throw new SettingError(
-      `${key}: '${value}' must be an http(s) URL without query or fragment, e.g. https://kb.example.com`,
-    );
-  }
-  return url.href.replace(/\/$/, "");
-}
+export { isLoopbackHost, kbFoldersIn };
