@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { healthBody } from "../../src/http/meta.js";
 import { silentLogger } from "../../src/logger.js";
 import { createCartographer } from "../../src/mcp/app.js";
@@ -14,27 +14,16 @@ import { principal } from "../mcp/helpers.js";
 import {
   bareRemote,
   gitSync,
-  type Instance,
-  instance,
   jsonOf,
   type Remote,
   remoteLog,
   textOf,
+  useInstances,
   write,
 } from "./helpers.js";
 
 let remote: Remote;
-const open: Instance[] = [];
-afterEach(async () => {
-  for (const i of open.splice(0)) await i.close();
-  await remote?.cleanup();
-});
-
-async function start(name: string, sync = {}) {
-  const i = await instance(remote, name, sync);
-  open.push(i);
-  return i;
-}
+const start = useInstances(() => remote);
 
 /**
  * b edits `shared/doc` and keeps the commit (its push is debounced for a minute); a edits it too

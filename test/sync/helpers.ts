@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach } from "vitest";
 import { initKb } from "../../src/kb/init.js";
 import type { SyncSettings } from "../../src/kb/sync/types.js";
 import type { KbSettings } from "../../src/kb/types.js";
@@ -97,3 +98,24 @@ export const write = (i: Instance, id: string, body = `${id}\n`) =>
 /** Commit subjects on the remote's main, newest first. */
 export const remoteLog = (remote: Remote): string[] =>
   gitSync(remote.bare, "log", "--format=%s", "main").trim().split("\n");
+
+/**
+ * `start(name, sync?)` for a suite: an instance on the test's current remote, closed after the
+ * test, after which the remote itself is removed. `currentRemote` reads the suite's variable.
+ */
+export function useInstances(
+  currentRemote: () => Remote | undefined,
+): (name: string, sync?: Partial<SyncSettings>) => Promise<Instance> {
+  const open: Instance[] = [];
+  afterEach(async () => {
+    for (const i of open.splice(0)) await i.close();
+    await currentRemote()?.cleanup();
+  });
+  return async (name, sync = {}) => {
+    const remote = currentRemote();
+    if (!remote) throw new Error("make the test's bare remote before starting an instance");
+    const i = await instance(remote, name, sync);
+    open.push(i);
+    return i;
+  };
+}

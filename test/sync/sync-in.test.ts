@@ -5,29 +5,19 @@
  */
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   bareRemote,
   gitSync,
   type Instance,
-  instance,
   jsonOf,
   type Remote,
+  useInstances,
   write,
 } from "./helpers.js";
 
 let remote: Remote;
-const open: Instance[] = [];
-afterEach(async () => {
-  for (const i of open.splice(0)) await i.close();
-  await remote?.cleanup();
-});
-
-async function start(name: string, sync = {}) {
-  const i = await instance(remote, name, sync);
-  open.push(i);
-  return i;
-}
+const start = useInstances(() => remote);
 
 const hits = async (i: Instance, query: string) =>
   (jsonOf(await i.call("search", { query })).results as { id: string }[]).map((r) => r.id);

@@ -4,30 +4,19 @@
  * pending/failed), and a non-fast-forward push is rebased and retried.
  */
 import { renameSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   bareRemote,
   gitSync,
-  type Instance,
-  instance,
   jsonOf,
   type Remote,
   remoteLog,
+  useInstances,
   write,
 } from "./helpers.js";
 
 let remote: Remote;
-const open: Instance[] = [];
-afterEach(async () => {
-  for (const i of open.splice(0)) await i.close();
-  await remote?.cleanup();
-});
-
-async function start(name: string, sync = {}) {
-  const i = await instance(remote, name, sync);
-  open.push(i);
-  return i;
-}
+const start = useInstances(() => remote);
 
 describe("sync-out", () => {
   it("out_debounce 0: the write is on the remote when the call returns, one commit", async () => {
