@@ -18,6 +18,16 @@ export interface ProviderBinding {
   write_token?: boolean;
   /** scope project: the project directory connect ran in (sync/status may run elsewhere). */
   project_dir?: string;
+  /** Provisioning: add the SessionStart hook that runs `cartographer sync` (`--bootstrap-hook`). */
+  bootstrap_hook?: boolean;
+}
+
+/** A hash-bound consent to one KB's MCP server descriptor (`cartographer approve <kb> <name>`). */
+export interface McpApproval {
+  kb: string;
+  name: string;
+  /** The descriptor's content hash at approval time; a changed descriptor needs a new approval. */
+  content_hash: string;
 }
 
 /** The client's view of `.cartographer.yaml`. `token_env` is a variable NAME, never a token. */
@@ -32,6 +42,12 @@ export interface ClientConfig {
   server_version?: string;
   /** KB names the server mounted at the last connect (lets doctor expand an all-KB binding). */
   server_kbs?: string[];
+  /** Provisioning: KBs whose unsigned artifacts the user consented to materialize. */
+  trust?: string[];
+  /** Provisioning: pinned Ed25519 public keys (64 hex) per KB; signed artifacts verify against these. */
+  signing_keys?: Record<string, string[]>;
+  /** Provisioning: approved MCP server descriptors. */
+  approvals?: McpApproval[];
 }
 
 export interface LoadedConfig {
@@ -64,6 +80,44 @@ function optionalString(value: unknown, key: string, file: string): string | und
   return value;
 }
 
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function parseSigningKeys(value: unknown, file: string): Record<string, string[]> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigError(`${file}: signing_keys must map a KB name to a list of public keys`);
+  }
+  const out: Record<string, string[]> = {};
+  for (const [kb, keys] of Object.entries(value as Record<string, unknown>)) {
+    const list = stringList(keys, `signing_keys.${kb}`, file) ?? [];
+    const bad = list.find((k) => !HEX64.test(k));
+    if (bad !== undefined) {
+      throw new ConfigError(
+        `${file}: signing_keys.${kb}: ${JSON.stringify(bad.slice(0, 80))} is not an Ed25519 public key (64 lowercase hex)`,
+      );
+    }
+    out[kb] = list;
+  }
+  return out;
+}
+
+function parseApprovals(value: unknown, file: string): McpApproval[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new ConfigError(`${file}: approvals must be a list`);
+  return value.map((raw, i): McpApproval => {
+    const item = (raw ?? {}) as Record<string, unknown>;
+    const kb = optionalString(item.kb, `approvals[${i}].kb`, file);
+    const name = optionalString(item.name, `approvals[${i}].name`, file);
+    const hash = optionalString(item.content_hash, `approvals[${i}].content_hash`, file);
+    if (!kb || !name || !hash || !HEX64.test(hash)) {
+      throw new ConfigError(
+        `${file}: approvals[${i}] needs kb, name and content_hash (64 lowercase hex); use cartographer approve <kb> <name>`,
+      );
+    }
+    return { kb, name, content_hash: hash };
+  });
+}
+
 /** Validates the plain JS value of the document; errors name the offending key. */
 export function parseClientConfig(raw: unknown, file: string): ClientConfig {
   const obj = (raw ?? {}) as Record<string, unknown>;
@@ -91,6 +145,7 @@ export function parseClientConfig(raw: unknown, file: string): ClientConfig {
     if (item.write_token === true) binding.write_token = true;
     const projectDir = optionalString(item.project_dir, `providers[${i}].project_dir`, file);
     if (projectDir && scope === "project") binding.project_dir = projectDir;
+    if (item.bootstrap_hook === true) binding.bootstrap_hook = true;
     return binding;
   });
   const config: ClientConfig = {
@@ -108,6 +163,12 @@ export function parseClientConfig(raw: unknown, file: string): ClientConfig {
   if (version) config.server_version = version;
   const kbs = stringList(obj.server_kbs, "server_kbs", file);
   if (kbs) config.server_kbs = kbs;
+  const trust = stringList(obj.trust, "trust", file);
+  if (trust) config.trust = trust;
+  const signingKeys = parseSigningKeys(obj.signing_keys, file);
+  if (signingKeys) config.signing_keys = signingKeys;
+  const approvals = parseApprovals(obj.approvals, file);
+  if (approvals) config.approvals = approvals;
   if (!/^[A-Za-z0-9_-]+$/.test(config.server_name)) {
     throw new ConfigError(`${file}: server_name must use letters, digits, - and _ only`);
   }
@@ -153,6 +214,15 @@ export async function saveConfig(loaded: LoadedConfig, config: ClientConfig): Pr
   }
   if (config.server_kbs) doc.set("server_kbs", doc.createNode(config.server_kbs, { flow: true }));
   else doc.delete("server_kbs");
+  if (config.trust && config.trust.length > 0) {
+    doc.set("trust", doc.createNode(config.trust, { flow: true }));
+  } else doc.delete("trust");
+  if (config.signing_keys && Object.keys(config.signing_keys).length > 0) {
+    doc.set("signing_keys", doc.createNode(config.signing_keys));
+  } else doc.delete("signing_keys");
+  if (config.approvals && config.approvals.length > 0) {
+    doc.set("approvals", doc.createNode(config.approvals));
+  } else doc.delete("approvals");
   // Keep any keys a user added to a provider item; overlay the ones we own.
   const previous = doc.get("providers");
   const previousItems = isSeq(previous) ? (previous.toJSON() as Record<string, unknown>[]) : [];
@@ -163,6 +233,8 @@ export async function saveConfig(loaded: LoadedConfig, config: ClientConfig): Pr
     delete item.scope;
     delete item.write_token;
     delete item.project_dir;
+    delete item.bootstrap_hook;
+    if (p.bootstrap_hook) item.bootstrap_hook = true;
     if (p.kbs && p.kbs.length > 0) item.kbs = p.kbs;
     if (p.scope) item.scope = p.scope;
     if (p.project_dir) item.project_dir = p.project_dir;

@@ -27,7 +27,14 @@ const LAYERS: Record<string, number> = {
 };
 
 /** The client reaches a server over HTTP only; of the server's code it may use just these. */
-const CLIENT_MAY_IMPORT = new Set(["logger.ts", "version.ts", "kb/atomic-write.ts"]);
+const CLIENT_MAY_IMPORT = new Set([
+  "logger.ts",
+  "version.ts",
+  "kb/atomic-write.ts",
+  // The byte rules of provisioning artifacts: one owner for server and client (docs/provisioning.md).
+  "kb/artifact-sign.ts",
+  "kb/ed25519.ts",
+]);
 
 /** Imports whose presence in the pure core means file, process or network access. */
 const IO_MODULE =
