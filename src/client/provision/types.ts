@@ -86,6 +86,13 @@ export interface RenderContext {
   serverName: string;
   /** Add the SessionStart hook that runs `cartographer sync` quietly (`--bootstrap-hook`). */
   bootstrapHook: boolean;
+  /**
+   * Sections the lockfile says this provider owned after the last sync (`file` + `id`). A
+   * section named after an artifact (`mcp:<entry>`) cannot be rebuilt once the artifact is gone,
+   * so the target returns each of these again — with `desired: null` when nothing renders it
+   * now — and the prune can remove it. Absent = none known.
+   */
+  ownedSections?: readonly { file: string; id: string }[];
 }
 
 /** A whole file the client owns. The engine writes it only inside one of `RenderResult.roots`. */
