@@ -4,7 +4,15 @@
  * server answered something that is not the protocol we expect, or the server answered a
  * well-formed MCP tool error. ConfigError covers local files and arguments.
  */
-export type ClientErrorKind = "unreachable" | "protocol" | "tool" | "config";
+export type ClientErrorKind =
+  | "unreachable"
+  | "protocol"
+  | "tool"
+  | "config"
+  /** Provisioning: a file's bytes do not match its content hash, or the manifest's revision. */
+  | "integrity"
+  /** Provisioning: a signature by an unpinned key, a bad signature, or an unsigned downgrade. */
+  | "untrusted";
 
 export class ClientError extends Error {
   constructor(
