@@ -1,0 +1,137 @@
+/**
+ * Claude Code (code.claude.com/docs/en/skills, /sub-agents, /hooks, /mcp). Root `~/.claude`
+ * (user) or `<project>/.claude` (project):
+ * - skill `<root>/skills/<name>/` (every file, executable bits kept);
+ * - agent `<root>/agents/<name>.md`, the KB file byte for byte (same format);
+ * - hook: its folder under `<root>/hooks/cartographer/<name>/`, registered in
+ *   `<root>/settings.json` `hooks.<Event>[]` as a group whose command is that folder's script
+ *   (the path marks it ours: Claude Code validates settings, so no extra key is written); in a
+ *   project the command starts `"$CLAUDE_PROJECT_DIR"/.claude/…` so a committed settings.json
+ *   works in every checkout;
+ * - bootstrap hook: `<root>/hooks/cartographer/_bootstrap.sh`, a SessionStart (`startup`) group;
+ * - mcp: entry `<server>-<kb>-<name>` in `~/.claude.json` / `<project>/.mcp.json` `mcpServers`,
+ *   `${VAR}` kept (Claude Code expands it itself);
+ * - instructions: carried by the instructions block (CLAUDE.md), nothing here.
+ */
+import path from "node:path";
+import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
+import { checkArtifacts, originOf } from "./checks.js";
+import { BOOTSTRAP_ORIGIN, folderFiles, generatedFile, ofKind, staleSections } from "./common.js";
+import { BOOTSTRAP_SCRIPT, hookCommand, parseHookSpec, shellQuote } from "./hook-spec.js";
+import { claudeHooksSection, type HookGroup, jsonEntrySection } from "./json-sections.js";
+import { type McpEntry, mcpEntries } from "./mcp-entry.js";
+
+function layout(ctx: RenderContext) {
+  const base = ctx.scope === "user" ? ctx.home : ctx.projectDir;
+  const root = path.join(base, ".claude");
+  const hooksDir = path.join(root, "hooks", "cartographer");
+  return {
+    root,
+    hooksDir,
+    // The shell word for hooksDir inside a hook command.
+    hooksWord:
+      ctx.scope === "user"
+        ? shellQuote(hooksDir)
+        : `"$CLAUDE_PROJECT_DIR"/.claude/hooks/cartographer`,
+    settings: path.join(root, "settings.json"),
+    mcpFile:
+      ctx.scope === "user"
+        ? path.join(ctx.home, ".claude.json")
+        : path.join(ctx.projectDir, ".mcp.json"),
+  };
+}
+
+/** The entry Claude Code reads: the descriptor itself (`type`, `url`/`command`, `${VAR}` kept). */
+function claudeEntry(e: McpEntry): Record<string, unknown> {
+  return { ...e.descriptor };
+}
+
+function render(artifacts: readonly Artifact[], ctx: RenderContext) {
+  const l = layout(ctx);
+  const checked = checkArtifacts(artifacts);
+  const notes = [...checked.notes];
+  const files = [];
+  for (const a of ofKind(checked.artifacts, "skill")) {
+    files.push(...folderFiles(a, path.join(l.root, "skills", a.name)));
+  }
+  for (const a of ofKind(checked.artifacts, "agent")) {
+    files.push(...folderFiles(a, path.join(l.root, "agents"))); // the one file, <name>.md
+  }
+  const groups: Record<string, HookGroup[]> = {};
+  const hookOrigins: string[] = [];
+  if (ctx.bootstrapHook) {
+    files.push(
+      generatedFile(
+        path.join(l.hooksDir, "_bootstrap.sh"),
+        BOOTSTRAP_SCRIPT,
+        BOOTSTRAP_ORIGIN,
+        true,
+      ),
+    );
+    groups.SessionStart = [
+      { matcher: "startup", hooks: [{ type: "command", command: `${l.hooksWord}/_bootstrap.sh` }] },
+    ];
+    hookOrigins.push(BOOTSTRAP_ORIGIN);
+  }
+  for (const a of ofKind(checked.artifacts, "hook")) {
+    const spec = parseHookSpec(a);
+    if ("error" in spec) {
+      notes.push(`${a.kb}/hook/${a.name} not written: ${spec.error}`);
+      continue;
+    }
+    files.push(...folderFiles(a, path.join(l.hooksDir, a.name)));
+    const group = {
+      ...(spec.matcher ? { matcher: spec.matcher } : {}),
+      hooks: [
+        {
+          type: "command",
+          command: hookCommand(`${l.hooksWord}/${a.name}`, spec),
+          ...(spec.timeout ? { timeout: spec.timeout } : {}),
+        },
+      ],
+    };
+    groups[spec.event] = [...(groups[spec.event] ?? []), group];
+    hookOrigins.push(originOf(a));
+  }
+  const sections: ManagedSection[] = [
+    claudeHooksSection({
+      file: l.settings,
+      ownPrefix: `${l.hooksWord}/`,
+      desired: hookOrigins.length > 0 ? sortedEvents(groups) : null,
+      origins: hookOrigins,
+    }),
+  ];
+  const mcp = mcpEntries(checked.artifacts, ctx.serverName);
+  notes.push(...mcp.notes);
+  for (const e of mcp.entries) {
+    sections.push(
+      jsonEntrySection({
+        file: l.mcpFile,
+        containerKey: "mcpServers",
+        entry: e.entry,
+        desired: claudeEntry(e),
+        origins: [originOf(e.artifact)],
+      }),
+    );
+  }
+  sections.push(
+    ...staleSections(ctx.ownedSections, l.mcpFile, sections, (entry) =>
+      jsonEntrySection({
+        file: l.mcpFile,
+        containerKey: "mcpServers",
+        entry,
+        desired: null,
+        origins: [],
+      }),
+    ),
+  );
+  return { roots: [l.root, l.mcpFile], files, sections, notes };
+}
+
+function sortedEvents(groups: Record<string, HookGroup[]>): Record<string, HookGroup[]> {
+  const out: Record<string, HookGroup[]> = {};
+  for (const k of Object.keys(groups).sort()) out[k] = groups[k] as HookGroup[];
+  return out;
+}
+
+export const claudeTarget: ProvisionTarget = { id: "claude", render };
