@@ -1,0 +1,219 @@
+/**
+ * Applies a provisioning plan to disk. Guarantees (docs/client.md "Provisioning"):
+ * - writes only strictly inside one of the target's roots; a root may be created (its parent
+ *   must exist), nothing above it is created, followed or removed;
+ * - never through a symlink: every component from the root down is lstat-ed before a write, the
+ *   target is re-checked, files are read with O_NOFOLLOW and replaced by rename (which replaces
+ *   a name, never follows it);
+ * - one atomic write per file (temp + rename in the same directory, src/kb/atomic-write.ts),
+ *   mode 0755 / 0644 exactly; unchanged files are not touched (their mtime stays);
+ * - a shared file gets all of our sections in one read-modify-write; a file that does not parse
+ *   fails that file's sections only, and is left byte for byte;
+ * - pruning re-checks the bytes are still ours, then removes the file and the directories the
+ *   engine created once they are empty, never a root.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { writeFileAtomic } from "../../kb/atomic-write.js";
+import { BlockedPath, dirsBetween, isUnder, readBytesNoFollow, rootOf } from "./disk.js";
+import { sha256Hex } from "./lockfile.js";
+import { type FileAction, type ProvisionPlan, type SectionAction, WRITES } from "./plan.js";
+
+export interface ApplyOutcome {
+  /** Actions that did not happen: file path or section key → why. */
+  failed: Map<FileAction | SectionAction, string>;
+  /** Directories created below a root by this run. */
+  createdDirs: string[];
+}
+
+const message = (err: unknown) =>
+  err instanceof BlockedPath
+    ? `${err.message}; nothing is written through a symlink`
+    : ((err as NodeJS.ErrnoException)?.code ?? "") === "EACCES"
+      ? `permission denied (${(err as Error).message})`
+      : ((err as Error)?.message ?? String(err));
+
+class DirMaker {
+  private readonly ok = new Set<string>();
+  readonly created: string[] = [];
+
+  /** Makes `file`'s parent directories from `root` down, refusing any non-directory component. */
+  async ensure(root: string, file: string): Promise<void> {
+    for (const dir of dirsBetween(root, file)) {
+      if (this.ok.has(dir)) continue;
+      let st = await fs.lstat(dir).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === "ENOENT") return null;
+        throw err;
+      });
+      if (!st) {
+        try {
+          await fs.mkdir(dir, { mode: 0o755 });
+          if (dir !== root) this.created.push(dir);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === "ENOENT" && dir === root)
+            throw new Error(
+              `${path.dirname(root)} does not exist; nothing is created above ${root}`,
+            );
+          if (code !== "EEXIST") throw err;
+        }
+        st = await fs.lstat(dir);
+      }
+      if (st.isSymbolicLink()) throw new BlockedPath(`${dir} is a symlink`);
+      if (!st.isDirectory()) throw new BlockedPath(`${dir} is not a directory`);
+      this.ok.add(dir);
+    }
+  }
+}
+
+/** Replaces `file` only if what is there now is absent or a regular file. */
+async function assertReplaceable(file: string): Promise<void> {
+  const st = await fs.lstat(file).catch(() => null);
+  if (st?.isSymbolicLink()) throw new BlockedPath(`${file} is a symlink`);
+  if (st && !st.isFile()) throw new BlockedPath(`${file} is not a regular file`);
+}
+
+async function runBounded<T>(items: readonly T[], limit: number, fn: (t: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function requireRoot(p: string, roots: readonly string[]): string {
+  const root = rootOf(p, roots);
+  if (!root) throw new Error(`${p} is outside the provider's folders; refused`);
+  return root;
+}
+
+async function writeFiles(
+  actions: FileAction[],
+  roots: readonly string[],
+  dirs: DirMaker,
+  failed: ApplyOutcome["failed"],
+) {
+  await runBounded(actions, 16, async (a) => {
+    try {
+      const desired = a.desired;
+      if (!desired) throw new Error("nothing to write");
+      await dirs.ensure(requireRoot(a.path, roots), a.path);
+      await assertReplaceable(a.path);
+      await writeFileAtomic(a.path, desired.bytes, { mode: desired.executable ? 0o755 : 0o644 });
+    } catch (err) {
+      failed.set(a, message(err));
+    }
+  });
+}
+
+/** One read-modify-write per shared file, all of its sections or none. */
+async function writeSections(
+  actions: SectionAction[],
+  roots: readonly string[],
+  dirs: DirMaker,
+  failed: ApplyOutcome["failed"],
+) {
+  const byFile = new Map<string, SectionAction[]>();
+  for (const a of actions) {
+    const list = byFile.get(a.section.file) ?? [];
+    list.push(a);
+    byFile.set(a.section.file, list);
+  }
+  for (const [file, list] of byFile) {
+    try {
+      await dirs.ensure(requireRoot(file, roots), file);
+      await assertReplaceable(file);
+      const before = await readBytesNoFollow(file);
+      let text: string | null = before === null ? null : before.toString("utf8");
+      for (const a of list) {
+        const target = a.kind === "remove" ? null : a.section.desired;
+        text = a.section.write(text, target);
+      }
+      const mode = before === null ? 0o644 : (await fs.lstat(file)).mode & 0o777;
+      const unchanged =
+        before === null ? text === null || text === "" : text === before.toString("utf8");
+      if (text !== null && !unchanged) await writeFileAtomic(file, text, { mode });
+    } catch (err) {
+      for (const a of list) failed.set(a, message(err));
+    }
+  }
+}
+
+async function pruneFiles(
+  actions: FileAction[],
+  roots: readonly string[],
+  failed: ApplyOutcome["failed"],
+) {
+  await runBounded(actions, 16, async (a) => {
+    try {
+      const root = requireRoot(a.path, roots);
+      for (const dir of dirsBetween(root, a.path)) {
+        const st = await fs.lstat(dir).catch(() => null);
+        if (!st) return; // already gone with its folder
+        if (!st.isDirectory()) throw new BlockedPath(`${dir} is a symlink or not a directory`);
+      }
+      const bytes = await readBytesNoFollow(a.path);
+      if (bytes === null) return;
+      // The plan saw our bytes; the user may have edited the file since.
+      if (!a.forced && sha256Hex(bytes) !== a.locked?.sha256)
+        throw new Error(`${a.path} changed while syncing; kept`);
+      await fs.unlink(a.path);
+    } catch (err) {
+      failed.set(a, message(err));
+    }
+  });
+}
+
+/**
+ * Removes directories the engine created that no longer hold anything we keep (deepest first;
+ * a directory the user put files in stays). Returns those still needed or still there.
+ */
+export async function pruneDirs(
+  candidates: readonly string[],
+  keep: readonly string[],
+  roots: readonly string[],
+): Promise<string[]> {
+  const needed = (d: string) => keep.some((p) => p.startsWith(d + path.sep));
+  const remaining: string[] = [];
+  const ordered = [...new Set(candidates)].sort((a, b) => b.length - a.length);
+  for (const dir of ordered) {
+    if (needed(dir)) {
+      remaining.push(dir);
+      continue;
+    }
+    if (!roots.some((r) => isUnder(dir, r))) continue; // a root, or outside every root: never removed
+    const st = await fs.lstat(dir).catch(() => null);
+    if (!st?.isDirectory()) continue;
+    await fs.rmdir(dir).catch(() => {});
+  }
+  return remaining;
+}
+
+/** Applies every writing and pruning action of `plan`; kept and unchanged ones are not touched. */
+export async function applyProvision(
+  plan: ProvisionPlan,
+  roots: readonly string[],
+): Promise<ApplyOutcome> {
+  const failed: ApplyOutcome["failed"] = new Map();
+  const dirs = new DirMaker();
+  // Files before sections (a hook registration never points at a missing script), prunes last
+  // (a registration is removed before its script).
+  await writeFiles(
+    plan.files.filter((f) => WRITES.has(f.kind)),
+    roots,
+    dirs,
+    failed,
+  );
+  await writeSections(
+    plan.sections.filter((s) => WRITES.has(s.kind) || s.kind === "remove"),
+    roots,
+    dirs,
+    failed,
+  );
+  await pruneFiles(
+    plan.files.filter((f) => f.kind === "prune"),
+    roots,
+    failed,
+  );
+  return { failed, createdDirs: dirs.created };
+}

@@ -1,0 +1,186 @@
+/**
+ * Step two of a provisioning run, per provider binding: accepted artifacts of its KBs → merged
+ * (merge.ts) → rendered by the provider's target → compared with the lockfile and the disk
+ * (plan.ts) → written (apply.ts) or only reported (status). The caller reads and writes the
+ * lockfile once per run (run.ts).
+ */
+import type { CommandIo } from "../commands/io.js";
+import type { ClientConfig, ProviderBinding } from "../config.js";
+import { boundKbs } from "../topology.js";
+import { type ApplyOutcome, applyProvision, pruneDirs } from "./apply.js";
+import {
+  ancestorProblem,
+  BlockedPath,
+  DirCache,
+  readBytesNoFollow,
+  readDiskFiles,
+  rootOf,
+} from "./disk.js";
+import { type BindingKey, type BindingLock, findBinding, type Lockfile } from "./lockfile.js";
+import { mergeArtifacts } from "./merge.js";
+import { heldPaths, nextBindingLock } from "./next-lock.js";
+import { type DiskSection, type ProvisionPlan, planProvision, sectionKey } from "./plan.js";
+import type {
+  Artifact,
+  HeldArtifact,
+  KbManifest,
+  ManagedSection,
+  ProvisionTarget,
+  RenderContext,
+  TrustDecision,
+} from "./types.js";
+
+export interface TrustFlags {
+  /** `--auto-trust`: unsigned KB artifacts accepted for this run. */
+  autoTrust?: boolean;
+  /** `--pin-key` values of this run, parsed (`{kb: [public keys]}`). */
+  pinKeys?: Record<string, string[]>;
+}
+
+export interface Prepared {
+  /** Every KB the server mounts (an all-KB binding reaches these). */
+  serverKbs: string[];
+  manifests: Map<string, KbManifest>;
+  decision: TrustDecision;
+  /** Set when the server cannot provision (older server): why, worded for the user. */
+  skipped?: string;
+}
+
+export type TargetFor = (id: ProviderBinding["name"]) => ProvisionTarget;
+
+export interface BindingRun {
+  binding: ProviderBinding;
+  key: BindingKey;
+  plan: ProvisionPlan;
+  /** Set when the plan was applied. */
+  outcome?: ApplyOutcome;
+  held: HeldArtifact[];
+  notes: string[];
+  /** KBs whose manifest revision differs from the one last applied. */
+  changedKbs: string[];
+  /** The binding's next lockfile entry (null: nothing of ours left). */
+  next: BindingLock | null;
+}
+
+export function renderContext(
+  io: CommandIo,
+  config: ClientConfig,
+  binding: ProviderBinding,
+): RenderContext {
+  return {
+    scope: binding.scope ?? "user",
+    home: io.home,
+    projectDir: binding.project_dir ?? io.cwd,
+    env: io.env,
+    serverName: config.server_name,
+    bootstrapHook: binding.bootstrap_hook === true,
+  };
+}
+
+export function bindingKey(ctx: RenderContext, provider: ProviderBinding["name"]): BindingKey {
+  return { provider, scope: ctx.scope, dir: ctx.scope === "user" ? ctx.home : ctx.projectDir };
+}
+
+/** Our part of every shared file, read once per file, never through a symlink. */
+async function readSections(
+  sections: readonly ManagedSection[],
+  roots: readonly string[],
+  cache: DirCache,
+): Promise<Map<string, DiskSection>> {
+  const texts = new Map<string, Promise<string | null>>();
+  const textOf = (file: string) => {
+    let hit = texts.get(file);
+    if (!hit) {
+      hit = (async () => {
+        const root = rootOf(file, roots);
+        if (!root) throw new BlockedPath(`${file} is outside the provider's folders`);
+        const problem = await ancestorProblem(root, file, cache);
+        if (problem === "absent") return null;
+        if (problem) throw new BlockedPath(problem);
+        const bytes = await readBytesNoFollow(file);
+        return bytes === null ? null : bytes.toString("utf8");
+      })();
+      texts.set(file, hit);
+    }
+    return hit;
+  };
+  const out = new Map<string, DiskSection>();
+  for (const s of sections) {
+    try {
+      out.set(sectionKey(s.file, s.id), { state: "ok", current: s.read(await textOf(s.file)) });
+    } catch (err) {
+      out.set(sectionKey(s.file, s.id), { state: "error", why: (err as Error).message });
+    }
+  }
+  return out;
+}
+
+export interface RunOptions {
+  /** Write (sync/connect) or only compare (status). */
+  write: boolean;
+  force: boolean;
+  targetFor: TargetFor;
+  /** Render as if the KBs offered nothing: disconnect prunes everything of ours. */
+  empty?: boolean;
+}
+
+/** Plans (and with `write`, applies) one binding against `lock`. */
+export async function runBinding(
+  io: CommandIo,
+  config: ClientConfig,
+  binding: ProviderBinding,
+  prepared: Prepared,
+  lock: Lockfile,
+  opts: RunOptions,
+): Promise<BindingRun> {
+  const kbs = boundKbs(binding.kbs ?? [], prepared.serverKbs);
+  const ctx = renderContext(io, config, binding);
+  const key = bindingKey(ctx, binding.name);
+  const locked = findBinding(lock, key);
+  let artifacts: Artifact[] = [];
+  let held: HeldArtifact[] = [];
+  if (!opts.empty) {
+    const accepted = prepared.decision.accepted.filter((a) => kbs.includes(a.kb));
+    const merged = mergeArtifacts(accepted, kbs);
+    artifacts = merged.artifacts;
+    held = [...prepared.decision.held.filter((h) => kbs.includes(h.kb)), ...merged.held];
+  }
+  if (locked && locked.sections.length > 0)
+    ctx.ownedSections = locked.sections.map((s) => ({ file: s.file, id: s.id }));
+  const render = opts.targetFor(binding.name).render(artifacts, ctx);
+  const roots = render.roots;
+  const cache = new DirCache();
+  const paths = [
+    ...new Set([...render.files.map((f) => f.path), ...(locked?.files ?? []).map((f) => f.path)]),
+  ];
+  const disk = await readDiskFiles(paths, roots, cache);
+  const sections = await readSections(render.sections, roots, cache);
+  const plan = planProvision({ render, lock: locked, disk, sections, force: opts.force });
+  let outcome: ApplyOutcome | undefined;
+  let dirs = locked?.dirs ?? [];
+  if (opts.write) {
+    outcome = await applyProvision(plan, roots);
+    dirs = await pruneDirs([...dirs, ...outcome.createdDirs], heldPaths(plan, outcome), roots);
+  }
+  const revisions: Record<string, string> = {};
+  const changedKbs: string[] = [];
+  for (const kb of kbs) {
+    const revision = prepared.manifests.get(kb)?.revision;
+    if (revision === undefined) continue;
+    revisions[kb] = revision;
+    if (locked && locked.revisions[kb] !== revision) changedKbs.push(kb);
+  }
+  const next = opts.empty
+    ? null
+    : nextBindingLock({ key, plan, ...(outcome ? { outcome } : {}), revisions, dirs });
+  return {
+    binding,
+    key,
+    plan,
+    ...(outcome ? { outcome } : {}),
+    held,
+    notes: render.notes,
+    changedKbs,
+    next,
+  };
+}
