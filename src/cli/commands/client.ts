@@ -4,14 +4,18 @@
  */
 import { homedir } from "node:os";
 import type { Command } from "commander";
+import { approve } from "../../client/commands/approve.js";
 import { connect } from "../../client/commands/connect.js";
 import { disconnect } from "../../client/commands/disconnect.js";
 import { doctor } from "../../client/commands/doctor.js";
 import type { CommandIo } from "../../client/commands/io.js";
 import { reconnect } from "../../client/commands/reconnect.js";
+import { revoke } from "../../client/commands/revoke.js";
 import { status } from "../../client/commands/status.js";
 import { sync } from "../../client/commands/sync.js";
+import { trust } from "../../client/commands/trust.js";
 import type { Scope } from "../../client/config.js";
+import { parsePinKeys } from "../../client/provision/trust.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
 import type { CommandContext } from "../program.js";
 
@@ -24,6 +28,23 @@ function clientIo(io: CliIo): CommandIo {
     stderr: io.stderr,
   };
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** `--pin-key` values as `{kb: [keys]}`; a malformed one is a usage error. */
+function pinKeysOf(values: string[] | undefined): Record<string, string[]> | undefined {
+  if (!values || values.length === 0) return undefined;
+  try {
+    return parsePinKeys(values);
+  } catch (err) {
+    throw new CliExit(EXIT_USAGE, (err as Error).message);
+  }
+}
+
+const PIN_KEY_HELP =
+  "pin a KB's Ed25519 public key (64 hex; repeatable) and save it in signing_keys: its signed artifacts must verify with it";
+const AUTO_TRUST_HELP =
+  "accept unsigned KB artifacts for this run only (not saved; see cartographer trust)";
 
 const list = (value: string) =>
   value
@@ -49,6 +70,8 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
     .option("--scope <scope>", "user (default) or project")
     .option("--dry-run", "print what would be written, write nothing")
     .option("--write-token", "antigravity only: write the literal token (file mode 0600)")
+    .option("--pin-key <kb=key>", PIN_KEY_HELP, collect)
+    .option("--auto-trust", AUTO_TRUST_HELP)
     .action(
       async (
         providers: string[],
@@ -60,6 +83,8 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
           scope?: string;
           dryRun?: boolean;
           writeToken?: boolean;
+          pinKey?: string[];
+          autoTrust?: boolean;
         },
       ) => {
         if (opts.scope !== undefined && opts.scope !== "user" && opts.scope !== "project") {
@@ -68,11 +93,14 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
             `--scope: '${opts.scope}' is not a scope; use user or project`,
           );
         }
+        const { pinKey, ...rest } = opts;
+        const pinKeys = pinKeysOf(pinKey);
         setExit(
           await connect(clientIo(io), {
-            ...opts,
+            ...rest,
             scope: opts.scope as Scope | undefined,
             providers,
+            ...(pinKeys ? { pinKeys } : {}),
           }),
         );
       },
@@ -81,7 +109,13 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
     .command("sync")
     .description("re-apply entries and instructions from the server's live /health")
     .option(configOption, configHelp)
-    .action(async (opts: { config?: string }) => setExit(await sync(clientIo(io), opts)));
+    .option("--pin-key <kb=key>", PIN_KEY_HELP, collect)
+    .option("--auto-trust", AUTO_TRUST_HELP)
+    .action(async (opts: { config?: string; pinKey?: string[]; autoTrust?: boolean }) => {
+      const { pinKey, ...rest } = opts;
+      const pinKeys = pinKeysOf(pinKey);
+      setExit(await sync(clientIo(io), { ...rest, ...(pinKeys ? { pinKeys } : {}) }));
+    });
   program
     .command("status")
     .description(
@@ -115,5 +149,41 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
     .option(configOption, configHelp)
     .action(async (providers: string[], opts: { config?: string }) =>
       setExit(await disconnect(clientIo(io), { ...opts, providers })),
+    );
+  program
+    .command("trust [kb]")
+    .description(
+      "consent to write a KB's unsigned skills, agents, hooks and instructions (saved in trust); without a KB, list what is trusted, pinned and approved",
+    )
+    .option(configOption, configHelp)
+    .option("--revoke", "withdraw the consent")
+    .option(
+      "--pin-key-from-server",
+      "pin the signing key the server names for the KB (trust on first use; prints the key id to compare)",
+    )
+    .option("--json", "print JSON")
+    .action(
+      async (
+        kb: string | undefined,
+        opts: { config?: string; revoke?: boolean; pinKeyFromServer?: boolean; json?: boolean },
+      ) => setExit(await trust(clientIo(io), { ...opts, ...(kb !== undefined ? { kb } : {}) })),
+    );
+  program
+    .command("approve <kb> <name>")
+    .description(
+      "show a KB's MCP server descriptor (transport, URL or command, env and header names) and approve that exact descriptor for sync",
+    )
+    .option(configOption, configHelp)
+    .option("--json", "print JSON")
+    .action(async (kb: string, name: string, opts: { config?: string; json?: boolean }) =>
+      setExit(await approve(clientIo(io), { ...opts, kb, name })),
+    );
+  program
+    .command("revoke <kb> <name>")
+    .description("withdraw the approval of a KB's MCP server descriptor; the next sync removes it")
+    .option(configOption, configHelp)
+    .option("--json", "print JSON")
+    .action(async (kb: string, name: string, opts: { config?: string; json?: boolean }) =>
+      setExit(await revoke(clientIo(io), { ...opts, kb, name })),
     );
 }

@@ -12,6 +12,7 @@ import {
 import { ConfigError } from "../errors.js";
 import { baseUrlOf, fetchHealth, type ServerHealth } from "../health.js";
 import { FLAT_NAMESPACE, PROVIDERS } from "../providers/index.js";
+import { withPinnedKeys } from "../provision/trust.js";
 import { applyPlan, bearerHeaders, DigestCache, ProviderFailure, removeProvider } from "./apply.js";
 import {
   type CommandIo,
@@ -38,6 +39,10 @@ export interface ConnectOptions extends CommonOptions {
   dryRun?: boolean;
   /** Antigravity only: write the literal token (it cannot reference an env var); file 0600. */
   writeToken?: boolean;
+  /** `--auto-trust`: unsigned KB artifacts accepted for this run only (not saved). */
+  autoTrust?: boolean;
+  /** `--pin-key <kb>=<hex>` values, parsed; saved into `signing_keys` with the config. */
+  pinKeys?: Record<string, string[]>;
 }
 
 /**
@@ -236,7 +241,7 @@ export async function applyBindings(
 export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise<number> {
   try {
     const loaded = await loadConfig(configPath(io, opts));
-    const config: ClientConfig = { ...loaded.config };
+    const config: ClientConfig = withPinnedKeys({ ...loaded.config }, opts.pinKeys);
     if (opts.serverUrl) config.server_url = opts.serverUrl;
     if (opts.tokenEnv !== undefined) {
       if (!ENV_NAME.test(opts.tokenEnv)) {

@@ -1,6 +1,7 @@
 import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
+import { withPinnedKeys } from "../provision/trust.js";
 import { applyBindings } from "./connect.js";
 import {
   type CommandIo,
@@ -12,19 +13,26 @@ import {
   reportError,
 } from "./io.js";
 
+export interface SyncOptions extends CommonOptions {
+  /** `--auto-trust`: unsigned KB artifacts accepted for this run only (not saved). */
+  autoTrust?: boolean;
+  /** `--pin-key <kb>=<hex>` values, parsed; saved into `signing_keys` with the config. */
+  pinKeys?: Record<string, string[]>;
+}
+
 /**
  * `cartographer sync`: re-applies every saved provider against the live `/health`. An
  * unreachable server leaves every file as it is (warning, exit 2). Because the removal set
  * covers both entry shapes, a sync also heals a topology change (D288).
  */
-export async function sync(io: CommandIo, opts: CommonOptions = {}): Promise<number> {
+export async function sync(io: CommandIo, opts: SyncOptions = {}): Promise<number> {
   try {
     const loaded = await loadConfig(configPath(io, opts));
     if (!loaded.exists) {
       loggerFor(io).error(`no ${loaded.file}; run cartographer connect first`);
       return EXIT_ERROR;
     }
-    const { config } = loaded;
+    const config = withPinnedKeys(loaded.config, opts.pinKeys);
     if (config.providers.length === 0) {
       io.stdout.write("no providers connected; nothing to sync\n");
       return EXIT_OK;
