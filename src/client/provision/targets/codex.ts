@@ -1,0 +1,218 @@
+/**
+ * Codex CLI (developers.openai.com/codex/skills, /subagents, /hooks, /mcp). `<codex>` is
+ * `$CODEX_HOME` (default `~/.codex`, read from ctx.env) for the user scope, `<project>/.codex`
+ * for the project scope (read by Codex only in a trusted project, see codex-trust.ts):
+ * - skill `~/.agents/skills/<name>/` / `<project>/.agents/skills/<name>/` — where the Codex
+ *   docs put user and repository skills (Codex 0.171.0 still also reads `<codex>/skills`);
+ * - agent `<codex>/agents/<name>.toml`: the KB's Markdown agent converted to the custom-agent
+ *   shape Codex documents (`name`, `description`, `developer_instructions` = the body);
+ *   Claude-only fields (`tools`, `model`, …) have no Codex meaning and are left out;
+ * - hook: its folder under `<codex>/hooks/cartographer/<name>/`, registered in a marked block of
+ *   `<codex>/config.toml` as `[[hooks.<Event>]]` + `[[hooks.<Event>.hooks]]` (absolute command
+ *   path); Codex runs a new command hook only after the user trusts it (`/hooks`);
+ * - mcp: `[mcp_servers.<server>-<kb>-<name>]` in `<codex>/config.toml`; a `${VAR}` reference
+ *   becomes `bearer_token_env_var` / `env_http_headers` / `env_vars` (Codex reads the variable
+ *   itself), never a value;
+ * - instructions: carried by the instructions block (AGENTS.md), nothing here.
+ */
+import path from "node:path";
+import { codexHome } from "../../codex-trust.js";
+import { tomlString } from "../../providers/toml-tables.js";
+import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
+import { checkArtifacts, originOf } from "./checks.js";
+import {
+  BOOTSTRAP_ORIGIN,
+  folderFiles,
+  generatedFile,
+  ofKind,
+  staleSections,
+  textOf,
+} from "./common.js";
+import { parseFrontmatter, stringField } from "./frontmatter.js";
+import {
+  BOOTSTRAP_SCRIPT,
+  type HookEvent,
+  hookCommand,
+  parseHookSpec,
+  shellQuote,
+} from "./hook-spec.js";
+import { type McpEntry, mcpEntries, varRef } from "./mcp-entry.js";
+import { codexMcpSection, markerBlockSection, validateToml } from "./toml-sections.js";
+
+/** The hook events Codex documents (SessionEnd and Notification have no Codex counterpart). */
+const CODEX_EVENTS: readonly HookEvent[] = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+];
+
+function layout(ctx: RenderContext) {
+  const codex =
+    ctx.scope === "user" ? codexHome(ctx.home, ctx.env) : path.join(ctx.projectDir, ".codex");
+  const skills = path.join(ctx.scope === "user" ? ctx.home : ctx.projectDir, ".agents", "skills");
+  return {
+    codex,
+    skills,
+    hooksDir: path.join(codex, "hooks", "cartographer"),
+    config: path.join(codex, "config.toml"),
+  };
+}
+
+/** The custom-agent TOML, or `{ error }` when the KB agent lacks what Codex requires. */
+export function codexAgentToml(a: Artifact): string | { error: string } {
+  const fm = parseFrontmatter(textOf(a));
+  if ("error" in fm) return fm;
+  const description = stringField(fm.data, "description");
+  if (!description) return { error: "Codex needs a description (frontmatter `description`)" };
+  const body = fm.body.trim();
+  if (body === "") return { error: "Codex needs instructions (the Markdown body is empty)" };
+  return [
+    `# Written by cartographer from the KB ${a.kb} agent ${a.name}; edits are replaced on sync.`,
+    `name = ${tomlString(a.name)}`,
+    `description = ${tomlString(description)}`,
+    `developer_instructions = ${tomlString(`${body}\n`)}`,
+    "",
+  ].join("\n");
+}
+
+/** The `[mcp_servers.<entry>]` keys, or `{ error }` when a reference has no Codex form. */
+export function codexMcpEntry(e: McpEntry): Record<string, unknown> | { error: string } {
+  const d = e.descriptor;
+  if (d.type === "http") {
+    const out: Record<string, unknown> = { url: d.url };
+    const envHeaders: Record<string, string> = {};
+    for (const [header, value] of Object.entries(d.headers ?? {})) {
+      const ref = varRef(value);
+      if (ref?.bearer && header.toLowerCase() === "authorization")
+        out.bearer_token_env_var = ref.name;
+      else if (ref && !ref.bearer) envHeaders[header] = ref.name;
+      else
+        return {
+          error: `Codex cannot send header ${header} as "Bearer \${VAR}" (only Authorization)`,
+        };
+    }
+    if (Object.keys(envHeaders).length > 0) out.env_http_headers = envHeaders;
+    return out;
+  }
+  const out: Record<string, unknown> = { command: d.command };
+  if (d.args && d.args.length > 0) out.args = d.args;
+  const vars: string[] = [];
+  for (const [key, value] of Object.entries(d.env ?? {})) {
+    const ref = varRef(value);
+    if (!ref || ref.bearer || ref.name !== key) {
+      return { error: `Codex passes variables through under their own name only (env ${key})` };
+    }
+    vars.push(ref.name);
+  }
+  if (vars.length > 0) out.env_vars = vars;
+  return out;
+}
+
+function hooksBlock(
+  groups: { event: string; matcher?: string; command: string; timeout?: number }[],
+): string {
+  const lines: string[] = [];
+  for (const g of groups) {
+    lines.push(`[[hooks.${g.event}]]`);
+    if (g.matcher) lines.push(`matcher = ${tomlString(g.matcher)}`);
+    lines.push(
+      `[[hooks.${g.event}.hooks]]`,
+      `type = "command"`,
+      `command = ${tomlString(g.command)}`,
+    );
+    if (g.timeout) lines.push(`timeout = ${g.timeout}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function render(artifacts: readonly Artifact[], ctx: RenderContext) {
+  const l = layout(ctx);
+  const checked = checkArtifacts(artifacts);
+  const notes = [...checked.notes];
+  const files = [];
+  for (const a of ofKind(checked.artifacts, "skill"))
+    files.push(...folderFiles(a, path.join(l.skills, a.name)));
+  for (const a of ofKind(checked.artifacts, "agent")) {
+    const toml = codexAgentToml(a);
+    if (typeof toml !== "string")
+      notes.push(`${a.kb}/agent/${a.name} not written for Codex: ${toml.error}`);
+    else
+      files.push(generatedFile(path.join(l.codex, "agents", `${a.name}.toml`), toml, originOf(a)));
+  }
+  const groups = [];
+  const hookOrigins: string[] = [];
+  const word = shellQuote(l.hooksDir);
+  if (ctx.bootstrapHook) {
+    files.push(
+      generatedFile(
+        path.join(l.hooksDir, "_bootstrap.sh"),
+        BOOTSTRAP_SCRIPT,
+        BOOTSTRAP_ORIGIN,
+        true,
+      ),
+    );
+    groups.push({ event: "SessionStart", matcher: "startup", command: `${word}/_bootstrap.sh` });
+    hookOrigins.push(BOOTSTRAP_ORIGIN);
+  }
+  for (const a of ofKind(checked.artifacts, "hook")) {
+    const spec = parseHookSpec(a);
+    if ("error" in spec) {
+      notes.push(`${a.kb}/hook/${a.name} not written: ${spec.error}`);
+      continue;
+    }
+    if (!CODEX_EVENTS.includes(spec.event)) {
+      notes.push(
+        `${a.kb}/hook/${a.name} not written for Codex: Codex has no ${spec.event} hook event`,
+      );
+      continue;
+    }
+    files.push(...folderFiles(a, path.join(l.hooksDir, a.name)));
+    groups.push({
+      event: spec.event,
+      ...(spec.matcher ? { matcher: spec.matcher } : {}),
+      command: hookCommand(`${word}/${a.name}`, spec),
+      ...(spec.timeout ? { timeout: spec.timeout } : {}),
+    });
+    hookOrigins.push(originOf(a));
+  }
+  const sections: ManagedSection[] = [
+    markerBlockSection({
+      file: l.config,
+      id: "hooks",
+      begin: `# BEGIN cartographer:${ctx.serverName} hooks (managed by cartographer sync; edits inside are replaced)`,
+      end: `# END cartographer:${ctx.serverName} hooks`,
+      desired: groups.length > 0 ? hooksBlock(groups) : null,
+      origins: hookOrigins,
+      validate: validateToml(l.config),
+    }),
+  ];
+  const mcp = mcpEntries(checked.artifacts, ctx.serverName);
+  notes.push(...mcp.notes);
+  for (const e of mcp.entries) {
+    const entry = codexMcpEntry(e);
+    if ("error" in entry) {
+      notes.push(`${e.artifact.kb}/mcp/${e.artifact.name} not written for Codex: ${entry.error}`);
+      continue;
+    }
+    sections.push(
+      codexMcpSection({
+        file: l.config,
+        entry: e.entry,
+        desired: entry,
+        origins: [originOf(e.artifact)],
+      }),
+    );
+  }
+  sections.push(
+    ...staleSections(ctx.ownedSections, l.config, sections, (entry) =>
+      codexMcpSection({ file: l.config, entry, desired: null, origins: [] }),
+    ),
+  );
+  return { roots: [l.codex, l.skills], files, sections, notes };
+}
+
+export const codexTarget: ProvisionTarget = { id: "codex", render };
