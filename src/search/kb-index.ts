@@ -182,12 +182,16 @@ async function reconcilePass(
   let done = stats.unchanged;
   control.onProgress?.(done, total);
   const present = new Set(files.map((f) => f.id));
+  // A first build fills an empty index in bulk mode: secondary indexes built once at the end,
+  // rows written into a transaction held across batches (no transaction or savepoint per batch).
+  const firstBuild = known.size === 0 && toRead.length > bulkReadThreshold;
+  const inTransaction = (fn: () => void) => (firstBuild ? fn() : index.transaction(fn));
   const writeBatch = (
     batch: ConceptFileStat[],
     docOf: (f: ConceptFileStat) => ConceptDoc | null,
   ) => {
     const upserts: Array<{ doc: ConceptDoc; stat: FileStat }> = [];
-    index.transaction(() => {
+    inTransaction(() => {
       for (const file of batch) {
         const doc = docOf(file);
         if (!doc) {
@@ -215,8 +219,6 @@ async function reconcilePass(
     // Many files to read (first build, layout change): reading the scanned paths directly is
     // far cheaper than resolving ids one by one; one batch at a time, so memory holds one
     // batch of documents, not the whole KB (100,000 concepts: ~0.75 GB when read at once).
-    // A first build fills an empty index: secondary indexes are built once at the end.
-    const firstBuild = known.size === 0;
     if (firstBuild) index.bulkMode(true);
     try {
       for (let i = 0; i < toRead.length; i += WRITE_BATCH) {
