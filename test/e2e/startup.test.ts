@@ -1,13 +1,13 @@
 /**
  * Startup of the built binary (issue 16): a stdio server answers initialize and a search on a
- * KB with no index yet (built in the background), and `serve --stdio` loads neither the HTTP
- * stack, nor the client commands, nor the audit sink (cold start). A module-resolve hook
- * records every module the process loads.
+ * KB with no index yet (built in the background), and `serve --stdio` runs the bundle
+ * (scripts/bundle.ts) and loads neither the HTTP stack, nor the client commands, nor the audit
+ * sink (cold start). A module-resolve hook records every module the process loads.
  */
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN, cleanEnv, GIT_ENV, runBin, startServer, tempDir } from "./helpers.js";
 
@@ -106,13 +106,19 @@ describe("serve --stdio startup", () => {
       await exited;
     }
     const loaded = readFileSync(log, "utf8").split("\n");
-    const ours = loaded.filter((u) => u.includes("/dist/"));
-    expect(ours.some((u) => u.includes("/dist/mcp/stdio.js"))).toBe(true);
-    expect(ours.filter((u) => /\/dist\/(http|client)\//.test(u))).toEqual([]);
-    expect(ours.filter((u) => u.includes("/dist/audit/sink.js"))).toEqual([]);
-    expect(ours.filter((u) => /\/dist\/cli\/commands\/(client|audit|token)\.js/.test(u))).toEqual(
-      [],
-    );
+    const ours = [...new Set(loaded.filter((u) => u.includes("/dist/")))];
+    // The bin is the bundle (scripts/bundle.ts): a stub and a few chunks, not one file per module.
+    expect(ours.some((u) => u.endsWith("/dist/bundle/main.js"))).toBe(true);
+    expect(ours.filter((u) => !/\/dist\/(bundle\/|cli\/main\.js$)/.test(u))).toEqual([]);
+    expect(ours.length).toBeLessThan(40);
+    // Which code ran is told by what the loaded chunks define (esbuild keeps function names).
+    const code = ours.map((u) => readFileSync(fileURLToPath(u), "utf8")).join("\n");
+    expect(code).toMatch(/\bfunction serveStdio\(/);
+    expect(code).not.toMatch(/\bfunction startHttpServer\(/);
+    expect(code).not.toMatch(/\bfunction openAuditSink\(/);
+    expect(code).not.toMatch(/\bfunction registerClientCommands\(/);
+    expect(code).not.toMatch(/\bfunction registerAuditCommands\(/);
+    expect(code).not.toMatch(/\bfunction registerTokenCommands\(/);
   });
 });
 
