@@ -1,0 +1,105 @@
+/**
+ * Antigravity (antigravity.google/docs/skills; MCP as providers/antigravity.ts). User scope only,
+ * like its MCP entry: root `~/.gemini/config`, the folder Antigravity 2.0 and its CLI read.
+ * - skill `~/.gemini/config/skills/<name>/`;
+ * - mcp: entry `<server>-<kb>-<name>` in `~/.gemini/config/mcp_config.json` `mcpServers`
+ *   (`serverUrl` / `command` + `args`) — only for a descriptor without headers or env: Antigravity
+ *   does not expand `${VAR}` (google-antigravity/antigravity-cli#233) and a value is never
+ *   written, so a descriptor that needs a secret is noted instead;
+ * - agents, hooks, the bootstrap hook: notes (no documented subagent or hook files);
+ * - instructions: the instructions block (`~/.gemini/GEMINI.md`).
+ */
+import path from "node:path";
+import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
+import { checkArtifacts, originOf } from "./checks.js";
+import { folderFiles, ofKind, staleSections, unsupported } from "./common.js";
+import { jsonEntrySection } from "./json-sections.js";
+import { mcpEntries } from "./mcp-entry.js";
+
+const LABEL = "Antigravity";
+
+function render(artifacts: readonly Artifact[], ctx: RenderContext) {
+  const checked = checkArtifacts(artifacts);
+  if (ctx.scope !== "user") {
+    const kinds = [
+      ...new Set(checked.artifacts.filter((a) => a.kind !== "instructions").map((a) => a.kind)),
+    ];
+    return {
+      roots: [],
+      files: [],
+      sections: [],
+      notes:
+        kinds.length === 0
+          ? checked.notes
+          : [
+              ...checked.notes,
+              `${LABEL}: provisioned at user scope only (as its MCP entry); ${kinds.join(", ")} not written`,
+            ],
+    };
+  }
+  const root = path.join(ctx.home, ".gemini", "config");
+  const mcpFile = path.join(root, "mcp_config.json");
+  const notes = [
+    ...checked.notes,
+    ...unsupported(
+      LABEL,
+      ofKind(checked.artifacts, "agent"),
+      "subagents",
+      "no documented subagent files",
+    ),
+    ...unsupported(
+      LABEL,
+      ofKind(checked.artifacts, "hook"),
+      "hooks",
+      "no documented hook configuration",
+    ),
+  ];
+  if (ctx.bootstrapHook) {
+    notes.push(
+      `${LABEL}: the bootstrap hook is not supported (no documented hooks); run cartographer sync yourself`,
+    );
+  }
+  const files = ofKind(checked.artifacts, "skill").flatMap((a) =>
+    folderFiles(a, path.join(root, "skills", a.name)),
+  );
+  const mcp = mcpEntries(checked.artifacts, ctx.serverName);
+  notes.push(...mcp.notes);
+  const sections: ManagedSection[] = [];
+  for (const e of mcp.entries) {
+    const d = e.descriptor;
+    const refs = d.type === "http" ? d.headers : d.env;
+    if (refs && Object.keys(refs).length > 0) {
+      notes.push(
+        `${e.artifact.kb}/mcp/${e.artifact.name} not written for ${LABEL}: it needs \${VAR} references, which ${LABEL} does not expand`,
+      );
+      continue;
+    }
+    const entry =
+      d.type === "http"
+        ? { serverUrl: d.url }
+        : { command: d.command, ...(d.args ? { args: d.args } : {}) };
+    sections.push(
+      jsonEntrySection({
+        file: mcpFile,
+        containerKey: "mcpServers",
+        entry: e.entry,
+        desired: entry,
+        origins: [originOf(e.artifact)],
+      }),
+    );
+  }
+  sections.push(
+    ...staleSections(ctx.ownedSections, mcpFile, sections, (entry) =>
+      jsonEntrySection({
+        file: mcpFile,
+        containerKey: "mcpServers",
+        entry,
+        desired: null,
+        origins: [],
+      }),
+    ),
+  );
+  return { roots: [root], files, sections, notes };
+}
+
+export const antigravityTarget: ProvisionTarget = { id: "antigravity", render };
