@@ -42,7 +42,7 @@ function run(bin: string, args: string[], home: string, cwd: string): string {
 
 describe("Codex CLI reads what the Codex target writes", () => {
   it.skipIf(!CODEX).each(["user", "project"] as const)(
-    `%s scope: codex mcp list shows the MCP tables, the prompt lists the skill and the agent${why(CODEX, "codex")}`,
+    `%s scope: codex loads config.toml (its hooks block is validated at load), mcp list shows the MCP tables, the prompt lists the skill and the agent${why(CODEX, "codex")}`,
     (scope) => {
       const home = sandbox();
       const proj = sandbox();
