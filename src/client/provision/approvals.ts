@@ -60,7 +60,7 @@ export function readDescriptor(artifact: Artifact): { view: DescriptorView } | {
     }
     const args = o.args;
     if (args !== undefined && (!Array.isArray(args) || args.some((a) => typeof a !== "string"))) {
-      return { error: "args must be an array of strings" };
+      return { error: "its args are not a list of strings" };
     }
     return {
       view: {
@@ -72,7 +72,7 @@ export function readDescriptor(artifact: Artifact): { view: DescriptorView } | {
       },
     };
   }
-  return { error: 'type must be "http" or "stdio"' };
+  return { error: "its type is neither http nor stdio" };
 }
 
 /** One line per fact of a descriptor, for the terminal (names only, printable). */

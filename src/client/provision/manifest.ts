@@ -9,6 +9,8 @@ import type { McpSession } from "../mcp-session.js";
 import { MANIFEST_LIMITS, type ManifestBudget, readManifest } from "./manifest-shape.js";
 import type { KbManifest } from "./types.js";
 
+export type { ManifestBudget };
+
 export const MANIFEST_TOOL = "artifact_manifest";
 
 /**
@@ -27,16 +29,19 @@ const MAX_ANSWER_CHARS = MANIFEST_LIMITS.maxTotalBytes * 2;
  * KBs of the call); `integrity` for a content hash or revision that does not match the bytes
  * received; the session's own ToolError / ProtocolError / ServerUnreachableError unchanged
  * (an older server without `artifact_manifest` answers a ToolError).
+ *
+ * `opts.budget`: pass one object to every call of a run (several sessions) so the limits hold
+ * over the whole run; by default they hold over this call.
  */
 export async function fetchManifests(
   session: McpSession,
   kbs: string[],
-  opts: { routed: boolean },
+  opts: { routed: boolean; budget?: ManifestBudget },
 ): Promise<KbManifest[]> {
   if (!opts.routed && kbs.length > 1) {
     throw new Error("fetchManifests: a per-KB endpoint serves one KB; open one session per KB");
   }
-  const budget: ManifestBudget = { artifacts: 0, bytes: 0 };
+  const budget: ManifestBudget = opts.budget ?? { artifacts: 0, bytes: 0 };
   const out: KbManifest[] = [];
   for (const kb of kbs) {
     const text = await session.callTool(MANIFEST_TOOL, opts.routed ? { kb } : {});
