@@ -12,7 +12,7 @@ import { claudeTarget } from "../../src/client/provision/targets/claude.js";
 import { codexTarget } from "../../src/client/provision/targets/codex.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { applyResult } from "./apply.js";
-import { context, fullSet } from "./artifacts.js";
+import { artifact, context, fullSet } from "./artifacts.js";
 
 const sandbox = useTempDirs("carto-tgt-cli-");
 
@@ -53,8 +53,11 @@ describe("Codex CLI reads what the Codex target writes", () => {
         join(home, ".codex", "config.toml"),
         `[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n`,
       );
+      const apiKey = artifact("mcp", "apikey", {
+        "apikey.json": `{"type":"http","url":"https://api.example/mcp","headers":{"X-Api-Key":"\${API_KEY}"}}`,
+      });
       const result = codexTarget.render(
-        fullSet(),
+        [...fullSet(), apiKey],
         context(scope, home, proj, { bootstrapHook: true }),
       );
       applyResult(result);
@@ -63,6 +66,8 @@ describe("Codex CLI reads what the Codex target writes", () => {
         /cartographer-homelab-grafana\s+https:\/\/grafana\.example\/mcp\s+GRAFANA_TOKEN/,
       );
       expect(list).toMatch(/cartographer-homelab-files\s+mcp-files\s+--root \/srv\s+FILES_KEY=/);
+      const get = run(CODEX as string, ["mcp", "get", "cartographer-homelab-apikey"], home, proj);
+      expect(get).toContain("env_http_headers: X-Api-Key=API_KEY");
       const prompt = run(CODEX as string, ["debug", "prompt-input", "hello"], home, proj);
       expect(prompt).toContain("kbinfra--query-rete: Guide for querying the infra map");
       expect(prompt).toContain("kb-reviewer: {\\nReviews KB concepts for broken links.");
