@@ -212,3 +212,33 @@ describe("Claude Code target safety", () => {
     ]);
   });
 });
+
+describe("MCP entry names", () => {
+  it("are <server>-<kb>-<name>; a KB name unfit for an entry name, or one that would hit a per-KB cartographer entry, is noted", () => {
+    const home = sandbox();
+    const odd = artifact(
+      "mcp",
+      "grafana",
+      { "grafana.json": '{"type":"http","url":"https://g.example/mcp"}' },
+      "Bad KB",
+    );
+    // KB "homelab-grafana" exists: its per-KB entry (older servers) is cartographer-homelab-grafana.
+    const other = artifact("skill", "x", { "SKILL.md": "---\nname: x\n---\n" }, "homelab-grafana");
+    const notesKb = artifact(
+      "mcp",
+      "grafana",
+      { "grafana.json": '{"type":"http","url":"https://g.example/mcp"}' },
+      "notes",
+    );
+    const result = claudeTarget.render(
+      [MCP_HTTP, odd, other, notesKb],
+      context("user", home, home),
+    );
+    // The same descriptor name in two KBs gives two entries, not a clash.
+    expect(result.sections.map((s) => s.id)).toEqual(["hooks", "mcp:cartographer-notes-grafana"]);
+    expect(result.notes).toEqual([
+      'Bad KB/mcp/grafana not written: the KB "Bad KB" must match [a-z0-9][a-z0-9._-]* (at most 64 bytes), and it names the entry',
+      "homelab/mcp/grafana not written: its entry name cartographer-homelab-grafana is a cartographer entry name",
+    ]);
+  });
+});

@@ -11,8 +11,9 @@
  * - `SKILL.md` and agent files must carry YAML frontmatter that parses.
  *
  * A failing artifact is dropped whole with a note, never rendered in part. Two KBs offering
- * the same kind and name: identical content (the bundled skills every KB lists) is rendered
- * once; different content keeps the first KB's (by name) and notes the other.
+ * the same kind and name (skill, agent, hook: their paths have no KB in them): identical content
+ * (the bundled skills every KB lists) is rendered once; different content keeps the first KB's
+ * (by name) and notes the other.
  */
 import { normalizeRelPath } from "../../../kb/paths.js";
 import type { Artifact } from "../types.js";
@@ -94,7 +95,8 @@ export function checkArtifacts(artifacts: readonly Artifact[]): CheckedArtifacts
       notes.push(`${a.kb}/${a.kind}/${printableName(a.name)} not written: ${bad}`);
       continue;
     }
-    const key = `${a.kind}\0${a.name}`;
+    // MCP entries carry the KB in their name, so only the other kinds can clash across KBs.
+    const key = a.kind === "mcp" ? `${a.kind}\0${a.kb}\0${a.name}` : `${a.kind}\0${a.name}`;
     const first = kept.get(key);
     if (!first) kept.set(key, a);
     else if (first.contentHash !== a.contentHash) {

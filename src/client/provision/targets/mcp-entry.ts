@@ -13,6 +13,7 @@
  */
 import { type McpDescriptor, parseMcpDescriptor } from "../../../kb/mcp-descriptor.js";
 import type { Artifact } from "../types.js";
+import { unsafeName } from "./checks.js";
 
 export interface McpEntry {
   /** The entry name in the provider file. */
@@ -46,6 +47,13 @@ export function mcpEntries(
     const parsed = parseMcpDescriptor(file ? file.bytes.toString("utf8") : "");
     if ("error" in parsed) {
       notes.push(`${a.kb}/mcp/${a.name} not written: ${parsed.error}`);
+      continue;
+    }
+    const badKb = unsafeName(a.kb);
+    if (badKb) {
+      notes.push(
+        `${a.kb}/mcp/${a.name} not written: the KB ${badKb.slice(5)}, and it names the entry`,
+      );
       continue;
     }
     const entry = mcpEntryName(serverName, a);
