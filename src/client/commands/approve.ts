@@ -2,6 +2,7 @@ import { loadConfig, saveConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
 import {
   approvalState,
+  commandProblem,
   type DescriptorView,
   describeDescriptor,
   readDescriptor,
@@ -67,6 +68,15 @@ export async function approve(io: CommandIo, opts: ApproveOptions): Promise<numb
       );
     }
     const trusted = artifact.signature !== null || (loaded.config.trust ?? []).includes(opts.kb);
+    const notes: string[] = [];
+    if (!trusted) {
+      notes.push(
+        `KB ${opts.kb} is not trusted: its unsigned artifacts (this one too) wait for cartographer trust ${opts.kb} or --auto-trust`,
+      );
+    }
+    const missing = read.view.command ? commandProblem(read.view.command, io.env) : null;
+    if (missing)
+      notes.push(`${missing}; until then the sync holds it (it is never run by the client)`);
     if (opts.json) {
       io.stdout.write(
         `${JSON.stringify({
@@ -76,6 +86,7 @@ export async function approve(io: CommandIo, opts: ApproveOptions): Promise<numb
           content_hash: artifact.contentHash,
           signed: artifact.signature !== null,
           descriptor: jsonView(read.view),
+          notes,
         })}\n`,
       );
       return EXIT_OK;
@@ -89,11 +100,7 @@ export async function approve(io: CommandIo, opts: ApproveOptions): Promise<numb
         ? "already approved: this exact descriptor is recorded\n"
         : `${before === "changed" ? "approved again (it changed since the last approval)" : "approved"}: the next cartographer sync writes it into the agent tools\n`,
     );
-    if (!trusted) {
-      io.stdout.write(
-        `note: KB ${opts.kb} is not trusted: its unsigned artifacts (this one too) wait for cartographer trust ${opts.kb} or --auto-trust\n`,
-      );
-    }
+    for (const note of notes) io.stdout.write(`note: ${note}\n`);
     return EXIT_OK;
   } catch (err) {
     return reportFailure(io, err, opts.json);
