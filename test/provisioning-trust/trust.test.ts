@@ -54,17 +54,59 @@ const bundled: ArtifactSpec = { ...skill("kb-create"), source: "bundle" };
 describe("signed KB artifacts verify against pinned keys", () => {
   const signed = () => read(wireManifest("lab", [bundled, skill("ops")], SEED));
 
+  /** This client's package, as far as these tests are concerned, ships the wire kb-create. */
+  const own = () => {
+    const a = signed().artifacts.find((x) => x.name === "kb-create");
+    return new Map([["kb-create", a?.contentHash as string]]);
+  };
+
   it("a pinned key (yaml or --pin-key) accepts them without trust", () => {
     const yaml = evaluateTrust([signed()], cfg({ signing_keys: { lab: [PUBLIC_KEY] } }), {
       autoTrust: false,
+      bundledSkills: own(),
     });
     expect(names(yaml.accepted)).toEqual(["skill/kb-create", "skill/ops"]);
     expect(yaml.held).toEqual([]);
     const flag = evaluateTrust([signed()], cfg(), {
       autoTrust: false,
       pinKeys: { lab: [PUBLIC_KEY] },
+      bundledSkills: own(),
     });
     expect(names(flag.accepted)).toEqual(["skill/kb-create", "skill/ops"]);
+  });
+
+  it("with pinned keys a 'bundled' skill must be this package's own copy (the label is the server's word)", () => {
+    const pinned = cfg({ signing_keys: { lab: [PUBLIC_KEY] } });
+    const foreign = evaluateTrust([signed()], pinned, {
+      autoTrust: true,
+      bundledSkills: new Map(),
+    });
+    expect(names(foreign.accepted)).toEqual(["skill/ops"]);
+    expect(foreign.held).toEqual([
+      {
+        kb: "lab",
+        kind: "skill",
+        name: "kb-create",
+        reason:
+          "labelled bundled, but this client's package has no such skill; KB lab pins signing keys, so unsigned content is not taken on the server's word — run the same cartographer version on both sides",
+      },
+    ]);
+    const changed = evaluateTrust([signed()], pinned, {
+      autoTrust: false,
+      bundledSkills: new Map([["kb-create", "0".repeat(64)]]),
+    });
+    expect(changed.held[0]?.reason).toMatch(
+      /^labelled bundled, but it differs from this client's package copy/,
+    );
+    // The package's real skills are read from disk by default: the wire kb-create is not one of them.
+    expect(evaluateTrust([signed()], pinned, { autoTrust: false }).held[0]?.name).toBe("kb-create");
+    // Without pinned keys the label is taken (bundled skills ship with the package).
+    const unpinned = read(wireManifest("lab", [bundled]));
+    expect(
+      names(
+        evaluateTrust([unpinned], cfg(), { autoTrust: false, bundledSkills: new Map() }).accepted,
+      ),
+    ).toEqual(["skill/kb-create"]);
   });
 
   it("a key not pinned throws, even with trust, auto-trust and the server's signing_key", () => {
@@ -280,5 +322,22 @@ describe("pinned keys", () => {
         if (bad.length > 10) expect((err as Error).message).not.toContain(bad.slice(4));
       }
     }
+  });
+});
+
+describe("this package's own bundled skills", () => {
+  it("are read from the package's skills/ folder with the server's byte rule", async () => {
+    const { ownBundledSkills } = await import("../../src/client/provision/bundled.js");
+    const { scanArtifacts } = await import("../../src/kb/artifacts.js");
+    const { artifactContentHash } = await import("../../src/kb/artifact-sign.js");
+    const root = new URL("../../", import.meta.url).pathname;
+    const server = await scanArtifacts(root, { instructionsName: null, legacy: false });
+    const expected = new Map(
+      server.artifacts
+        .filter((a) => a.kind === "skill")
+        .map((a) => [a.name, artifactContentHash(a.files)]),
+    );
+    expect(expected.size).toBeGreaterThan(0);
+    expect(new Map(ownBundledSkills(root))).toEqual(expected);
   });
 });

@@ -5,6 +5,7 @@
  * | artifact                                   | outcome                                        |
  * |--------------------------------------------|------------------------------------------------|
  * | `source: bundle` (skills of the package)   | accepted: it ships with the installed package  |
+ * | `bundle` from a KB with pinned keys        | accepted only if it is this package's own copy |
  * | signed, key id not pinned for its KB       | THROW `untrusted` (the sync writes nothing)    |
  * | signed, pinned key, signature bad          | THROW `untrusted` (tampering)                  |
  * | signed, pinned key, signature good         | accepted (pinning the key is the consent)      |
@@ -22,6 +23,7 @@ import { artifactKeyId, verifyArtifactSignature } from "../../kb/artifact-sign.j
 import type { ClientConfig } from "../config.js";
 import { ClientError, ConfigError } from "../errors.js";
 import { approvalState, commandProblem, readDescriptor } from "./approvals.js";
+import { ownBundledSkills } from "./bundled.js";
 import type { Artifact, HeldArtifact, KbManifest, TrustDecision } from "./types.js";
 
 export interface TrustOptions {
@@ -34,6 +36,11 @@ export interface TrustOptions {
    * a bare command name cannot be looked up and its descriptor is held.
    */
   env?: Record<string, string | undefined>;
+  /**
+   * name → content hash of the skills this client's package ships (default: read from the
+   * package, bundled.ts). Only consulted for a KB with pinned keys.
+   */
+  bundledSkills?: ReadonlyMap<string, string>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -173,6 +180,17 @@ export function evaluateTrust(
       }
     }
     for (const a of manifest.artifacts) {
+      if (a.source === "bundle" && keys.length > 0) {
+        // With pinned keys the server's word is not enough: `bundle` is only a label.
+        const own = (opts.bundledSkills ?? ownBundledSkills()).get(a.name);
+        if (own !== a.contentHash) {
+          hold(
+            a,
+            `labelled bundled, but ${own === undefined ? "this client's package has no such skill" : "it differs from this client's package copy"}; KB ${a.kb} pins signing keys, so unsigned content is not taken on the server's word — run the same cartographer version on both sides`,
+          );
+          continue;
+        }
+      }
       if (a.source !== "bundle" && a.signature === null) {
         if (!trusted.has(a.kb) && !opts.autoTrust) {
           hold(a, `unsigned; run cartographer trust ${a.kb} (or --auto-trust)`);
