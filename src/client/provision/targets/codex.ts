@@ -19,16 +19,9 @@ import path from "node:path";
 import { codexHome } from "../../codex-trust.js";
 import { tomlString } from "../../providers/toml-tables.js";
 import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
-import { checkArtifacts, originOf } from "./checks.js";
-import {
-  BOOTSTRAP_ORIGIN,
-  folderFiles,
-  generatedFile,
-  ofKind,
-  staleSections,
-  textOf,
-} from "./common.js";
-import { parseFrontmatter, stringField } from "./frontmatter.js";
+import { checkArtifacts, frontmatterOf, originOf } from "./checks.js";
+import { BOOTSTRAP_ORIGIN, folderFiles, generatedFile, ofKind, staleSections } from "./common.js";
+import { stringField } from "./frontmatter.js";
 import {
   BOOTSTRAP_SCRIPT,
   type HookEvent,
@@ -64,7 +57,7 @@ function layout(ctx: RenderContext) {
 
 /** The custom-agent TOML, or `{ error }` when the KB agent lacks what Codex requires. */
 export function codexAgentToml(a: Artifact): string | { error: string } {
-  const fm = parseFrontmatter(textOf(a));
+  const fm = frontmatterOf(a) ?? { error: "the agent file is missing" };
   if ("error" in fm) return fm;
   const description = stringField(fm.data, "description");
   if (!description) return { error: "Codex needs a description (frontmatter `description`)" };

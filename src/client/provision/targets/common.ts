@@ -31,11 +31,6 @@ export function ofKind(artifacts: readonly Artifact[], kind: Artifact["kind"]): 
   return artifacts.filter((a) => a.kind === kind);
 }
 
-/** The one file of a single-file artifact, as text. */
-export function textOf(a: Artifact): string {
-  return (a.files[0]?.bytes ?? Buffer.alloc(0)).toString("utf8");
-}
-
 /** "a, b and c" for notes. */
 export function listOf(names: string[]): string {
   if (names.length <= 1) return names.join("");

@@ -14,7 +14,7 @@
  */
 import path from "node:path";
 import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
-import { checkArtifacts, originOf } from "./checks.js";
+import { checkArtifacts, frontmatterOf, originOf } from "./checks.js";
 import {
   BOOTSTRAP_ORIGIN,
   folderFiles,
@@ -22,9 +22,8 @@ import {
   listOf,
   ofKind,
   staleSections,
-  textOf,
 } from "./common.js";
-import { parseFrontmatter, renderFrontmatter, stringField } from "./frontmatter.js";
+import { renderFrontmatter, stringField } from "./frontmatter.js";
 import { BOOTSTRAP_SCRIPT, parseHookSpec } from "./hook-spec.js";
 import { jsonEntrySection } from "./json-sections.js";
 import { type McpEntry, mcpEntries } from "./mcp-entry.js";
@@ -75,7 +74,7 @@ export function opencodeMcpEntry(e: McpEntry): Record<string, unknown> {
 
 /** The agent file OpenCode takes, or `{ error }`. */
 export function opencodeAgent(a: Artifact): string | { error: string } {
-  const fm = parseFrontmatter(textOf(a));
+  const fm = frontmatterOf(a) ?? { error: "the agent file is missing" };
   if ("error" in fm) return fm;
   const description = stringField(fm.data, "description");
   if (!description) return { error: "OpenCode needs a description (frontmatter `description`)" };
@@ -90,10 +89,8 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   const oddNames: string[] = [];
   for (const a of ofKind(checked.artifacts, "skill")) {
     files.push(...folderFiles(a, path.join(l.root, "skills", a.name)));
-    const fm = parseFrontmatter(
-      (a.files.find((f) => f.path === "SKILL.md")?.bytes ?? Buffer.alloc(0)).toString("utf8"),
-    );
-    if (!SKILL_NAME.test(a.name) || !("data" in fm) || fm.data.name !== a.name)
+    const fm = frontmatterOf(a);
+    if (!SKILL_NAME.test(a.name) || !fm || !("data" in fm) || fm.data.name !== a.name)
       oddNames.push(`${a.kb}/skill/${a.name}`);
   }
   if (oddNames.length > 0) {
