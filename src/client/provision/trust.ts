@@ -112,12 +112,14 @@ function checkSignature(a: Artifact, manifest: KbManifest, keys: string[]): void
   const key = keys.find((k) => artifactKeyId(k) === sig.key_id);
   if (key === undefined) {
     const offered = manifest.signingKey?.key_id === sig.key_id ? manifest.signingKey : null;
-    const hint = offered
-      ? ` The server names public key ${offered.public_key} for it: check it with the KB's owner, then pin it with --pin-key ${a.kb}=${offered.public_key}`
-      : ` Pin the KB's public key with --pin-key ${a.kb}=<64 hex>`;
+    const fix = offered
+      ? `the server names public key ${offered.public_key} for it: check its key id with the KB's owner, then pin it with --pin-key ${a.kb}=${offered.public_key} (or cartographer trust ${a.kb} --pin-key-from-server)`
+      : `pin the KB's public key from its owner with --pin-key ${a.kb}=<64 hex>`;
+    const pinned =
+      keys.length === 0 ? "none" : keys.map((k) => artifactKeyId(k).slice(0, 12)).join(", ");
     throw untrusted(
       a,
-      `signed with key id ${sig.key_id}, which is not pinned for KB ${a.kb} (pinned: ${keys.length === 0 ? "none" : keys.map((k) => artifactKeyId(k).slice(0, 12)).join(", ")}). If the KB's key was rotated on purpose,${hint.slice(1)}; otherwise investigate: the answer may be forged`,
+      `signed with key id ${sig.key_id}, which is not pinned for KB ${a.kb} (pinned: ${pinned}). If you expect this key (first use, or a rotation by the KB's owner), ${fix}; otherwise investigate: the answer may be forged`,
     );
   }
   const id = {
