@@ -5,7 +5,7 @@ import { PROVIDER_IDS } from "../../src/client/config.js";
 import { PROVISION_TARGETS, provisionTargetFor } from "../../src/client/provision/targets/index.js";
 import type { RenderResult } from "../../src/client/provision/types.js";
 import { inside } from "./apply.js";
-import { context, fullSet } from "./artifacts.js";
+import { artifact, context, fullSet } from "./artifacts.js";
 
 const comparable = (r: RenderResult) => ({
   roots: r.roots,
@@ -47,6 +47,33 @@ describe("provision targets registry", () => {
         if (exec) expect(f.origin).toMatch(/\/(skill|hook)\//);
       }
       expect(existsSync(home)).toBe(false);
+    },
+  );
+
+  it.each(PROVIDER_IDS)(
+    "%s drops every unsafe artifact with a note and writes nothing of it",
+    (id) => {
+      const unsafe = [
+        artifact("skill", "../up", { "SKILL.md": "---\nname: x\n---\n" }),
+        artifact("skill", "hidden", { "SKILL.md": "---\nname: x\n---\n", ".git/config": "x" }),
+        artifact("skill", "abs", { "SKILL.md": "---\nname: x\n---\n", "/etc/x": "x" }),
+        artifact("skill", "dots", { "SKILL.md": "---\nname: x\n---\n", "a/../../b": "x" }),
+        artifact("hook", "dots2", { "hook.json": '{"event":"Stop","command":"../../bin/sh"}' }),
+        artifact("agent", "badfm", { "badfm.md": "---\n: [\n---\n" }),
+      ];
+      const home = "/nonexistent/carto-home";
+      const result = provisionTargetFor(id).render(unsafe, context("user", home, home));
+      expect(result.files).toEqual([]);
+      expect(result.sections.every((s) => s.desired === null)).toBe(true);
+      for (const a of unsafe) {
+        // Kiro and Antigravity take no hooks at all: their note names the hook too.
+        expect(
+          result.notes.some(
+            (n) => n.includes(`homelab/${a.kind}/${a.name}`) && n.includes("not written"),
+          ),
+          a.name,
+        ).toBe(true);
+      }
     },
   );
 
