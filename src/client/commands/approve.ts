@@ -10,6 +10,7 @@ import {
 } from "../provision/approvals.js";
 import { fetchKbManifest } from "../provision/kb-manifest.js";
 import { printable } from "../provision/manifest-shape.js";
+import { evaluateTrust, pinnedKeys } from "../provision/trust.js";
 import { type CommandIo, type CommonOptions, configPath, EXIT_OK, reportFailure } from "./io.js";
 
 export interface ApproveOptions extends CommonOptions {
@@ -60,6 +61,11 @@ export async function approve(io: CommandIo, opts: ApproveOptions): Promise<numb
         `MCP server ${opts.name} of KB ${opts.kb} cannot be placed: ${read.error}; nothing approved`,
       );
     }
+    // With pinned keys, a descriptor whose signature fails is never approved (throws untrusted).
+    const verified = pinnedKeys(loaded.config, opts.kb).length > 0;
+    if (verified) {
+      evaluateTrust([{ ...manifest, artifacts: [artifact] }], loaded.config, { autoTrust: true });
+    }
     const before = approvalState(loaded.config.approvals, artifact);
     if (before !== "approved") {
       await saveConfig(
@@ -85,6 +91,7 @@ export async function approve(io: CommandIo, opts: ApproveOptions): Promise<numb
           name: opts.name,
           content_hash: artifact.contentHash,
           signed: artifact.signature !== null,
+          verified,
           descriptor: jsonView(read.view),
           notes,
         })}\n`,
@@ -92,7 +99,7 @@ export async function approve(io: CommandIo, opts: ApproveOptions): Promise<numb
       return EXIT_OK;
     }
     io.stdout.write(
-      `MCP server ${opts.name} of KB ${opts.kb} (${artifact.signature ? "signed" : "unsigned"}, content hash ${artifact.contentHash.slice(0, 12)}…):\n`,
+      `MCP server ${opts.name} of KB ${opts.kb} (${artifact.signature ? (verified ? "signature verified with a pinned key" : "signed, key not pinned") : "unsigned"}, content hash ${artifact.contentHash.slice(0, 12)}…):\n`,
     );
     for (const line of describeDescriptor(read.view)) io.stdout.write(`  ${line}\n`);
     io.stdout.write(
