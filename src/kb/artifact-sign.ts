@@ -130,8 +130,18 @@ export function artifactKeyId(publicKeyHex: string): string {
   return createHash("sha256").update(Buffer.from(publicKeyHex, "hex")).digest("hex");
 }
 
+/** Parsed public keys: a client verifies hundreds of artifacts with the same few pinned keys. */
+const publicKeys = new Map<string, KeyObject>();
+
 function publicKeyObject(publicKeyHex: string): KeyObject {
-  return ed25519PublicKey(Buffer.from(publicKeyHex, "hex"));
+  const hex = publicKeyHex.toLowerCase();
+  let key = publicKeys.get(hex);
+  if (!key) {
+    if (publicKeys.size >= 64) publicKeys.clear();
+    key = ed25519PublicKey(Buffer.from(hex, "hex"));
+    publicKeys.set(hex, key);
+  }
+  return key;
 }
 
 /**
