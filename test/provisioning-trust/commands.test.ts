@@ -112,6 +112,13 @@ describe("trust", () => {
     });
   });
 
+  it("revoking an untrusted KB writes nothing (no yaml is created)", async () => {
+    const s = sandbox();
+    expect(await trust(s.io, { kb: "lab", revoke: true })).toBe(0);
+    expect(s.out.stdout).toBe("KB lab was not trusted; nothing to revoke\n");
+    expect(() => s.text()).toThrow();
+  });
+
   it("--revoke with --pin-key-from-server is refused", async () => {
     const s = sandbox(YAML);
     expect(await trust(s.io, { kb: "lab", revoke: true, pinKeyFromServer: true })).toBe(2);

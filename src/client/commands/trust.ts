@@ -104,8 +104,11 @@ export async function trust(io: CommandIo, opts: TrustCommandOptions): Promise<n
         `the server mounted no KB "${kb}" at the last connect (${config.server_kbs.join(", ") || "none"}); trusted anyway`,
       );
     }
-    const next = opts.revoke ? list.filter((k) => k !== kb) : had ? list : [...list, kb];
-    if (next !== list) await saveConfig(loaded, { ...config, trust: next });
+    // Saved only when it changes (revoking what is not trusted creates no file).
+    if (had === Boolean(opts.revoke)) {
+      const next = opts.revoke ? list.filter((k) => k !== kb) : [...list, kb];
+      await saveConfig(loaded, { ...config, trust: next });
+    }
     const state = opts.revoke
       ? had
         ? "revoked"
