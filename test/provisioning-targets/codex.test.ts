@@ -142,6 +142,16 @@ describe("Codex conversions", () => {
     ]);
   });
 
+  it("keeps any agent body exact in TOML: a readable literal string, escaped when it holds a triple quote or a control character", () => {
+    const home = sandbox();
+    const bodies = ["Plain\nlines\n", "Quote ''' inside\n", 'Bell \u0007 and "quotes" \\ back\n'];
+    for (const body of bodies) {
+      const a = artifact("agent", "x", { "x.md": `---\ndescription: d\n---\n${body}` });
+      const file = codexTarget.render([a], context("user", home, home)).files[0];
+      expect(parseToml(file?.bytes.toString("utf8") ?? "").developer_instructions).toBe(body);
+    }
+  });
+
   it("refuses to edit a config.toml that does not parse, and one whose hooks are an inline array", () => {
     const home = sandbox();
     const result = codexTarget.render([HOOK], context("user", home, home));

@@ -55,6 +55,16 @@ function layout(ctx: RenderContext) {
   };
 }
 
+/**
+ * A TOML multi-line literal string (`'''…'''`, read as is, so the instructions stay readable in
+ * the file) when the text allows one, else a basic string with escapes.
+ */
+function tomlMultiline(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what a literal string cannot hold
+  const literalOk = !text.includes("'''") && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text);
+  return literalOk ? `'''\n${text}'''` : tomlString(text);
+}
+
 /** The custom-agent TOML, or `{ error }` when the KB agent lacks what Codex requires. */
 export function codexAgentToml(a: Artifact): string | { error: string } {
   const fm = frontmatterOf(a) ?? { error: "the agent file is missing" };
@@ -67,7 +77,7 @@ export function codexAgentToml(a: Artifact): string | { error: string } {
     `# Written by cartographer from the KB ${a.kb} agent ${a.name}; edits are replaced on sync.`,
     `name = ${tomlString(a.name)}`,
     `description = ${tomlString(description)}`,
-    `developer_instructions = ${tomlString(`${body}\n`)}`,
+    `developer_instructions = ${tomlMultiline(`${body}\n`)}`,
     "",
   ].join("\n");
 }
