@@ -168,7 +168,9 @@ describe("client against a real three-KB server with auth", () => {
   it("a token short of the binding: connect writes the entry and words each failure by kind", async () => {
     // a,b: the token reads b only, so a's details are a tool error and b's are there.
     const res = await sb.cli(["connect", "kiro", "--kbs", "a,b", ...base()], READER_B_TOKEN);
-    expect(res.code, res.stderr).toBe(0);
+    // The entry is written; the KBs' artifacts are not (KB a's manifest is forbidden): exit 2.
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/artifacts not provisioned .*artifact_manifest: forbidden/);
     expect(res.stderr).toMatch(/maps of KB a left out: tool error from map_list: forbidden/);
     expect(res.stderr).not.toMatch(/KB b left out/);
     expect(
@@ -181,14 +183,14 @@ describe("client against a real three-KB server with auth", () => {
 
     // a,c: the server refuses the session itself (an MCP error answer, not a protocol error).
     const none = await sb.cli(["connect", "kiro", "--kbs", "a,c", ...base()], READER_B_TOKEN);
-    expect(none.code).toBe(0);
+    expect(none.code).toBe(2);
     expect(none.stderr).toMatch(
       /instructions written without KB details: tool error from initialize: .*forbidden/,
     );
 
     // A token the server does not know: HTTP 401 is a protocol error.
     const bad = await sb.cli(["connect", "kiro", ...base()], "wrong-token-0123456789abcdef");
-    expect(bad.code).toBe(0);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
       /instructions written without KB details: protocol error .*\(HTTP 401\)/,
     );
@@ -223,7 +225,8 @@ describe("client against a real three-KB server with auth", () => {
     }
     // doctor never asks the server: with the variable set it has nothing to say about the token.
     expect((await sb.cli(["doctor"], wrong)).code).toBe(0);
-    // The right token: in sync again.
+    // The right token: sync provisions what the refused tokens could not, then all is in sync.
+    expect((await sb.cli(["sync"], ADMIN_TOKEN)).code).toBe(0);
     expect((await sb.cli(["status"], ADMIN_TOKEN)).code).toBe(0);
   });
 

@@ -97,7 +97,7 @@ describe("errors are typed: unreachable, protocol, tool", () => {
     }
   });
 
-  it("connect still writes entries when the KB details fail, and warns with the failure's kind", async () => {
+  it("connect still writes entries when the KB details fail, and warns with the failure's kind; artifacts are not provisioned (exit 2)", async () => {
     server.state.mapListError = true;
     expect(
       await connect(sb.io, {
@@ -112,10 +112,12 @@ describe("errors are typed: unreachable, protocol, tool", () => {
     server.state.mapListError = false;
     server.state.mcpStatus = 503;
     sb.io.reset();
-    expect(await connect(sb.io, { providers: ["claude"] })).toBe(0);
+    // The entries and the block are still written; the artifacts are not (issue 13: exit 2).
+    expect(await connect(sb.io, { providers: ["claude"] })).toBe(2);
     expect(sb.io.err()).toMatch(
       /instructions written without KB details: protocol error .*\(HTTP 503\)/,
     );
+    expect(sb.io.err()).toMatch(/artifacts not provisioned .*protocol error .*\(HTTP 503\)/);
   });
 });
 

@@ -90,6 +90,13 @@ function mcpServer(state: FakeState, bound: string[]): Server {
         ],
       };
     }
+    if (request.params.name === "artifact_manifest") {
+      // As a server from before provisioning answers (src/mcp/call-pipeline.ts).
+      return {
+        isError: true,
+        content: [{ type: "text", text: "tool not found: artifact_manifest" }],
+      };
+    }
     return { content: [{ type: "text", text: "[]" }] };
   });
   return server;

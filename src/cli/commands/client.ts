@@ -46,6 +46,9 @@ const PIN_KEY_HELP =
 const AUTO_TRUST_HELP =
   "accept unsigned KB artifacts for this run only (not saved; see cartographer trust)";
 
+const FORCE_HELP =
+  "overwrite skills, agents and hook files you edited (and files in their place not written by cartographer)";
+
 const list = (value: string) =>
   value
     .split(",")
@@ -72,6 +75,12 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
     .option("--write-token", "antigravity only: write the literal token (file mode 0600)")
     .option("--pin-key <kb=key>", PIN_KEY_HELP, collect)
     .option("--auto-trust", AUTO_TRUST_HELP)
+    .option("--force", FORCE_HELP)
+    .option(
+      "--bootstrap-hook",
+      "add a SessionStart hook that runs cartographer sync quietly when it is on PATH (saved)",
+    )
+    .option("--no-bootstrap-hook", "remove that hook (saved)")
     .action(
       async (
         providers: string[],
@@ -85,6 +94,8 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
           writeToken?: boolean;
           pinKey?: string[];
           autoTrust?: boolean;
+          force?: boolean;
+          bootstrapHook?: boolean;
         },
       ) => {
         if (opts.scope !== undefined && opts.scope !== "user" && opts.scope !== "project") {
@@ -111,11 +122,19 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
     .option(configOption, configHelp)
     .option("--pin-key <kb=key>", PIN_KEY_HELP, collect)
     .option("--auto-trust", AUTO_TRUST_HELP)
-    .action(async (opts: { config?: string; pinKey?: string[]; autoTrust?: boolean }) => {
-      const { pinKey, ...rest } = opts;
-      const pinKeys = pinKeysOf(pinKey);
-      setExit(await sync(clientIo(io), { ...rest, ...(pinKeys ? { pinKeys } : {}) }));
-    });
+    .option("--force", FORCE_HELP)
+    .action(
+      async (opts: {
+        config?: string;
+        pinKey?: string[];
+        autoTrust?: boolean;
+        force?: boolean;
+      }) => {
+        const { pinKey, ...rest } = opts;
+        const pinKeys = pinKeysOf(pinKey);
+        setExit(await sync(clientIo(io), { ...rest, ...(pinKeys ? { pinKeys } : {}) }));
+      },
+    );
   program
     .command("status")
     .description(

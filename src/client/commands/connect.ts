@@ -25,9 +25,17 @@ import {
   tilde,
 } from "./io.js";
 import { planProvider } from "./plan.js";
+import {
+  materialize,
+  type ProvisionFlags,
+  type ProvisionStep,
+  type ProvisionUnavailable,
+  prepareStep,
+  topologyOf,
+} from "./provisioning.js";
 import { claudeApprovalState, codexTrustProblem } from "./readiness.js";
 
-export interface ConnectOptions extends CommonOptions {
+export interface ConnectOptions extends CommonOptions, ProvisionFlags {
   /** Provider ids, or ["all"]; empty = the providers already in the yaml. */
   providers?: string[];
   /** KB binding for the named providers; [] = all KBs; undefined = keep the saved binding. */
@@ -39,6 +47,8 @@ export interface ConnectOptions extends CommonOptions {
   dryRun?: boolean;
   /** Antigravity only: write the literal token (it cannot reference an env var); file 0600. */
   writeToken?: boolean;
+  /** Sets (true) or clears (false) the bindings' SessionStart bootstrap hook; undefined keeps it. */
+  bootstrapHook?: boolean;
   /** `--auto-trust`: unsigned KB artifacts accepted for this run only (not saved). */
   autoTrust?: boolean;
   /** `--pin-key <kb>=<hex>` values, parsed; saved into `signing_keys` with the config. */
@@ -147,10 +157,24 @@ async function projectNotice(
   if (claude && !dryRun) log.warn(claude.message);
 }
 
+/** Refuses a binding naming a KB the server does not mount (before anything is fetched). */
+export function checkKnownKbs(bindings: readonly ProviderBinding[], health: ServerHealth): void {
+  for (const b of bindings) {
+    const unknown = (b.kbs ?? []).filter((kb) => !health.kbs.includes(kb));
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        `${b.name}: unknown KB ${unknown.map((k) => `"${k}"`).join(", ")}; the server mounts: ${health.kbs.join(", ") || "(none)"}`,
+      );
+    }
+  }
+}
+
 /**
  * The shared write path of connect, sync and reconnect: applies every binding against the
  * live `/health`, then records what the server told us in the yaml. `previous` holds the saved
- * bindings connect is moving to another scope or project (see leaveOldPlace).
+ * bindings connect is moving to another scope or project (see leaveOldPlace). With `provision`
+ * (manifests fetched and trusted beforehand), the artifacts of every provider whose entries were
+ * written are materialized too.
  */
 export async function applyBindings(
   io: CommandIo,
@@ -160,17 +184,11 @@ export async function applyBindings(
   health: ServerHealth,
   dryRun: boolean,
   previous: ReadonlyMap<ProviderId, ProviderBinding> = new Map(),
+  provision?: ProvisionStep | ProvisionUnavailable,
 ): Promise<number> {
   const log = loggerFor(io);
   const base = baseUrlOf(config.server_url);
-  for (const b of bindings) {
-    const unknown = (b.kbs ?? []).filter((kb) => !health.kbs.includes(kb));
-    if (unknown.length > 0) {
-      throw new ConfigError(
-        `${b.name}: unknown KB ${unknown.map((k) => `"${k}"`).join(", ")}; the server mounts: ${health.kbs.join(", ") || "(none)"}`,
-      );
-    }
-  }
+  checkKnownKbs(bindings, health);
   if (config.token_env && !io.env[config.token_env]) {
     log.warn(`$${config.token_env} is not set; agent tools will not authenticate until it is`);
   }
@@ -213,9 +231,14 @@ export async function applyBindings(
       if (touched) recorded.push(binding);
     }
   }
-  const exit = failed.length > 0 ? EXIT_ERROR : EXIT_OK;
+  let exit = failed.length > 0 ? EXIT_ERROR : EXIT_OK;
   if (failed.length > 0 && failed.length < bindings.length) {
     log.error(`not connected: ${failed.join(", ")}; the other providers were written`);
+  }
+  if (provision) {
+    // A provider whose MCP entry failed gets no artifacts.
+    const ok = bindings.filter((b) => !failed.includes(b.name));
+    exit = Math.max(exit, await materialize(io, config, ok, provision, dryRun));
   }
   if (dryRun) return exit;
   const providers = [...config.providers];
@@ -263,6 +286,8 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
       if (opts.scope === "project") next.project_dir = io.cwd;
       else if (opts.scope === "user") delete next.project_dir;
       if (opts.writeToken && !PROVIDERS[b.name].referencesEnv) next.write_token = true;
+      if (opts.bootstrapHook === true) next.bootstrap_hook = true;
+      else if (opts.bootstrapHook === false) delete next.bootstrap_hook;
       return next;
     });
     // Bindings whose scope or project directory changes: their old place is cleaned first.
@@ -276,8 +301,13 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
         moving.set(b.name, saved);
       }
     }
-    const health = await fetchHealth(baseUrlOf(config.server_url), io.fetch);
-    return await applyBindings(io, loaded, config, bindings, health, opts.dryRun === true, moving);
+    const base = baseUrlOf(config.server_url);
+    const health = await fetchHealth(base, io.fetch);
+    checkKnownKbs(bindings, health);
+    // Manifests and trust first: a bad signature or hash writes nothing at all.
+    const step = await prepareStep(io, config, bindings, topologyOf(base, health), opts);
+    const dryRun = opts.dryRun === true;
+    return await applyBindings(io, loaded, config, bindings, health, dryRun, moving, step);
   } catch (err) {
     return reportError(io, err);
   }

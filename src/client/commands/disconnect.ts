@@ -10,6 +10,7 @@ import {
   loggerFor,
   reportError,
 } from "./io.js";
+import { unprovision } from "./provisioning.js";
 
 export interface DisconnectOptions extends CommonOptions {
   /** Provider ids or ["all"]; empty = every provider in the yaml. */
@@ -17,9 +18,10 @@ export interface DisconnectOptions extends CommonOptions {
 }
 
 /**
- * `cartographer disconnect [provider…|all]`: removes exactly what connect wrote — the entries
- * the client owns and its instructions block — at each provider's saved scope, and forgets the
- * provider in the yaml. Running it again changes nothing.
+ * `cartographer disconnect [provider…|all]`: removes exactly what connect wrote — the KBs'
+ * artifacts the lockfile records (files the user edited are kept and named), the entries the
+ * client owns and its instructions block — at each provider's saved scope, and forgets the
+ * provider in the yaml and the lockfile. Running it again changes nothing.
  */
 export async function disconnect(io: CommandIo, opts: DisconnectOptions = {}): Promise<number> {
   try {
@@ -51,6 +53,12 @@ export async function disconnect(io: CommandIo, opts: DisconnectOptions = {}): P
     const done: ProviderId[] = [];
     for (const id of ids) {
       const saved = config.providers.find((p) => p.name === id);
+      // Artifacts first (offline, from the lockfile): if they cannot be removed, the provider
+      // stays connected and recorded, so a later disconnect can finish the job.
+      if (!(await unprovision(io, config, [saved ?? { name: id }]))) {
+        loggerFor(io).error(`${id}: left connected`);
+        continue;
+      }
       try {
         const changed = await removeProvider(
           id,

@@ -7,10 +7,12 @@ import {
   type CommonOptions,
   configPath,
   EXIT_DRIFT,
+  EXIT_ERROR,
   EXIT_OK,
   reportFailure,
 } from "./io.js";
 import { planProvider, type Topology } from "./plan.js";
+import { printStatus, provisioningStatus } from "./provisioning.js";
 import { claudeApproval, offlineBlockers, probeBlockers } from "./readiness.js";
 
 export interface StatusOptions extends CommonOptions {
@@ -82,7 +84,11 @@ export function printBlockers(io: CommandIo, blockers: string[]): void {
   for (const b of blockers) io.stdout.write(`not usable: ${b.replace(/\n/g, "\n    ")}\n`);
 }
 
-/** `cartographer status [--json]`: 0 in sync, 1 drift or blocked, 2 error / unreachable / no yaml. */
+/**
+ * `cartographer status [--json]`: 0 in sync, 1 drift (entries, server facts, or artifacts: KB
+ * changed, file edited or deleted by hand) or blocked, 2 error / unreachable / no yaml / a
+ * manifest that cannot be fetched or verified. Never writes.
+ */
 export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<number> {
   const fail = (err: unknown): number => reportFailure(io, err, opts.json);
   try {
@@ -109,8 +115,16 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
       ...(await probeBlockers(config, topology, io)),
     ];
     const notes = approval.notes;
-    const drift = messages.length > 0 || checks.some((c) => c.state !== "in-sync");
+    // Artifacts (issue 13): compared with the lockfile and the disk, never written.
+    const provisioning = await provisioningStatus(io, config, topology);
+    const drift =
+      messages.length > 0 ||
+      checks.some((c) => c.state !== "in-sync") ||
+      provisioning.state === "drift";
     const { state, line } = overall(drift, blockers);
+    // A manifest that cannot be fetched or verified is an error, unless a blocker (token unset
+    // or refused) already says why the server answered nothing.
+    const failed = provisioning.state === "error" && blockers.length === 0;
     if (opts.json) {
       io.stdout.write(
         `${JSON.stringify({
@@ -126,6 +140,7 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
           blockers,
           notes,
           providers: checks,
+          provisioning,
         })}\n`,
       );
     } else {
@@ -134,10 +149,14 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
       );
       for (const m of messages) io.stdout.write(`${m}\n`);
       for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
+      if (provisioning.state === "error") {
+        io.stdout.write(`artifacts: not checked: ${provisioning.message ?? "unknown error"}\n`);
+      } else printStatus(io, provisioning);
       printBlockers(io, blockers);
       for (const n of notes) io.stdout.write(`note: ${n}\n`);
       io.stdout.write(`${line}\n`);
     }
+    if (failed) return EXIT_ERROR;
     return state === "in-sync" ? EXIT_OK : EXIT_DRIFT;
   } catch (err) {
     return fail(err);

@@ -2,7 +2,7 @@ import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
 import { withPinnedKeys } from "../provision/trust.js";
-import { applyBindings } from "./connect.js";
+import { applyBindings, checkKnownKbs } from "./connect.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -12,8 +12,9 @@ import {
   loggerFor,
   reportError,
 } from "./io.js";
+import { type ProvisionFlags, prepareStep, topologyOf } from "./provisioning.js";
 
-export interface SyncOptions extends CommonOptions {
+export interface SyncOptions extends CommonOptions, ProvisionFlags {
   /** `--auto-trust`: unsigned KB artifacts accepted for this run only (not saved). */
   autoTrust?: boolean;
   /** `--pin-key <kb>=<hex>` values, parsed; saved into `signing_keys` with the config. */
@@ -21,9 +22,11 @@ export interface SyncOptions extends CommonOptions {
 }
 
 /**
- * `cartographer sync`: re-applies every saved provider against the live `/health`. An
- * unreachable server leaves every file as it is (warning, exit 2). Because the removal set
- * covers both entry shapes, a sync also heals a topology change (D288).
+ * `cartographer sync`: re-applies every saved provider against the live `/health`, then
+ * materializes the KBs' artifacts (docs/client.md "Provisioning"). An unreachable server or
+ * a bad signature / content hash leaves every file as it is (exit 2); manifests the server
+ * cannot give leave the artifacts as they are (exit 2). Because the removal set covers both entry shapes, a sync also heals a topology
+ * change (D288). Exit 1 when files the user edited were kept (`--force` overwrites them).
  */
 export async function sync(io: CommandIo, opts: SyncOptions = {}): Promise<number> {
   try {
@@ -47,7 +50,21 @@ export async function sync(io: CommandIo, opts: SyncOptions = {}): Promise<numbe
       }
       throw err;
     }
-    return await applyBindings(io, loaded, config, config.providers, health, false);
+    checkKnownKbs(config.providers, health);
+    // Manifests and trust before anything is written: a bad signature or hash leaves every file
+    // as it is; a server that cannot give them leaves the artifacts as they are (exit 2).
+    const topology = topologyOf(baseUrlOf(config.server_url), health);
+    const step = await prepareStep(io, config, config.providers, topology, opts);
+    return await applyBindings(
+      io,
+      loaded,
+      config,
+      config.providers,
+      health,
+      false,
+      new Map(),
+      step,
+    );
   } catch (err) {
     return reportError(io, err);
   }

@@ -1,7 +1,8 @@
 /**
  * Applies a provisioning plan to disk. Guarantees (docs/client.md "Provisioning"):
- * - writes only strictly inside one of the target's roots; a root may be created (its parent
- *   must exist), nothing above it is created, followed or removed;
+ * - writes only inside one of the target's roots; a missing root is created (with its missing
+ *   parents, only inside the binding's home or project directory), nothing above a root is
+ *   followed or removed, and a root itself is never removed;
  * - never through a symlink: every component from the root down is lstat-ed before a write, the
  *   target is re-checked, files are read with O_NOFOLLOW and replaced by rename (which replaces
  *   a name, never follows it);
@@ -37,6 +38,9 @@ class DirMaker {
   private readonly ok = new Set<string>();
   readonly created: string[] = [];
 
+  /** `anchor`: the binding's home or project directory; a missing root is made below it only. */
+  constructor(private readonly anchor: string) {}
+
   /** Makes `file`'s parent directories from `root` down, refusing any non-directory component. */
   async ensure(root: string, file: string): Promise<void> {
     for (const dir of dirsBetween(root, file)) {
@@ -47,15 +51,18 @@ class DirMaker {
       });
       if (!st) {
         try {
-          await fs.mkdir(dir, { mode: 0o755 });
-          if (dir !== root) this.created.push(dir);
+          if (dir === root) {
+            // A fresh machine has no ~/.agents or ~/.config yet: the root may be made with its
+            // parents, but only inside the binding's home or project directory.
+            if (!isUnder(root, this.anchor))
+              throw new Error(`${root} is not inside ${this.anchor}; nothing is created there`);
+            await fs.mkdir(root, { recursive: true, mode: 0o755 });
+          } else {
+            await fs.mkdir(dir, { mode: 0o755 });
+            this.created.push(dir);
+          }
         } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code === "ENOENT" && dir === root)
-            throw new Error(
-              `${path.dirname(root)} does not exist; nothing is created above ${root}`,
-            );
-          if (code !== "EEXIST") throw err;
+          if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
         }
         st = await fs.lstat(dir);
       }
@@ -193,9 +200,10 @@ export async function pruneDirs(
 export async function applyProvision(
   plan: ProvisionPlan,
   roots: readonly string[],
+  anchor: string,
 ): Promise<ApplyOutcome> {
   const failed: ApplyOutcome["failed"] = new Map();
-  const dirs = new DirMaker();
+  const dirs = new DirMaker(anchor);
   // Files before sections (a hook registration never points at a missing script), prunes last
   // (a registration is removed before its script).
   await writeFiles(

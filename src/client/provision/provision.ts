@@ -159,7 +159,7 @@ export async function runBinding(
   let outcome: ApplyOutcome | undefined;
   let dirs = locked?.dirs ?? [];
   if (opts.write) {
-    outcome = await applyProvision(plan, roots);
+    outcome = await applyProvision(plan, roots, key.dir);
     dirs = await pruneDirs([...dirs, ...outcome.createdDirs], heldPaths(plan, outcome), roots);
   }
   const revisions: Record<string, string> = {};

@@ -80,7 +80,9 @@ export function syncLine(run: BindingRun): string {
 export function printSync(io: CommandIo, result: ProvisionResult, quietUnchanged = false): number {
   let exit = 0;
   if (result.skipped) io.stderr.write(`cartographer note: ${result.skipped}\n`);
-  for (const h of result.held)
+  // A held instructions.md still reaches the agent through the instructions block (connect
+  // writes it from the server); status --json lists it under held.
+  for (const h of result.held.filter((x) => x.kind !== "instructions"))
     io.stderr.write(`cartographer warn: held ${h.kind} "${h.name}" of KB ${h.kb}: ${h.reason}\n`);
   for (const n of result.notes) io.stderr.write(`cartographer note: ${n}\n`);
   for (const e of result.errors) {
@@ -150,7 +152,7 @@ export function statusJson(io: CommandIo, result: ProvisionResult): Provisioning
 
 /** Prints status lines from the JSON form (one source of truth for both outputs). */
 export function printStatus(io: CommandIo, json: ProvisioningJson): void {
-  if (json.message) io.stdout.write(`note: ${json.message}\n`);
+  if (json.message) io.stdout.write(`artifacts: not provisioned: ${json.message}\n`);
   for (const p of json.providers) {
     const changed = p.changed_kbs.length > 0 ? ` (KB changed: ${p.changed_kbs.join(", ")})` : "";
     io.stdout.write(`${p.provider} (${p.scope}) artifacts: ${p.state}${changed}\n`);
@@ -158,7 +160,7 @@ export function printStatus(io: CommandIo, json: ProvisioningJson): void {
       io.stdout.write(`  ${r.section ? `${r.path} (${r.section})` : r.path}: ${r.reason}\n`);
   }
   for (const e of json.errors) io.stdout.write(`${e.provider} artifacts: error: ${e.message}\n`);
-  for (const h of json.held)
+  for (const h of json.held.filter((x) => x.kind !== "instructions"))
     io.stdout.write(`note: held ${h.kind} "${h.name}" of KB ${h.kb}: ${h.reason}\n`);
   for (const n of json.notes) io.stdout.write(`note: ${n}\n`);
 }

@@ -1,0 +1,154 @@
+/**
+ * Provisioning inside the client commands (issue 13): connect and sync fetch and gate every
+ * manifest BEFORE writing anything (a failure writes nothing at all, exit 2), write the MCP
+ * entries, then materialize the artifacts of the providers whose entries were written; status
+ * only reports; disconnect prunes what the lockfile says we wrote, offline.
+ */
+import type { ClientConfig, ProviderBinding } from "../config.js";
+import { ClientError } from "../errors.js";
+import type { ServerHealth } from "../health.js";
+import { prepareProvisioning } from "../provision/prepare.js";
+import type { Prepared, TargetFor, TrustFlags } from "../provision/provision.js";
+import { type ProvisioningJson, printStatus, printSync, statusJson } from "../provision/report.js";
+import { deprovisionBindings, provisionBindings } from "../provision/run.js";
+import { provisionTargetFor } from "../provision/targets/index.js";
+import { type CommandIo, loggerFor } from "./io.js";
+import type { Topology } from "./plan.js";
+
+/** The options connect and sync add for provisioning. */
+export interface ProvisionFlags extends TrustFlags {
+  /** `--force`: overwrite files and sections the user edited, and foreign files in the way. */
+  force?: boolean;
+}
+
+/** What applyBindings needs to materialize artifacts after writing the entries. */
+export interface ProvisionStep {
+  prepared: Prepared;
+  force: boolean;
+  targetFor: TargetFor;
+}
+
+export function topologyOf(base: string, health: ServerHealth): Topology {
+  return {
+    base,
+    ...(health.routedPath !== undefined ? { routedPath: health.routedPath } : {}),
+    serverKbs: health.kbs,
+  };
+}
+
+/** Provisioning could not start: the manifests were not fetched. Entries are still written. */
+export interface ProvisionUnavailable {
+  error: string;
+}
+
+/**
+ * Fetches and gates every manifest the bindings reach. A bad signature or a hash mismatch
+ * (`untrusted` / `integrity`) throws: the command then writes nothing at all, entries included.
+ * Any other failure to fetch (server unreachable, HTTP error, a token that may not read a KB)
+ * comes back as `{error}`: the entries and instructions are written as before, no artifact is
+ * written or removed for any provider, and the command exits 2 (docs/decisions.md "Client").
+ */
+export async function prepareStep(
+  io: CommandIo,
+  config: ClientConfig,
+  bindings: readonly ProviderBinding[],
+  topology: Topology,
+  flags: ProvisionFlags,
+  targetFor: TargetFor = provisionTargetFor,
+): Promise<ProvisionStep | ProvisionUnavailable> {
+  try {
+    const prepared = await prepareProvisioning(io, config, bindings, topology, flags);
+    return { prepared, force: flags.force === true, targetFor };
+  } catch (err) {
+    if (err instanceof ClientError && (err.kind === "integrity" || err.kind === "untrusted"))
+      throw err;
+    if (!(err instanceof ClientError)) throw err;
+    return { error: err.message };
+  }
+}
+
+/**
+ * Materializes (or, with dryRun, only reports) the artifacts of `bindings`. Returns the exit
+ * contribution: 0, 1 when something was kept because it is the user's, 2 when something failed.
+ */
+export async function materialize(
+  io: CommandIo,
+  config: ClientConfig,
+  bindings: readonly ProviderBinding[],
+  step: ProvisionStep | ProvisionUnavailable,
+  dryRun: boolean,
+): Promise<number> {
+  if ("error" in step) {
+    loggerFor(io).error(
+      `artifacts not provisioned (nothing of them was written or removed): ${step.error}`,
+    );
+    return 2;
+  }
+  try {
+    const result = await provisionBindings(io, config, bindings, step.prepared, {
+      write: !dryRun,
+      force: step.force,
+      targetFor: step.targetFor,
+    });
+    if (dryRun) {
+      printStatus(io, statusJson(io, result));
+      return 0;
+    }
+    return printSync(io, result);
+  } catch (err) {
+    loggerFor(io).error(`artifacts not provisioned: ${(err as Error)?.message ?? String(err)}`);
+    return 2;
+  }
+}
+
+/**
+ * The `provisioning` part of status: compares, never writes. A failure to fetch or verify is
+ * reported in the object (`state: "error"`) rather than thrown, so the rest of status still
+ * prints.
+ */
+export async function provisioningStatus(
+  io: CommandIo,
+  config: ClientConfig,
+  topology: Topology,
+  targetFor: TargetFor = provisionTargetFor,
+): Promise<ProvisioningJson> {
+  try {
+    const prepared = await prepareProvisioning(io, config, config.providers, topology);
+    const result = await provisionBindings(io, config, config.providers, prepared, {
+      write: false,
+      force: false,
+      targetFor,
+    });
+    return statusJson(io, result);
+  } catch (err) {
+    return {
+      state: "error",
+      providers: [],
+      held: [],
+      notes: [],
+      errors: [],
+      message: (err as Error)?.message ?? String(err),
+    };
+  }
+}
+
+export { printStatus };
+
+/**
+ * Prunes every managed file and section of `bindings` and forgets them in the lockfile; files
+ * the user edited are kept and named. Offline. Returns false when something failed.
+ */
+export async function unprovision(
+  io: CommandIo,
+  config: ClientConfig,
+  bindings: readonly ProviderBinding[],
+  targetFor: TargetFor = provisionTargetFor,
+): Promise<boolean> {
+  try {
+    const result = await deprovisionBindings(io, config, bindings, targetFor);
+    return printSync(io, result, true) < 2;
+  } catch (err) {
+    loggerFor(io).error(`artifacts not removed: ${(err as Error)?.message ?? String(err)}`);
+    return false;
+  }
+}
