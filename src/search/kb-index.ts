@@ -6,10 +6,11 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ConceptFileStat, KbStore } from "../kb/api.js";
 import { readIndexDocs } from "../kb/index-read.js";
-import type { ConceptDoc } from "../kb/types.js";
+import type { ConceptDoc, MapDescriptor } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
 import { isDamagedDbError } from "./open-db.js";
+import { passScope, recordSnapshot } from "./reconcile-scope.js";
 import type { FileStat } from "./rows.js";
 import type { PathExists } from "./search-query.js";
 import { type IndexedFile, openSearchIndex, type SqliteSearchIndex } from "./sqlite-index.js";
@@ -160,11 +161,15 @@ async function reconcilePass(
   control: PassControl,
   tracked: ReadonlySet<string>,
 ): Promise<ReconcileStats> {
-  const layout = await layoutSignature(store);
+  // One read of the maps per pass (the background refresh tests count passes by it).
+  const maps = await store.maps();
+  const layout = layoutSignature(maps);
   const layoutChanged = index.getMeta(LAYOUT_KEY) !== layout;
-  const files = await store.scanConceptFiles();
-  const known = await indexedFilesInSteps(index);
-  const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: 0 };
+  const scope = await passScope(store, maps, index, layoutChanged, () =>
+    indexedFilesInSteps(index),
+  );
+  const { files, known } = scope;
+  const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: scope.untouched };
   const toRead: typeof files = [];
   for (const file of files) {
     const prev = known.get(file.id);
@@ -178,13 +183,13 @@ async function reconcilePass(
     if (statClean && !layoutChanged) stats.unchanged++;
     else toRead.push(file);
   }
-  const total = files.length;
+  const total = files.length + scope.untouched;
   let done = stats.unchanged;
   control.onProgress?.(done, total);
   const present = new Set(files.map((f) => f.id));
   // A first build fills an empty index in bulk mode: secondary indexes built once at the end,
   // rows written into a transaction held across batches (no transaction or savepoint per batch).
-  const firstBuild = known.size === 0 && toRead.length > bulkReadThreshold;
+  const firstBuild = known.size === 0 && scope.untouched === 0 && toRead.length > bulkReadThreshold;
   const inTransaction = (fn: () => void) => (firstBuild ? fn() : index.transaction(fn));
   const writeBatch = (
     batch: ConceptFileStat[],
@@ -224,7 +229,7 @@ async function reconcilePass(
       for (let i = 0; i < toRead.length; i += WRITE_BATCH) {
         await betweenBatches(control.signal);
         const batch = toRead.slice(i, i + WRITE_BATCH);
-        const docs = await readDocs(store, batch, control.logger);
+        const docs = await readDocs(store.root, maps, batch, control.logger);
         writeBatch(batch, (f) => docs.get(f.id) ?? null);
       }
     } finally {
@@ -234,7 +239,7 @@ async function reconcilePass(
     for (let i = 0; i < toRead.length; i += READ_BATCH) {
       await betweenBatches(control.signal);
       const batch = toRead.slice(i, i + READ_BATCH);
-      const docs = await readDocs(store, batch, control.logger);
+      const docs = await readDocs(store.root, maps, batch, control.logger);
       writeBatch(batch, (f) => docs.get(f.id) ?? null);
     }
   }
@@ -248,18 +253,24 @@ async function reconcilePass(
       }
     }
     index.setMeta(LAYOUT_KEY, layout);
+    recordSnapshot(
+      index,
+      scope.snapshot,
+      toRead.map((f) => f.path),
+    );
   });
   return stats;
 }
 
 /** The documents of scanned concept files, by id (a file gone since the scan is absent). */
 async function readDocs(
-  store: KbStore,
+  root: string,
+  maps: readonly MapDescriptor[],
   files: readonly ConceptFileStat[],
   logger: Logger | undefined,
 ): Promise<Map<string, ConceptDoc>> {
   // A very large file comes back as its head with the whole file's hash (index-read.ts).
-  const read = await readIndexDocs(store.root, files, await store.maps(), logger);
+  const read = await readIndexDocs(root, files, maps, logger);
   const docs = new Map<string, ConceptDoc>();
   files.forEach((f, i) => {
     const doc = read[i];
@@ -330,10 +341,11 @@ export async function reindexKb(
   const index =
     opts.index ?? openSearchIndex(kbIndexPath(store), { logger: opts.logger ?? silentLogger });
   try {
-    const layout = await layoutSignature(store);
+    const maps = await store.maps();
+    const layout = layoutSignature(maps);
     // Stat before reading: a file edited in between keeps an older stat and is re-read later.
     const files = await store.scanConceptFiles();
-    const docs = await readDocs(store, files, opts.logger);
+    const docs = await readDocs(store.root, maps, files, opts.logger);
     const entries: Array<{ doc: ConceptDoc; stat: FileStat }> = [];
     for (const file of files) {
       const doc = docs.get(file.id);
@@ -388,7 +400,6 @@ function unchanged(prev: IndexedFile, doc: ConceptDoc): boolean {
   );
 }
 
-async function layoutSignature(store: KbStore): Promise<string> {
-  const maps = await store.maps();
+function layoutSignature(maps: readonly MapDescriptor[]): string {
   return JSON.stringify(maps.map((m) => [m.name, m.kind]));
 }

@@ -68,6 +68,8 @@ export interface SqliteSearchIndex extends SearchIndex {
    * (in id order), so a caller can read a large index in steps and let other calls run between.
    */
   indexedFiles(page?: { after: string; limit: number }): Map<string, IndexedFile>;
+  /** Stored path/hash/stat of the given ids (those indexed). */
+  indexedFilesOf(ids: readonly string[]): Map<string, IndexedFile>;
   /** Records a fresh stat for an unchanged concept. */
   touchStat(id: string, stat: FileStat): void;
   /** Replaces the whole content in one transaction (a full rebuild), reporting progress. */

@@ -51,6 +51,8 @@ const INSERT_SQL = `INSERT INTO concepts
           @mtime_ms, @size, @stat_at_ms)`;
 
 const PROGRESS_EVERY = 250;
+const FILE_COLUMNS =
+  "SELECT id, path, hash, frontmatter, mtime_ms AS mtimeMs, size, stat_at_ms AS statAtMs FROM concepts";
 /** Rows a bulk build writes per commit (HeldTransaction); its batches are 500 (kb-index.ts). */
 const BULK_COMMIT_ROWS = 5_000;
 
@@ -264,14 +266,19 @@ class Index implements SqliteSearchIndex {
   }
 
   indexedFiles(page?: { after: string; limit: number }): Map<string, IndexedFile> {
-    const columns =
-      "SELECT id, path, hash, frontmatter, mtime_ms AS mtimeMs, size, stat_at_ms AS statAtMs FROM concepts";
+    const columns = FILE_COLUMNS;
     const rows = (
       page
         ? this.cache.get(`${columns} WHERE id > ? ORDER BY id LIMIT ?`).all(page.after, page.limit)
         : this.cache.get(columns).all()
     ) as Array<IndexedFile & { id: string }>;
     return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+  }
+
+  indexedFilesOf(ids: readonly string[]): Map<string, IndexedFile> {
+    const one = this.cache.get(`${FILE_COLUMNS} WHERE id = ?`);
+    const rows = ids.map((id) => one.get(id) as (IndexedFile & { id: string }) | undefined);
+    return new Map(rows.filter((r) => r !== undefined).map(({ id, ...rest }) => [id, rest]));
   }
 
   touchStat(id: string, stat: FileStat): void {

@@ -70,10 +70,11 @@ async function eventually(check: () => void, deadlineMs = 10_000): Promise<void>
 function hookedStore(store: KbStore, beforeScan: () => Promise<void>): KbStore {
   return new Proxy(store, {
     get(target, key) {
-      if (key === "scanConceptFiles")
+      // Every reconcile pass reads the maps once, first (a warm pass may not walk the files).
+      if (key === "maps")
         return async () => {
           await beforeScan();
-          return target.scanConceptFiles();
+          return target.maps();
         };
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
