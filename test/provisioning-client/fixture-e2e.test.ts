@@ -1,0 +1,170 @@
+/**
+ * Issue 13 end to end (built binary, real server, sandbox $HOME): the Go fixture KB's skill
+ * reaches every provider; a skill added to the KB is drift until sync; hand edits are kept
+ * (exit 1) until --force; a skill deleted from the KB is pruned with its lock entry; an
+ * unapproved MCP descriptor is held with the fix; disconnect removes what we wrote.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../e2e/helpers.js";
+import { GO_FIXTURE_KB } from "../support/fixture.js";
+import { useTempDirs } from "../support/temp-dir.js";
+import {
+  cli,
+  FIXTURE_SKILL,
+  fixtureKb,
+  parseWritten,
+  readLock,
+  SKILL_DIRS,
+  serveFixture,
+} from "./helpers.js";
+
+const newDir = useTempDirs("carto-prov-e2e-", "file");
+let dir: string;
+let home: string;
+let kb: string;
+let server: RunningServer;
+const run = (...args: string[]) => cli(home, args);
+const FIXTURE_TEXT = readFileSync(join(GO_FIXTURE_KB, "skills", FIXTURE_SKILL, "SKILL.md"), "utf8");
+const ADDED = "---\nname: added\ndescription: added while connected\n---\nUse search first.\n";
+
+async function writeArtifact(path: string, content: string): Promise<void> {
+  const client = new Client({ name: "e2e", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/routed`)));
+  try {
+    const r = await client.callTool({ name: "artifact_write", arguments: { path, content } });
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+  } finally {
+    await client.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = newDir();
+  home = join(dir, "home");
+  kb = fixtureKb(dir, { "mcp/tools.json": '{"type":"http","url":"https://tools.example/mcp"}' });
+  server = await serveFixture(dir, [
+    "allow_artifact_write: true",
+    "mcp_allowlist:",
+    "  - { name: tools, transport: http, target: https://tools.example/mcp }",
+  ]);
+  // The yaml consents to the KB's unsigned artifacts (what `cartographer trust homelab` saves).
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, ".cartographer.yaml"), `server_url: ${server.url}\ntrust: [homelab]\n`);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("provisioning the fixture KB end to end", () => {
+  it("connect all materializes the fixture's skill in every provider, holds the unapproved MCP descriptor, and every written file parses", async () => {
+    const res = await run("connect", "all");
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(
+      /held mcp "tools" of KB homelab: .*cartographer approve homelab tools/,
+    );
+    for (const [provider, rel] of Object.entries(SKILL_DIRS)) {
+      const file = join(home, rel, FIXTURE_SKILL, "SKILL.md");
+      expect(readFileSync(file, "utf8"), provider).toBe(FIXTURE_TEXT);
+      expect(parseWritten(file)).toMatchObject({ name: FIXTURE_SKILL, version: "1.0" });
+      // The bundled skills come along (source bundle, no trust needed).
+      expect(existsSync(join(home, rel, "kb-create", "SKILL.md")), provider).toBe(true);
+    }
+    // The MCP descriptor was not approved: no entry for it anywhere.
+    const claude = parseWritten(join(home, ".claude.json")) as { mcpServers: object };
+    expect(Object.keys(claude.mcpServers)).toEqual(["cartographer"]);
+
+    const lockFile = join(home, ".cartographer-sync.lock.json");
+    expect(statSync(lockFile).mode & 0o777).toBe(0o600);
+    const lock = readLock(home);
+    expect(lock.bindings.map((b) => b.provider).sort()).toEqual(Object.keys(SKILL_DIRS).sort());
+    for (const b of lock.bindings) {
+      expect(b.revisions.homelab).toMatch(/^[0-9a-f]{64}$/);
+      expect(
+        b.files.some((f) => f.origin === `homelab/skill/${FIXTURE_SKILL}`),
+        b.provider,
+      ).toBe(true);
+      for (const f of b.files) {
+        const bytes = readFileSync(f.path);
+        expect(createHash("sha256").update(bytes).digest("hex"), f.path).toBe(f.sha256);
+        expect(((statSync(f.path).mode & 0o100) !== 0) === f.executable, f.path).toBe(true);
+        expect(() => parseWritten(f.path), f.path).not.toThrow();
+      }
+      for (const s of b.sections) expect(() => parseWritten(s.file), s.file).not.toThrow();
+    }
+    const status = await run("status");
+    expect(status.code, status.stdout + status.stderr).toBe(0);
+  });
+
+  it("a skill added to the KB makes status exit 1 naming it; sync brings it back to 0", async () => {
+    await writeArtifact("skills/added/SKILL.md", ADDED);
+    const drift = await run("status");
+    expect(drift.code, drift.stdout).toBe(1);
+    expect(drift.stdout).toMatch(/claude \(user\) artifacts: drift \(KB changed: homelab\)/);
+    expect(drift.stdout).toContain("~/.claude/skills/added/SKILL.md: not installed yet");
+    const json = JSON.parse((await run("status", "--json")).stdout);
+    expect(json.state).toBe("drift");
+    expect(json.provisioning.state).toBe("drift");
+    expect(existsSync(join(home, ".claude/skills/added"))).toBe(false); // status never writes
+
+    const sync = await run("sync");
+    expect(sync.code, sync.stderr).toBe(0);
+    for (const rel of Object.values(SKILL_DIRS)) {
+      expect(readFileSync(join(home, rel, "added", "SKILL.md"), "utf8")).toBe(ADDED);
+    }
+    expect((await run("status")).code).toBe(0);
+  });
+
+  it("a hand-edited file is kept and reported (exit 1), a deleted one restored; --force overwrites", async () => {
+    const edited = join(home, SKILL_DIRS.claude as string, "added", "SKILL.md");
+    const deleted = join(home, SKILL_DIRS.kiro as string, "added", "SKILL.md");
+    writeFileSync(edited, "my own version\n");
+    rmSync(deleted);
+    const status = await run("status");
+    expect(status.code).toBe(1);
+    expect(status.stdout).toContain("~/.claude/skills/added/SKILL.md: edited by hand");
+    expect(status.stdout).toContain("~/.kiro/skills/added/SKILL.md: deleted by hand");
+
+    const sync = await run("sync");
+    expect(sync.code, sync.stderr).toBe(1);
+    expect(sync.stderr).toMatch(/claude: ~\/\.claude\/skills\/added\/SKILL\.md: edited by hand/);
+    expect(readFileSync(edited, "utf8")).toBe("my own version\n");
+    expect(readFileSync(deleted, "utf8")).toBe(ADDED);
+
+    expect((await run("sync", "--force")).code).toBe(0);
+    expect(readFileSync(edited, "utf8")).toBe(ADDED);
+    expect((await run("status")).code).toBe(0);
+  });
+
+  it("a skill deleted from the KB is pruned with its folder and its lock entries", async () => {
+    rmSync(join(kb, "skills", "added"), { recursive: true });
+    expect((await run("status")).code).toBe(1);
+    const sync = await run("sync");
+    expect(sync.code, sync.stderr).toBe(0);
+    for (const rel of Object.values(SKILL_DIRS)) {
+      expect(existsSync(join(home, rel, "added"))).toBe(false);
+      expect(existsSync(join(home, rel, FIXTURE_SKILL, "SKILL.md"))).toBe(true);
+    }
+    const lock = readLock(home);
+    for (const b of lock.bindings) {
+      expect(b.files.filter((f) => f.origin.includes("/skill/added"))).toEqual([]);
+      expect(b.dirs.filter((d) => d.endsWith("/added"))).toEqual([]);
+    }
+    expect((await run("status")).code).toBe(0);
+  });
+
+  it("disconnect removes every managed file and the provider's lock entry; the root stays", async () => {
+    const res = await run("disconnect", "claude");
+    expect(res.code, res.stderr).toBe(0);
+    expect(existsSync(join(home, ".claude/skills"))).toBe(false);
+    expect(existsSync(join(home, ".claude"))).toBe(true);
+    const lock = readLock(home);
+    expect(lock.bindings.map((b) => b.provider)).not.toContain("claude");
+    expect(existsSync(join(home, SKILL_DIRS.codex as string, FIXTURE_SKILL))).toBe(true);
+  });
+});
