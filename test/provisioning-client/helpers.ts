@@ -4,7 +4,7 @@
  * a sandbox $HOME. Written files are parsed back with real parsers (JSON, TOML, YAML).
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
@@ -90,13 +90,14 @@ export function parseWritten(file: string): unknown {
   return text;
 }
 
-/** Every regular file under `dir` (recursive, relative paths), for before/after snapshots. */
+/** Every regular file under `dir` (relative path → mtime + bytes), for before/after snapshots. */
 export function snapshotTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const p = join(entry.parentPath, entry.name);
-    out.set(p.slice(dir.length), readFileSync(p).toString("base64"));
+    // mtime too: "nothing written" means no file was even rewritten with the same bytes.
+    out.set(p.slice(dir.length), `${statSync(p).mtimeMs} ${readFileSync(p).toString("base64")}`);
   }
   return out;
 }
