@@ -111,40 +111,60 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
     });
   };
 
+  const adopted = new Set<string>();
   for (const mount of mounts)
-    if (admissible(mount.name, mount.settings.root, surfaces, statuses, logger)) serve(mount);
+    if (admissible(mount.name, mount.settings.root, adopted, logger)) {
+      adopted.add(mount.name);
+      serve(mount);
+    }
   // Builds start once every KB is mounted (index-build.ts pause): with 50 KBs, mounting the
   // last one waited behind the builds of the others, and so did the initialize answer.
   builds?.pause();
-  for (const settings of config.kbs ?? []) {
-    // Checked before opening: a KB that will not be served must not take its lock or index.
-    if (!admissible(settings.name, settings.root, surfaces, statuses, logger)) continue;
-    try {
-      const mount = await mountKb(settings, {
-        // Its warnings also reach the sessions listening on this KB (kb-events.ts, issue 15).
-        logger: kbLogger(logger, settings.root),
-        indexRefreshMs: config.indexRefreshMs,
-        ...(builds ? { builds } : {}),
-        ...(config.embeddings ? { embeddings: config.embeddings } : {}),
-      });
+  // Checked before opening: a KB that will not be served must not take its lock or index.
+  const admitted: KbSettings[] = [];
+  const names = new Set(surfaces.keys());
+  for (const settings of config.kbs ?? [])
+    if (admissible(settings.name, settings.root, names, logger)) {
+      names.add(settings.name);
+      admitted.push(settings);
+    }
+  // Opened several at a time (file system and SQLite work, no git: mount.ts), reported and
+  // served in configuration order: 50 KBs opened one by one held initialize (issue 16).
+  const opened = await mapLimit(admitted, MOUNT_CONCURRENCY, (settings, i) =>
+    mountKb(settings, {
+      buildOrder: i,
+      // Its warnings also reach the sessions listening on this KB (kb-events.ts, issue 15).
+      logger: kbLogger(logger, settings.root),
+      indexRefreshMs: config.indexRefreshMs,
+      ...(builds ? { builds } : {}),
+      ...(config.embeddings ? { embeddings: config.embeddings } : {}),
+    }).then(
+      (mount) => ({ mount }),
+      (err: unknown) => ({ err }),
+    ),
+  );
+  admitted.forEach((settings, i) => {
+    const result = opened[i] as { mount: MountedKb } | { err: unknown };
+    if ("mount" in result) {
+      const { mount } = result;
       mounts.push(mount);
       const index = mount.stats
         ? `${mount.stats.added} added, ${mount.stats.changed} changed, ${mount.stats.removed} removed`
         : "building in the background";
       logger.info(`mounted KB '${settings.name}' (${settings.root}); index: ${index}`);
       serve(mount);
-    } catch (err) {
-      const full = err instanceof Error ? err.message : String(err);
-      logger.error(
-        `KB '${settings.name}' (${settings.root}) could not be opened and is unavailable: ${full}; the other KBs are served`,
-      );
-      statuses.push({
-        name: settings.name,
-        status: "unavailable",
-        reason: publicReason(err, settings.root),
-      });
+      return;
     }
-  }
+    const full = result.err instanceof Error ? result.err.message : String(result.err);
+    logger.error(
+      `KB '${settings.name}' (${settings.root}) could not be opened and is unavailable: ${full}; the other KBs are served`,
+    );
+    statuses.push({
+      name: settings.name,
+      status: "unavailable",
+      reason: publicReason(result.err, settings.root),
+    });
+  });
 
   builds?.resume();
 
@@ -172,8 +192,7 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
 function admissible(
   name: string,
   root: string,
-  surfaces: ReadonlyMap<string, KbSurface>,
-  statuses: readonly KbStatus[],
+  taken: ReadonlySet<string>,
   logger: Logger,
 ): boolean {
   if (name === "routed") {
@@ -182,11 +201,32 @@ function admissible(
     );
     return false;
   }
-  if (surfaces.has(name) || statuses.some((s) => s.name === name)) {
+  if (taken.has(name)) {
     logger.warn(
       `KB name "${name}" is used twice (${root}): the second is skipped (give it another name)`,
     );
     return false;
   }
   return true;
+}
+
+/** KBs opened at once by createCartographer. */
+const MOUNT_CONCURRENCY = 8;
+
+/** `fn` over `items`, at most `limit` at once; results in the order of `items`. */
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }

@@ -235,6 +235,8 @@ async function execute(
     ...(ctx.progress ? { progress: ctx.progress } : {}),
   });
   try {
+    // The mount attaches sync and embeddings after serving (mount.ts): step 6 needs them.
+    if (runtime.ready) await runtime.ready();
     if (spec.readOnly) {
       await syncBeforeRead(runtime); // 6
       const value = markDegraded(runtime, await spec.handler(args, toolCtx(decision)));

@@ -21,7 +21,8 @@ export const DEFAULT_BUILD_CONCURRENCY = 2;
 
 export class IndexBuildScheduler {
   private running = 0;
-  private readonly queue: Array<() => void> = [];
+  /** Jobs waiting for a slot, by ascending `order` (equal orders first come, first served). */
+  private readonly queue: Array<{ start: () => void; order: number }> = [];
   private paused = false;
 
   constructor(readonly concurrency: number = DEFAULT_BUILD_CONCURRENCY) {
@@ -41,7 +42,7 @@ export class IndexBuildScheduler {
 
   resume(): void {
     this.paused = false;
-    while (this.running < this.concurrency && this.queue.length > 0) this.queue.shift()?.();
+    while (this.running < this.concurrency && this.queue.length > 0) this.queue.shift()?.start();
   }
 
   /** Jobs waiting for a slot (for tests and /health figures). */
@@ -49,7 +50,11 @@ export class IndexBuildScheduler {
     return this.queue.length;
   }
 
-  schedule(job: BuildJob): ScheduledBuild {
+  /**
+   * Runs `job` when a slot is free. A lower `order` goes first among waiting jobs: KBs opened
+   * at once while the scheduler is paused still build in configuration order.
+   */
+  schedule(job: BuildJob, order = Number.POSITIVE_INFINITY): ScheduledBuild {
     const ctrl = new AbortController();
     let resolveFinished = () => {};
     const finished = new Promise<void>((resolve) => {
@@ -63,16 +68,19 @@ export class IndexBuildScheduler {
         .finally(() => {
           this.running--;
           resolveFinished();
-          if (!this.paused) this.queue.shift()?.();
+          if (!this.paused) this.queue.shift()?.start();
         });
     };
     if (!this.paused && this.running < this.concurrency) start();
-    else this.queue.push(start);
+    else {
+      const at = this.queue.findIndex((q) => q.order > order);
+      this.queue.splice(at === -1 ? this.queue.length : at, 0, { start, order });
+    }
     return {
       finished,
       cancel: async () => {
         ctrl.abort();
-        const waiting = this.queue.indexOf(start);
+        const waiting = this.queue.findIndex((q) => q.start === start);
         if (waiting !== -1) {
           this.queue.splice(waiting, 1);
           resolveFinished();

@@ -1,6 +1,6 @@
 /**
  * One mounted KB as MCP sees it: its registered ToolSpecs, the descriptor list of each profile
- * (built and frozen once, so tools/list is identical on every request and whatever else the
+ * (built on first use and frozen, so tools/list is identical on every request and whatever else the
  * server has built), and `callTool`, the only path to a handler (see call-pipeline.ts).
  */
 import type {
@@ -61,7 +61,8 @@ export class KbSurface implements ToolSurface, ContentSurface {
   readonly kbNames: readonly string[];
   readonly settings: KbSettings;
   readonly #specs: ReadonlyMap<string, ToolSpec>;
-  readonly #lists: Readonly<Record<ToolsProfile, DescriptorList>>;
+  /** Built on a profile's first tools/list, not at mount: 50 KBs' lists held initialize. */
+  readonly #lists: Partial<Record<ToolsProfile, DescriptorList>> = {};
   readonly #options: KbSurfaceOptions;
   /** The options' logger, its warnings also sent to this KB's listening sessions. */
   readonly #logger: Logger;
@@ -74,10 +75,6 @@ export class KbSurface implements ToolSurface, ContentSurface {
     this.kbNames = Object.freeze([this.name]);
     const specs = options.specs;
     this.#specs = new Map(specs.map((s) => [s.name, s]));
-    this.#lists = Object.freeze({
-      agent: freezeList(specs.filter((s) => !s.advanced).map(descriptorOf)),
-      full: freezeList(specs.map(descriptorOf)),
-    });
   }
 
   /** The registered spec of `name` (also the routed surface's "does this KB register it?"). */
@@ -86,6 +83,9 @@ export class KbSurface implements ToolSurface, ContentSurface {
   }
 
   descriptors(profile: ToolsProfile): DescriptorList {
+    this.#lists[profile] ??= freezeList(
+      [...this.#specs.values()].filter((s) => profile === "full" || !s.advanced).map(descriptorOf),
+    );
     return this.#lists[profile];
   }
 

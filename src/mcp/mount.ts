@@ -57,6 +57,8 @@ export interface MountOptions {
    * absent: the index is reconciled before mountKb returns.
    */
   builds?: IndexBuildScheduler;
+  /** Among builds waiting for a slot, a lower one starts first (the KB's place in the config). */
+  buildOrder?: number;
   /** Embedding provider of semantic search (issue 15); absent = keyword only. */
   embeddings?: EmbeddingsConfig;
 }
@@ -72,9 +74,13 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
   const processLock = await acquireKbLock(settings, "serve", opts.logger);
   if (opts.builds) {
     const mount = mountInBackground(settings, store, processLock, opts, opts.builds);
-    await attachSync(mount.runtime, opts.logger);
-    if (opts.embeddings)
-      await attachEmbeddings(mount.runtime, opts.embeddings, { ...opts, kb: settings.name });
+    // Remote sync (a `git remote` process per KB) and embeddings attach after the mount is
+    // served: initialize and tools/list need neither, and 50 KBs spent seconds here before the
+    // initialize answer (issue 16). The first tool call on the KB starts the attach and waits
+    // for it (call-pipeline.ts); without calls it starts a moment later (sync polls).
+    const attach = deferAttach(mount.runtime, settings, opts);
+    mount.runtime.ready = attach.ready;
+    attaches.set(mount, attach);
     return mount;
   }
   const { index, stats } = await openKbIndex(store, { logger: opts.logger }).catch(
@@ -107,6 +113,53 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
     processLock,
   });
 }
+
+/** How long after mounting a KB its deferred attach starts when no call has started it. */
+export const ATTACH_DELAY_MS = 500;
+
+interface DeferredAttach {
+  /** Starts the attach (once) and resolves when it is done; rejects with its failure. */
+  ready(): Promise<void>;
+  /** Never starts it from now on; waits for one under way. */
+  cancel(): Promise<void>;
+}
+
+/**
+ * Attaches sync and embeddings on first need or after ATTACH_DELAY_MS. A failure is logged and
+ * then answered by every call on the KB (never left an unhandled rejection).
+ */
+function deferAttach(runtime: KbRuntime, settings: KbSettings, opts: MountOptions): DeferredAttach {
+  let attached: Promise<void> | undefined;
+  let cancelled = false;
+  const ready = () => {
+    attached ??= (async () => {
+      await attachSync(runtime, opts.logger);
+      if (opts.embeddings)
+        await attachEmbeddings(runtime, opts.embeddings, { ...opts, kb: settings.name });
+    })();
+    attached.catch((err: unknown) =>
+      opts.logger.error(
+        `KB '${settings.name}': remote sync or semantic search could not start; its tool calls fail until a restart: ${(err as Error).message ?? err}`,
+      ),
+    );
+    return attached;
+  };
+  const timer = setTimeout(() => {
+    if (!cancelled) void ready().catch(() => {});
+  }, ATTACH_DELAY_MS);
+  timer.unref();
+  return {
+    ready,
+    cancel: async () => {
+      cancelled = true;
+      clearTimeout(timer);
+      await attached?.catch(() => {});
+    },
+  };
+}
+
+/** Deferred attaches of served mounts, for closeMount. */
+const attaches = new WeakMap<MountedKb, DeferredAttach>();
 
 /** Background builds of mounts, for closeMount (a MountedKb stays a plain frozen value). */
 const builds = new WeakMap<
@@ -172,7 +225,7 @@ function mountInBackground(
     }
     if (intervalMs > 0)
       refresh = startIndexRefresh(store, index, { intervalMs, logger, kb: settings.name });
-  });
+  }, opts.buildOrder);
   const mount: MountedKb = Object.freeze({
     name: settings.name,
     settings,
@@ -197,6 +250,7 @@ function mountInBackground(
  */
 export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = {}): Promise<void> {
   await drainCalls(mount.runtime, opts.graceMs);
+  await attaches.get(mount)?.cancel(); // an attach under way ends before sync closes
   // Pending pushes leave before the KB closes (bounded: shutdown must not hang, issue 12).
   await mount.runtime.sync?.close();
   const background = builds.get(mount);

@@ -30,6 +30,12 @@ export class KbRuntime {
   sync?: KbSync;
   /** Semantic search (issue 15); absent without `search.embeddings`. Set by the mount. */
   embeddings?: KbEmbeddings;
+  /**
+   * Starts (once) the mount's deferred attach of `sync` and `embeddings` (after the KB is served,
+   * issue 16) and resolves when it is done; rejects with the reason they could not attach. The
+   * call pipeline awaits it before a handler. Absent: nothing is deferred.
+   */
+  ready?: () => Promise<void>;
 
   constructor(
     readonly store: KbStore,

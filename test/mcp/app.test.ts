@@ -51,6 +51,30 @@ describe("createCartographer", () => {
     }
   });
 
+  it("opens KBs several at a time but reports and serves them in configuration order", async () => {
+    const roots = await kbRoots(5);
+    const names = ["e", "d", "missing", "b", "a", "c"];
+    const kbs = names.map((name, i) =>
+      name === "missing"
+        ? settings(name, join(newDir(), "not-a-kb"))
+        : settings(name, roots[i > 2 ? i - 1 : i] as string),
+    );
+    const logger = memoryLogger();
+    const app = await createCartographer({ kbs, logger });
+    try {
+      expect(app.kbs.map((k) => [k.name, k.status])).toEqual(
+        names.map((n) => [n, n === "missing" ? "unavailable" : "ok"]),
+      );
+      expect([...app.surfaces.keys()]).toEqual(names.filter((n) => n !== "missing"));
+      const mounted = logger.lines.filter((l) => l.includes("mounted KB"));
+      expect(mounted.map((l) => /mounted KB '(\w+)'/.exec(l)?.[1])).toEqual(
+        names.filter((n) => n !== "missing"),
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
   it("close() closes the mounts, then the audit it opened; an injected sink stays open", async () => {
     const [a] = await kbRoots(1);
     class TrackedAudit extends MemoryAudit {

@@ -117,20 +117,19 @@ describe("background index build", () => {
     const dir = tempDir();
     const big = await kbWith(dir, "big", 600);
     const small = await kbWith(dir, "small", 3);
-    // The first build scheduled (big's) waits for release() inside its slot: event order.
+    // Big's build (the first KB configured: order 0) waits for release() inside its slot:
+    // event order. KBs are opened several at a time, so which schedules first is not fixed.
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    let first = true;
     class FirstBuildGated extends IndexBuildScheduler {
-      override schedule(job: Parameters<IndexBuildScheduler["schedule"]>[0]) {
-        if (!first) return super.schedule(job);
-        first = false;
+      override schedule(job: Parameters<IndexBuildScheduler["schedule"]>[0], order?: number) {
+        if (order !== 0) return super.schedule(job, order);
         return super.schedule(async (signal) => {
           await gate;
           await job(signal);
-        });
+        }, order);
       }
     }
     const app = await createCartographer({
@@ -240,6 +239,28 @@ describe("IndexBuildScheduler", () => {
     scheduler.resume();
     await Promise.all(jobs.map((j) => j.finished));
     expect(ran).toEqual([1, 2, 3]);
+  });
+
+  it("waiting builds start by ascending order, equal orders first come first served", async () => {
+    const scheduler = new IndexBuildScheduler(1);
+    const ran: string[] = [];
+    scheduler.pause();
+    const jobs = (
+      [
+        ["c", 3],
+        ["a", 1],
+        ["b", 2],
+        ["a2", 1],
+        ["last", undefined],
+      ] as const
+    ).map(([name, order]) =>
+      scheduler.schedule(async () => {
+        ran.push(name);
+      }, order),
+    );
+    scheduler.resume();
+    await Promise.all(jobs.map((j) => j.finished));
+    expect(ran).toEqual(["a", "a2", "b", "c", "last"]);
   });
 
   it("a running build is aborted by cancel()", async () => {
