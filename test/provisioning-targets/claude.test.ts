@@ -52,9 +52,11 @@ describe.each(["user", "project"] as const)("Claude Code target, %s scope", (sco
     expect("data" in agent && agent.data.description).toBe("Reviews KB concepts for broken links.");
     const script = join(root, "hooks", "cartographer", "fmt", "fmt.sh");
     expect(statSync(script).mode & 0o111).not.toBe(0);
+    // Go's floor: every hook file but hook.json is executable, whatever its KB mode.
     expect(
       statSync(join(root, "hooks", "cartographer", "fmt", "lib", "common.sh")).mode & 0o111,
-    ).toBe(0);
+    ).not.toBe(0);
+    expect(statSync(join(root, "hooks", "cartographer", "fmt", "hook.json")).mode & 0o111).toBe(0);
 
     const settings = JSON.parse(readFileSync(join(root, "settings.json"), "utf8"));
     const word =
@@ -142,10 +144,10 @@ describe("Claude Code target safety", () => {
       artifact("skill", "badyaml", { "SKILL.md": "---\nname: [unclosed\n---\n" }),
       artifact("agent", "exec", { "exec.md": { text: "---\nname: e\n---\n", exec: true } }),
       artifact("hook", "noexec", {
-        "hook.json": '{"event":"Stop","command":"run.sh"}',
+        "hook.json": '{"event":"Stop","command":"./missing.sh"}',
         "run.sh": "#!/bin/sh\n",
       }),
-      artifact("hook", "shell", { "hook.json": '{"event":"Stop","command":"rm -rf /"}' }),
+      artifact("hook", "shell", { "hook.json": '{"event":"Stop","command":"echo a\\nrm -rf /"}' }),
       artifact("hook", "event", {
         "hook.json": '{"event":"Boom","command":"r.sh"}',
         "r.sh": { text: "", exec: true },

@@ -75,12 +75,12 @@ describe.each(["user", "project"] as const)("OpenCode target, %s scope", (scope)
 });
 
 describe("OpenCode hooks plugin", () => {
-  it("runs the hook scripts on the mapped events, argv without a shell; a PreToolUse exit 2 blocks the tool", async () => {
+  it("runs the hook command lines on the mapped events (sh -c, args quoted); a PreToolUse exit 2 blocks the tool", async () => {
     const home = sandbox();
     const log = join(sandbox(), "log");
     const hook = (name: string, event: string, script: string, extra = "") =>
       artifact("hook", name, {
-        "hook.json": `{"event":"${event}","command":"run.sh","args":["${log}","$(touch /tmp/never)"]${extra}}`,
+        "hook.json": `{"event":"${event}","command":"./run.sh","args":["${log}","$(touch /tmp/never)"]${extra}}`,
         "run.sh": { text: script, exec: true },
       });
     const append = '#!/bin/sh\nprintf "%s %s\\n" "$0" "$2" >> "$1"\ncat >> "$1"\necho >> "$1"\n';

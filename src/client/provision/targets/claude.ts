@@ -3,11 +3,13 @@
  * (user) or `<project>/.claude` (project):
  * - skill `<root>/skills/<name>/` (every file, executable bits kept);
  * - agent `<root>/agents/<name>.md`, the KB file byte for byte (same format);
- * - hook: its folder under `<root>/hooks/cartographer/<name>/`, registered in
- *   `<root>/settings.json` `hooks.<Event>[]` as a group whose command is that folder's script
- *   (the path marks it ours: Claude Code validates settings, so no extra key is written); in a
- *   project the command starts `"$CLAUDE_PROJECT_DIR"/.claude/…` so a committed settings.json
- *   works in every checkout;
+ * - hook: its folder under `<root>/hooks/cartographer/<name>/` (every file but hook.json
+ *   executable, Go's floor), registered in `<root>/settings.json` `hooks.<Event>[]` as a group
+ *   running the hook's command line (hook-spec.ts). A line that starts with the hook's own script
+ *   starts with our folder's path, which marks it ours; any other line (a bare `jq …`) gets Go's
+ *   inert marker comment ` # cartographer-hook: .claude/hooks/cartographer/<name>/` (Claude Code
+ *   validates settings, so no extra key is written). In a project the path starts
+ *   `"$CLAUDE_PROJECT_DIR"/.claude/…` so a committed settings.json works in every checkout;
  * - bootstrap hook: `<root>/hooks/cartographer/_bootstrap.sh`, a SessionStart (`startup`) group;
  * - mcp: entry `<server>-<kb>-<name>` in `~/.claude.json` / `<project>/.mcp.json` `mcpServers`,
  *   `${VAR}` kept (Claude Code expands it itself);
@@ -16,10 +18,56 @@
 import path from "node:path";
 import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
 import { checkArtifacts, originOf } from "./checks.js";
-import { BOOTSTRAP_ORIGIN, folderFiles, generatedFile, ofKind, staleSections } from "./common.js";
-import { BOOTSTRAP_SCRIPT, hookCommand, parseHookSpec, shellQuote } from "./hook-spec.js";
+import {
+  BOOTSTRAP_ORIGIN,
+  folderFiles,
+  generatedFile,
+  hookFiles,
+  ofKind,
+  staleSections,
+} from "./common.js";
+import {
+  BOOTSTRAP_SCRIPT,
+  hookCommand,
+  hookMarker,
+  parseHookSpec,
+  shellQuote,
+} from "./hook-spec.js";
 import { claudeHooksSection, type HookGroup, jsonEntrySection } from "./json-sections.js";
 import { type McpEntry, mcpEntries } from "./mcp-entry.js";
+
+/** The hook events Claude Code documents (code.claude.com/docs/en/hooks); others are noted. */
+export const CLAUDE_EVENTS: readonly string[] = [
+  "SessionStart",
+  "Setup",
+  "InstructionsLoaded",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "PreToolUse",
+  "PermissionRequest",
+  "PermissionDenied",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PostToolBatch",
+  "SubagentStart",
+  "SubagentStop",
+  "TaskCreated",
+  "TaskCompleted",
+  "Stop",
+  "StopFailure",
+  "TeammateIdle",
+  "PreCompact",
+  "PostCompact",
+  "SessionEnd",
+  "Elicitation",
+  "ElicitationResult",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "Notification",
+  "ConfigChange",
+  "CwdChanged",
+  "FileChanged",
+];
 
 function layout(ctx: RenderContext) {
   const base = ctx.scope === "user" ? ctx.home : ctx.projectDir;
@@ -79,13 +127,22 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
       notes.push(`${a.kb}/hook/${a.name} not written: ${spec.error}`);
       continue;
     }
-    files.push(...folderFiles(a, path.join(l.hooksDir, a.name)));
+    if (!CLAUDE_EVENTS.includes(spec.event)) {
+      notes.push(
+        `${a.kb}/hook/${a.name} not written for Claude Code: Claude Code has no ${spec.event} hook event`,
+      );
+      continue;
+    }
+    notes.push(...spec.warnings.map((w) => `${a.kb}/hook/${a.name}: ${w}`));
+    files.push(...hookFiles(a, path.join(l.hooksDir, a.name)));
+    let command = hookCommand(`${l.hooksWord}/${a.name}`, spec);
+    if (!command.startsWith(`${l.hooksWord}/`)) command += hookMarker(".claude", a.name);
     const group = {
       ...(spec.matcher ? { matcher: spec.matcher } : {}),
       hooks: [
         {
           type: "command",
-          command: hookCommand(`${l.hooksWord}/${a.name}`, spec),
+          command,
           ...(spec.timeout ? { timeout: spec.timeout } : {}),
         },
       ],
@@ -97,6 +154,7 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
     claudeHooksSection({
       file: l.settings,
       ownPrefix: `${l.hooksWord}/`,
+      ownMarkerTool: ".claude",
       desired: hookOrigins.length > 0 ? sortedEvents(groups) : null,
       origins: hookOrigins,
     }),

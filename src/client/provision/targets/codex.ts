@@ -7,9 +7,11 @@
  * - agent `<codex>/agents/<name>.toml`: the KB's Markdown agent converted to the custom-agent
  *   shape Codex documents (`name`, `description`, `developer_instructions` = the body);
  *   Claude-only fields (`tools`, `model`, …) have no Codex meaning and are left out;
- * - hook: its folder under `<codex>/hooks/cartographer/<name>/`, registered in a marked block of
- *   `<codex>/config.toml` as `[[hooks.<Event>]]` + `[[hooks.<Event>.hooks]]` (absolute command
- *   path); Codex runs a new command hook only after the user trusts it (`/hooks`);
+ * - hook: its folder under `<codex>/hooks/cartographer/<name>/` (every file but hook.json
+ *   executable, Go's floor), registered in a marked block of `<codex>/config.toml` as
+ *   `[[hooks.<Event>]]` + `[[hooks.<Event>.hooks]]` running the hook's command line (hook-spec.ts;
+ *   a script of the hook by its absolute path, a bare line marked with Go's inert comment);
+ *   Codex runs a new command hook only after the user trusts it (`/hooks`);
  * - mcp: `[mcp_servers.<server>-<kb>-<name>]` in `<codex>/config.toml`; a `${VAR}` reference
  *   becomes `bearer_token_env_var` / `env_http_headers` / `env_vars` (Codex reads the variable
  *   itself), never a value;
@@ -20,12 +22,19 @@ import { codexHome } from "../../codex-trust.js";
 import { tomlString } from "../../providers/toml-tables.js";
 import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
 import { checkArtifacts, frontmatterOf, originOf } from "./checks.js";
-import { BOOTSTRAP_ORIGIN, folderFiles, generatedFile, ofKind, staleSections } from "./common.js";
+import {
+  BOOTSTRAP_ORIGIN,
+  folderFiles,
+  generatedFile,
+  hookFiles,
+  ofKind,
+  staleSections,
+} from "./common.js";
 import { stringField } from "./frontmatter.js";
 import {
   BOOTSTRAP_SCRIPT,
-  type HookEvent,
   hookCommand,
+  hookMarker,
   parseHookSpec,
   shellQuote,
 } from "./hook-spec.js";
@@ -33,7 +42,7 @@ import { type McpEntry, mcpEntries, varRef } from "./mcp-entry.js";
 import { codexMcpSection, markerBlockSection, validateToml } from "./toml-sections.js";
 
 /** The hook events Codex documents (SessionEnd and Notification have no Codex counterpart). */
-const CODEX_EVENTS: readonly HookEvent[] = [
+const CODEX_EVENTS: readonly string[] = [
   "SessionStart",
   "UserPromptSubmit",
   "PreToolUse",
@@ -173,11 +182,14 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
       );
       continue;
     }
-    files.push(...folderFiles(a, path.join(l.hooksDir, a.name)));
+    notes.push(...spec.warnings.map((w) => `${a.kb}/hook/${a.name}: ${w}`));
+    files.push(...hookFiles(a, path.join(l.hooksDir, a.name)));
+    let command = hookCommand(`${word}/${a.name}`, spec);
+    if (!command.startsWith(`${word}/`)) command += hookMarker(".codex", a.name);
     groups.push({
       event: spec.event,
       ...(spec.matcher ? { matcher: spec.matcher } : {}),
-      command: hookCommand(`${word}/${a.name}`, spec),
+      command,
       ...(spec.timeout ? { timeout: spec.timeout } : {}),
     });
     hookOrigins.push(originOf(a));

@@ -16,6 +16,18 @@ export function folderFiles(a: Artifact, dir: string): DesiredFile[] {
   }));
 }
 
+/**
+ * A hook's files under `dir`: every file but hook.json executable, whatever its KB mode — Go's
+ * floor (hooks retain an executable bit on every file but hook.json), so a Go KB whose script
+ * is committed 100644 still runs. The hook's bytes, and so its content hash, are unchanged.
+ */
+export function hookFiles(a: Artifact, dir: string): DesiredFile[] {
+  return folderFiles(a, dir).map((f, i) => ({
+    ...f,
+    executable: a.files[i]?.path !== "hook.json",
+  }));
+}
+
 /** One generated file (an agent converted for the tool, a plugin, the bootstrap script). */
 export function generatedFile(
   file: string,

@@ -1,44 +1,48 @@
 /**
  * A KB hook (`hooks/<name>/hook.json` + scripts), read the same way for every provider (pure).
+ * The format is the Go implementation's (internal/provisioning/hooksettings.go), so a Go KB's
+ * hooks work unchanged, plus two optional extensions of ours:
  *
- *   { "event": "PostToolUse", "command": "fmt.sh", "args": ["--check"],
- *     "matcher": "Edit|Write", "timeout": 30 }
+ *   { "event": "PostToolUse", "matcher": "Edit|Write", "command": "./fmt.sh --check" }
+ *   { "event": "PreToolUse", "command": "jq -e '.tool_input.x' >/dev/null && exit 2 || true" }
+ *   + ours: "args": ["a b"] (appended, shell-quoted), "timeout": 30 (seconds, 1–600)
  *
- * - `event`: a Claude Code hook event name (the vocabulary Codex adopted too); each target says
- *   which events it can run and notes the others.
- * - `command`: a file of the hook folder (`./` optional), executable in the KB (mode 100755).
- *   Only the hook's own script can run: never a shell line from the KB, and `args` are quoted.
- * - `matcher` (tool-name pattern, tool events only) and `timeout` (seconds, 1–600) are optional.
+ * - `event`: an event name (PascalCase); each target says which events its tool runs and notes
+ *   the others.
+ * - `command`: a command LINE, run by the agent tool's shell (Claude Code, Codex; `sh -c` in the
+ *   OpenCode plugin). Its leading token (up to the first space, Go's split) is resolved like Go
+ *   resolves it: a relative path (it holds a `/`, e.g. `./notify.sh`, `bin/run.sh`) is a file of
+ *   the hook folder and is replaced by that file's installed path; an absolute path, a `$VAR`
+ *   reference or a bare name (looked up on PATH, e.g. `jq`) is left as written. The rest of the
+ *   line is kept verbatim. We never expand `${VAR}` in it: the agent tool's shell does, at run
+ *   time. A line with a NUL, CR or LF, or ending in `\`, is refused (docs/decisions.md).
+ * - `matcher` (tool-name pattern) is optional; unknown fields are ignored, as Go ignores them,
+ *   and reported in a note.
  *
- * The server only checks that hook.json is a JSON object (docs/provisioning.md); this shape is
- * the client's (docs/decisions.md).
+ * Trust is the boundary, not the line's syntax: a hook is rendered only once the trust gate has
+ * accepted the KB's artifact (signature or consent), and its scripts are code anyway.
  */
 import type { Artifact } from "../types.js";
 import { unsafePath } from "./checks.js";
 
-export const HOOK_EVENTS = [
-  "SessionStart",
-  "SessionEnd",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-  "Notification",
-] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
-
 export interface HookSpec {
-  event: HookEvent;
-  /** The script's path inside the hook folder, normalized (`run.sh`, `bin/fmt.sh`). */
-  script: string;
+  event: string;
+  /**
+   * The hook-folder file the leading token names (`notify.sh`, `bin/fmt.sh`), normalized; absent
+   * when the line starts with a bare name, an absolute path or a `$VAR`.
+   */
+  script?: string;
+  /** The line after its leading token (`""` or `" --flag …"`), or the whole line without a script. */
+  rest: string;
   args: string[];
   matcher?: string;
   timeout?: number;
+  /** Things the author should fix that do not stop the hook (ignored fields, a likely mistake). */
+  warnings: string[];
 }
 
-const FIELDS = ["event", "command", "args", "matcher", "timeout"];
+const EVENT = /^[A-Z][A-Za-z]{1,63}$/;
+const OURS = ["event", "command", "matcher", "args", "timeout"];
 
 /** The hook's spec, or `{ error }` naming what is wrong with its hook.json. */
 export function parseHookSpec(a: Artifact): HookSpec | { error: string } {
@@ -54,20 +58,38 @@ export function parseHookSpec(a: Artifact): HookSpec | { error: string } {
     return { error: "hook.json is not a JSON object" };
   }
   const o = raw as Record<string, unknown>;
-  const unknown = Object.keys(o).filter((k) => !FIELDS.includes(k));
-  if (unknown.length > 0) return { error: `hook.json has unknown field(s): ${unknown.join(", ")}` };
-  if (typeof o.event !== "string" || !(HOOK_EVENTS as readonly string[]).includes(o.event)) {
-    return { error: `hook.json "event" must be one of ${HOOK_EVENTS.join(", ")}` };
+  const warnings: string[] = [];
+  const unknown = Object.keys(o).filter((k) => !OURS.includes(k));
+  if (unknown.length > 0) warnings.push(`hook.json field(s) ignored: ${unknown.join(", ")}`);
+  if (typeof o.event !== "string" || !EVENT.test(o.event)) {
+    return { error: 'hook.json "event" must be an event name such as PostToolUse' };
   }
-  if (typeof o.command !== "string") return { error: 'hook.json "command" must be a string' };
-  const script = o.command.startsWith("./") ? o.command.slice(2) : o.command;
-  const bad = unsafePath(script);
-  if (bad) return { error: `hook.json "command": ${bad}` };
-  const target = a.files.find((f) => f.path === script);
-  if (!target)
-    return { error: `hook.json "command" names ${script}, which is not a file of the hook` };
-  if (!target.executable)
-    return { error: `${script} is not executable in the KB (git mode 100755)` };
+  if (typeof o.command !== "string" || o.command.trim() === "") {
+    return { error: 'hook.json "command" must be a non-empty command line' };
+  }
+  const line = o.command.trim();
+  if (/[\0\n\r]/.test(line)) {
+    return { error: 'hook.json "command" must be one line (no NUL, CR or LF)' };
+  }
+  if (line.endsWith("\\")) {
+    return { error: 'hook.json "command" must not end with a backslash' };
+  }
+  const cut = line.indexOf(" ");
+  const lead = cut < 0 ? line : line.slice(0, cut);
+  const after = cut < 0 ? "" : line.slice(cut);
+  let script: string | undefined;
+  if (lead.includes("/") && !lead.startsWith("/") && !lead.startsWith("$")) {
+    script = lead.replace(/^(\.\/)+/, "");
+    const bad = unsafePath(script);
+    if (bad) return { error: `hook.json "command": ${bad}` };
+    if (script === "hook.json" || !a.files.some((f) => f.path === script)) {
+      return { error: `hook.json "command" runs ${lead}, which is not a script of the hook` };
+    }
+  } else if (a.files.some((f) => f.path === lead && f.path !== "hook.json")) {
+    warnings.push(
+      `hook.json "command" starts with ${lead}, which runs from PATH; write ./${lead} to run the hook's own file`,
+    );
+  }
   const args = o.args ?? [];
   if (!Array.isArray(args) || args.some((x) => typeof x !== "string" || /[\0\n\r]/.test(x))) {
     return { error: 'hook.json "args" must be a list of one-line strings' };
@@ -80,11 +102,12 @@ export function parseHookSpec(a: Artifact): HookSpec | { error: string } {
     return { error: 'hook.json "timeout" must be a whole number of seconds from 1 to 600' };
   }
   return {
-    event: o.event as HookEvent,
-    script,
+    event: o.event,
+    ...(script !== undefined ? { script, rest: after } : { rest: line }),
     args: args as string[],
     ...(typeof o.matcher === "string" && o.matcher !== "" ? { matcher: o.matcher } : {}),
     ...(typeof t === "number" ? { timeout: t } : {}),
+    warnings,
   };
 }
 
@@ -94,12 +117,30 @@ export function shellQuote(value: string): string {
 }
 
 /**
- * The command line that runs a hook script at `dirExpr/<script>` with its args. `dirExpr` is a
- * shell word for the hook's folder: an absolute path (quoted here) or `"$CLAUDE_PROJECT_DIR"/…`
- * already quoted by the caller.
+ * The command line the agent tool runs: the hook's line with a hook-folder script replaced by
+ * `dirWord/<script>`, then `args` quoted. `dirWord` is a shell word for the installed hook folder:
+ * an absolute path (quoted here) or `"$CLAUDE_PROJECT_DIR"/…` already quoted by the caller.
  */
 export function hookCommand(dirWord: string, spec: HookSpec): string {
-  return [`${dirWord}/${shellQuote(spec.script)}`, ...spec.args.map(shellQuote)].join(" ");
+  const head = spec.script !== undefined ? `${dirWord}/${shellQuote(spec.script)}` : "";
+  return [`${head}${spec.rest}`, ...spec.args.map(shellQuote)].join(" ");
+}
+
+/**
+ * The inert trailing comment that marks a command line as ours when it does not start with our
+ * hook folder (a bare `jq …` line): Go's D57 marker, naming our folder. `tool` is `.claude` or
+ * `.codex`.
+ */
+export function hookMarker(tool: string, name: string): string {
+  return ` # cartographer-hook: ${tool}/hooks/cartographer/${name}/`;
+}
+
+/** True when `command` ends with a marker of ours (any hook name) for `tool`. */
+export function hasHookMarker(tool: string, command: string): boolean {
+  const t = tool.replace(/\./g, "\\.");
+  return new RegExp(` # cartographer-hook: ${t}/hooks/cartographer/[a-z0-9][a-z0-9._-]*/$`).test(
+    command,
+  );
 }
 
 /** The bootstrap hook's line: `cartographer sync`, quietly, only when the binary is on PATH. */

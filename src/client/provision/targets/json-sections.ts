@@ -8,6 +8,7 @@
 import { ConfigError } from "../../errors.js";
 import { detectStyle, parseJsonObject, serializeJson } from "../../providers/json-file.js";
 import type { ManagedSection } from "../types.js";
+import { hasHookMarker } from "./hook-spec.js";
 import { canonicalJson } from "./mcp-entry.js";
 
 type Obj = Record<string, unknown>;
@@ -71,24 +72,27 @@ export interface HookGroup {
 
 /**
  * Our hook groups in Claude Code's `settings.json`: `hooks.<Event>[]` entries whose every
- * command starts with `ownPrefix` (the quoted path of our managed hook folder). Claude Code
- * validates its settings, so no marker key is added; the path is the mark. `desired` maps event →
- * groups; `read` returns ours in the same canonical form (events sorted, groups in file order).
+ * command starts with `ownPrefix` (the quoted path of our managed hook folder) or ends with our
+ * marker comment (hook-spec.ts `hookMarker`, for a line that does not run a script of ours).
+ * Claude Code validates its settings, so no marker key is added. `desired` maps event → groups;
+ * `read` returns ours in the same canonical form (events sorted, groups in file order).
  */
 export function claudeHooksSection(opts: {
   file: string;
   ownPrefix: string;
+  /** The tool folder named in our marker comment (`.claude`). */
+  ownMarkerTool: string;
   desired: Record<string, HookGroup[]> | null;
   origins: string[];
 }): ManagedSection {
-  const { file, ownPrefix } = opts;
+  const { file, ownPrefix, ownMarkerTool } = opts;
+  const ourCommand = (c: unknown): boolean =>
+    typeof c === "string" && (c.startsWith(ownPrefix) || hasHookMarker(ownMarkerTool, c));
   const ours = (g: unknown): boolean =>
     isObj(g) &&
     Array.isArray(g.hooks) &&
     g.hooks.length > 0 &&
-    g.hooks.every(
-      (h) => isObj(h) && typeof h.command === "string" && h.command.startsWith(ownPrefix),
-    );
+    g.hooks.every((h) => isObj(h) && ourCommand(h.command));
   const hooksOf = (root: Obj): Obj | undefined => container(root, "hooks", file);
   return {
     file,

@@ -1,27 +1,34 @@
 /**
  * The OpenCode plugin that runs the KB hooks (pure: it renders source text). OpenCode loads
  * every .js file of its plugins folder (opencode.ai/docs/plugins); this one maps the hook events
- * to plugin hooks and runs each hook's script with `spawnSync` — argv, no shell — passing a
- * Claude-style JSON payload on stdin. A PreToolUse script that exits 2 blocks the tool call
- * (the plugin throws, which is how an OpenCode plugin refuses a tool). Script paths are resolved
- * from the plugin file itself, so the same file works in `~/.config/opencode` and a project.
+ * to plugin hooks and runs each hook's command line the way Claude Code and Codex run it: with
+ * `/bin/sh -c <line>` (as Go's generated plugin does), the line passed as one argv element and
+ * held as JSON data in the file, never spliced into code. A Claude-style JSON payload goes on
+ * stdin; a PreToolUse hook that exits 2 blocks the tool call (the plugin throws, which is how an
+ * OpenCode plugin refuses a tool). `$CARTOGRAPHER_HOOK_DIR` is the hook's installed folder,
+ * resolved from the plugin file itself, so the same file works in `~/.config/opencode` and a
+ * project. A matcher matches as Go's plugin matches (case-insensitive `|` tokens, substring
+ * either way: OpenCode's tool names are not Claude Code's) or as a case-insensitive regex.
  */
-import type { HookEvent } from "./hook-spec.js";
-
 /** Hook event → where the plugin hears it. */
-export const OPENCODE_EVENTS: Partial<Record<HookEvent, string>> = {
+export const OPENCODE_EVENTS: Readonly<Record<string, string>> = {
   SessionStart: "session.created",
   PreToolUse: "tool.execute.before",
   PostToolUse: "tool.execute.after",
   Stop: "session.idle",
 };
 
+/** The shell word a plugin hook's line uses for its installed folder. */
+export const PLUGIN_HOOK_DIR_WORD = '"$CARTOGRAPHER_HOOK_DIR"';
+
 export interface PluginHook {
   name: string;
-  event: HookEvent;
+  event: string;
   matcher?: string;
-  /** Script path relative to the plugin file, then its arguments. */
-  argv: string[];
+  /** The hook's folder relative to the plugin file (`../cartographer/hooks/<name>`). */
+  dir: string;
+  /** The command line, its own scripts under `"$CARTOGRAPHER_HOOK_DIR"`. */
+  line: string;
   timeout?: number;
 }
 
@@ -33,18 +40,24 @@ import { fileURLToPath } from "node:url";
 const HOOKS = ${JSON.stringify(hooks, null, 2)};
 
 function matches(hook, tool) {
-  if (!hook.matcher) return true;
+  const matcher = hook.matcher;
+  if (!matcher || matcher === "*") return true;
+  const name = String(tool || "").toLowerCase();
+  if (name === "") return false;
+  const tokens = matcher.split("|").map((t) => t.trim().toLowerCase()).filter(Boolean);
+  if (tokens.some((t) => name.includes(t) || t.includes(name))) return true;
   try {
-    return new RegExp(\`^(?:\${hook.matcher})$\`, "i").test(tool);
+    return new RegExp(matcher, "i").test(name);
   } catch {
     return false;
   }
 }
 
 function run(hook, payload, cwd) {
-  const [script, ...args] = hook.argv;
-  return spawnSync(fileURLToPath(new URL(script, import.meta.url)), args, {
+  const dir = fileURLToPath(new URL(hook.dir, import.meta.url));
+  return spawnSync("/bin/sh", ["-c", hook.line], {
     cwd,
+    env: { ...process.env, CARTOGRAPHER_HOOK_DIR: dir },
     input: JSON.stringify(payload),
     encoding: "utf8",
     timeout: (hook.timeout ?? 60) * 1000,

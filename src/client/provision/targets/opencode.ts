@@ -5,9 +5,10 @@
  *   single hyphens and equal to the folder, so any other name is written with a note;
  * - agent `<root>/agents/<name>.md`: frontmatter reduced to `description` + `mode: subagent`
  *   (OpenCode rejects Claude's `tools` string and model names), body kept;
- * - hooks: scripts under `<root>/cartographer/hooks/<name>/`, run by one generated plugin
- *   `<root>/plugins/cartographer-hooks.js` (SessionStart, PreToolUse, PostToolUse, Stop);
- *   the bootstrap hook is a SessionStart entry of the same plugin;
+ * - hooks: files under `<root>/cartographer/hooks/<name>/` (every file but hook.json executable,
+ *   Go's floor), their command lines run with `sh -c` by one generated plugin
+ *   `<root>/plugins/cartographer-hooks.js` (SessionStart, PreToolUse, PostToolUse, Stop — Go's
+ *   mapping); the bootstrap hook is a SessionStart entry of the same plugin;
  * - mcp: `mcp.<server>-<kb>-<name>` in `~/.config/opencode/opencode.json` / `<project>/opencode.json`,
  *   `${VAR}` written as OpenCode's `{env:VAR}` reference, never a value;
  * - instructions: the instructions block (AGENTS.md).
@@ -19,15 +20,21 @@ import {
   BOOTSTRAP_ORIGIN,
   folderFiles,
   generatedFile,
+  hookFiles,
   listOf,
   ofKind,
   staleSections,
 } from "./common.js";
 import { renderFrontmatter, stringField } from "./frontmatter.js";
-import { BOOTSTRAP_SCRIPT, parseHookSpec } from "./hook-spec.js";
+import { BOOTSTRAP_SCRIPT, hookCommand, parseHookSpec } from "./hook-spec.js";
 import { jsonEntrySection } from "./json-sections.js";
 import { type McpEntry, mcpEntries } from "./mcp-entry.js";
-import { OPENCODE_EVENTS, opencodePluginSource, type PluginHook } from "./opencode-plugin.js";
+import {
+  OPENCODE_EVENTS,
+  opencodePluginSource,
+  PLUGIN_HOOK_DIR_WORD,
+  type PluginHook,
+} from "./opencode-plugin.js";
 
 const SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -110,7 +117,12 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   if (ctx.bootstrapHook) {
     const script = path.join(l.hooksDir, "_bootstrap.sh");
     files.push(generatedFile(script, BOOTSTRAP_SCRIPT, BOOTSTRAP_ORIGIN, true));
-    hooks.push({ name: "bootstrap", event: "SessionStart", argv: [rel(script)] });
+    hooks.push({
+      name: "bootstrap",
+      event: "SessionStart",
+      dir: rel(l.hooksDir),
+      line: `${PLUGIN_HOOK_DIR_WORD}/_bootstrap.sh`,
+    });
     hookOrigins.push(BOOTSTRAP_ORIGIN);
   }
   for (const a of ofKind(checked.artifacts, "hook")) {
@@ -119,19 +131,21 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
       notes.push(`${a.kb}/hook/${a.name} not written: ${spec.error}`);
       continue;
     }
-    if (!OPENCODE_EVENTS[spec.event]) {
+    if (!Object.hasOwn(OPENCODE_EVENTS, spec.event)) {
       notes.push(
         `${a.kb}/hook/${a.name} not written for OpenCode: its plugin events have no ${spec.event}`,
       );
       continue;
     }
+    notes.push(...spec.warnings.map((w) => `${a.kb}/hook/${a.name}: ${w}`));
     const dir = path.join(l.hooksDir, a.name);
-    files.push(...folderFiles(a, dir));
+    files.push(...hookFiles(a, dir));
     hooks.push({
       name: `${a.kb}/${a.name}`,
       event: spec.event,
       ...(spec.matcher ? { matcher: spec.matcher } : {}),
-      argv: [rel(path.join(dir, ...spec.script.split("/"))), ...spec.args],
+      dir: rel(dir),
+      line: hookCommand(PLUGIN_HOOK_DIR_WORD, spec),
       ...(spec.timeout ? { timeout: spec.timeout } : {}),
     });
     hookOrigins.push(originOf(a));
