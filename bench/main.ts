@@ -14,6 +14,7 @@ import { record, type Section, table } from "./harness.js";
 import * as http from "./http.js";
 import * as kb from "./kb.js";
 import * as mcpLists from "./mcp-lists.js";
+import * as provision from "./provision.js";
 import * as scale from "./scale.js";
 import * as search from "./search.js";
 import * as semantic from "./semantic.js";
@@ -39,6 +40,7 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["hardening", hardening],
   ["startup", startup],
   ["sync", sync],
+  ["provision", provision],
   // Minutes each (generation of 100,000 files): `npm run bench -- scale` runs only these two.
   ["scale-100k", { run: scale.runBig }],
   ["scale-50kbs", { run: scale.runMany }],

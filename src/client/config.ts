@@ -242,5 +242,7 @@ export async function saveConfig(loaded: LoadedConfig, config: ClientConfig): Pr
     return item;
   });
   doc.set("providers", doc.createNode(items));
-  await writeFileAtomic(loaded.file, doc.toString());
+  // An unchanged yaml is not rewritten (a no-op sync changes no mtime under $HOME).
+  const text = doc.toString();
+  if (text !== (await readTextOrNull(loaded.file))) await writeFileAtomic(loaded.file, text);
 }

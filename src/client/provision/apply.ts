@@ -180,7 +180,13 @@ export async function pruneDirs(
   keep: readonly string[],
   roots: readonly string[],
 ): Promise<string[]> {
-  const needed = (d: string) => keep.some((p) => p.startsWith(d + path.sep));
+  // Every ancestor directory of a kept path, once (a sync keeps thousands of paths).
+  const neededDirs = new Set<string>();
+  for (const p of keep) {
+    for (let d = path.dirname(p); !neededDirs.has(d) && d !== path.dirname(d); d = path.dirname(d))
+      neededDirs.add(d);
+  }
+  const needed = (d: string) => neededDirs.has(d);
   const remaining: string[] = [];
   const ordered = [...new Set(candidates)].sort((a, b) => b.length - a.length);
   for (const dir of ordered) {

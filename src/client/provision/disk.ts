@@ -4,7 +4,7 @@
  * and anything that is not a plain directory / regular file is "blocked" — the engine neither
  * reads nor writes through it. Components above a root are the user's business and not checked.
  */
-import { constants, promises as fs } from "node:fs";
+import fs, { constants } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "./lockfile.js";
 import type { DiskFile } from "./plan.js";
@@ -38,32 +38,31 @@ export function dirsBetween(root: string, file: string): string[] {
 
 type DirState = "dir" | "absent" | { blocked: string };
 
-/** lstat results of directories, shared by one run's reads (and dropped before writes). */
+/**
+ * lstat results of directories, shared by one run's reads. The reads are synchronous on
+ * purpose: thousands of small files through the thread pool cost several times more than
+ * plain syscalls, and a CLI has nothing else to do meanwhile (the figure in docs/benchmarks.md).
+ */
 export class DirCache {
-  private readonly states = new Map<string, Promise<DirState>>();
+  private readonly states = new Map<string, DirState>();
 
-  state(dir: string): Promise<DirState> {
+  state(dir: string): DirState {
     let hit = this.states.get(dir);
-    if (!hit) {
-      hit = fs.lstat(dir).then(
-        (st): DirState =>
-          st.isSymbolicLink()
-            ? { blocked: `${dir} is a symlink` }
-            : st.isDirectory()
-              ? "dir"
-              : { blocked: `${dir} is not a directory` },
-        (err: NodeJS.ErrnoException): DirState => {
-          if (err.code === "ENOENT") return "absent";
-          return { blocked: `${dir}: ${err.code ?? err.message}` };
-        },
-      );
+    if (hit === undefined) {
+      try {
+        const st = fs.lstatSync(dir);
+        hit = st.isSymbolicLink()
+          ? { blocked: `${dir} is a symlink` }
+          : st.isDirectory()
+            ? "dir"
+            : { blocked: `${dir} is not a directory` };
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        hit = code === "ENOENT" ? "absent" : { blocked: `${dir}: ${code ?? String(err)}` };
+      }
       this.states.set(dir, hit);
     }
     return hit;
-  }
-
-  forget(): void {
-    this.states.clear();
   }
 }
 
@@ -71,23 +70,26 @@ export class DirCache {
  * Why writing `file` under `root` is refused (a symlinked or non-directory component from the
  * root down), "absent" when some directory does not exist yet, or undefined when all exist.
  */
-export async function ancestorProblem(
+export function ancestorProblem(
   root: string,
   file: string,
   cache: DirCache,
-): Promise<string | "absent" | undefined> {
+): string | "absent" | undefined {
   for (const dir of dirsBetween(root, file)) {
-    const st = await cache.state(dir);
+    const st = cache.state(dir);
     if (st === "absent") return "absent";
     if (st !== "dir") return st.blocked;
   }
   return undefined;
 }
 
+/** A path the engine will not read or write through. */
+export class BlockedPath extends Error {}
+
 /** Opens `file` read-only without following a final symlink; null when it does not exist. */
-export async function openNoFollow(file: string): Promise<fs.FileHandle | null> {
+function openNoFollow(file: string): number | null {
   try {
-    return await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return fs.openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
@@ -96,66 +98,48 @@ export async function openNoFollow(file: string): Promise<fs.FileHandle | null> 
   }
 }
 
-/** A path the engine will not read or write through. */
-export class BlockedPath extends Error {}
-
-/** Reads a regular file's bytes (no symlink), or null when absent. */
-export async function readBytesNoFollow(file: string): Promise<Buffer | null> {
-  const fh = await openNoFollow(file);
-  if (!fh) return null;
+/** A regular file's bytes and mode (opened without following a symlink), or null when absent. */
+function readNoFollow(file: string): { bytes: Buffer; mode: number } | null {
+  const fd = openNoFollow(file);
+  if (fd === null) return null;
   try {
-    const st = await fh.stat();
+    const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new BlockedPath(`${file} is not a regular file`);
-    return await fh.readFile();
+    return { bytes: fs.readFileSync(fd), mode: st.mode };
   } finally {
-    await fh.close();
+    fs.closeSync(fd);
   }
 }
 
+/** Reads a regular file's bytes (no symlink), or null when absent. */
+export async function readBytesNoFollow(file: string): Promise<Buffer | null> {
+  return readNoFollow(file)?.bytes ?? null;
+}
+
 /** The state of one path under `roots`, for the plan. */
-export async function readDiskFile(
-  file: string,
-  roots: readonly string[],
-  cache: DirCache,
-): Promise<DiskFile> {
+export function readDiskFile(file: string, roots: readonly string[], cache: DirCache): DiskFile {
   const root = rootOf(file, roots);
   if (!root) return { state: "blocked", why: `${file} is outside the provider's folders` };
-  const problem = await ancestorProblem(root, file, cache);
+  const problem = ancestorProblem(root, file, cache);
   if (problem === "absent") return { state: "absent" };
   if (problem) return { state: "blocked", why: problem };
-  let fh: fs.FileHandle | null;
   try {
-    fh = await openNoFollow(file);
+    const read = readNoFollow(file);
+    if (!read) return { state: "absent" };
+    return { state: "file", sha256: sha256Hex(read.bytes), executable: (read.mode & 0o100) !== 0 };
   } catch (err) {
     if (err instanceof BlockedPath) return { state: "blocked", why: err.message };
     throw err;
   }
-  if (!fh) return { state: "absent" };
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) return { state: "blocked", why: `${file} is not a regular file` };
-    const bytes = await fh.readFile();
-    return { state: "file", sha256: sha256Hex(bytes), executable: (st.mode & 0o100) !== 0 };
-  } finally {
-    await fh.close();
-  }
 }
 
-/** Reads many paths with bounded concurrency (thousands of small files on a sync). */
+/** Reads many paths (thousands of small files on a sync). */
 export async function readDiskFiles(
   files: readonly string[],
   roots: readonly string[],
   cache: DirCache,
-  concurrency = 64,
 ): Promise<Map<string, DiskFile>> {
   const out = new Map<string, DiskFile>();
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const file = files[next++] as string;
-      out.set(file, await readDiskFile(file, roots, cache));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  for (const file of files) out.set(file, readDiskFile(file, roots, cache));
   return out;
 }

@@ -94,7 +94,7 @@ async function readSections(
       hit = (async () => {
         const root = rootOf(file, roots);
         if (!root) throw new BlockedPath(`${file} is outside the provider's folders`);
-        const problem = await ancestorProblem(root, file, cache);
+        const problem = ancestorProblem(root, file, cache);
         if (problem === "absent") return null;
         if (problem) throw new BlockedPath(problem);
         const bytes = await readBytesNoFollow(file);
