@@ -2,18 +2,31 @@
  * MCP server descriptors a KB distributes (`mcp/<name>.json`) and the server's allow-list that
  * decides which of them the manifest offers (docs/provisioning.md "MCP descriptors"). Pure.
  *
- * A descriptor is `{"type":"http","url","headers"?}` or `{"type":"stdio","command","args"?,
- * "env"?}`; header and env values must be `${VAR}` references so no secret is ever stored in a
- * KB or written into a provider file.
+ * A descriptor is `{"type":"http","url","headers"?,"env"?}` or `{"type":"stdio","command","args"?,
+ * "env"?}` — the Go implementation's mcpspec.go rule, so a Go KB's descriptors load: every header
+ * and env value must reference at least one `${VAR}` (`Bearer ${T}`, `postgres://u:${PW}@h/db`),
+ * so no secret is ever stored in a KB or written into a provider file; env keys are portable
+ * variable names; an http `env` is validated but no provider receives it (as in Go); the other
+ * transport's fields are accepted only empty (Go's zero values).
  */
 import type { McpAllowEntry } from "./types.js";
 
 export type McpDescriptor =
-  | { type: "http"; url: string; headers?: Record<string, string> }
+  | { type: "http"; url: string; headers?: Record<string, string>; env?: Record<string, string> }
   | { type: "stdio"; command: string; args?: string[]; env?: Record<string, string> };
 
-const VAR_REF = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$|^Bearer \$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
-const FIELDS = { http: ["type", "url", "headers"], stdio: ["type", "command", "args", "env"] };
+const VAR_REF = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const FIELDS = {
+  http: ["type", "url", "headers", "env"],
+  stdio: ["type", "command", "args", "env"],
+};
+
+/** Go's zero value of a field (`""`, `[]`, `{}`): the other transport's field may be present so. */
+function isEmpty(v: unknown): boolean {
+  if (v === "" || (Array.isArray(v) && v.length === 0)) return true;
+  return v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
+}
 
 function refsOnly(value: unknown, field: string): string | null {
   if (value === undefined) return null;
@@ -21,8 +34,11 @@ function refsOnly(value: unknown, field: string): string | null {
     return `${field} must be an object of strings`;
   }
   for (const [k, v] of Object.entries(value)) {
+    if (field === "env" && !ENV_NAME.test(k)) {
+      return `env key ${JSON.stringify(k)} is not a portable variable name`;
+    }
     if (typeof v !== "string" || !VAR_REF.test(v)) {
-      return `${field}.${k} must be a \${VAR} reference (a literal value looks like a secret)`;
+      return `${field}.${k} must reference a \${VAR} (a literal value looks like a secret)`;
     }
   }
   return null;
@@ -56,13 +72,18 @@ export function parseMcpDescriptor(
   const obj = raw as Record<string, unknown>;
   const type = obj.type;
   if (type !== "http" && type !== "stdio") return { error: 'type must be "http" or "stdio"' };
-  const unknown = Object.keys(obj).filter((k) => !FIELDS[type].includes(k));
+  const unknown = Object.keys(obj).filter(
+    (k) =>
+      !FIELDS[type].includes(k) &&
+      !(FIELDS.http.concat(FIELDS.stdio).includes(k) && isEmpty(obj[k])),
+  );
   if (unknown.length > 0) return { error: `unknown field(s) for ${type}: ${unknown.join(", ")}` };
+  for (const k of Object.keys(obj)) if (!FIELDS[type].includes(k)) delete obj[k];
   if (type === "http") {
     if (typeof obj.url !== "string" || normalizeMcpUrl(obj.url) === null) {
       return { error: "url must be an absolute http(s) URL without credentials or fragment" };
     }
-    const bad = refsOnly(obj.headers, "headers");
+    const bad = refsOnly(obj.headers, "headers") ?? refsOnly(obj.env, "env");
     if (bad) return { error: bad };
     return { descriptor: obj as McpDescriptor };
   }

@@ -89,9 +89,17 @@ function layout(ctx: RenderContext) {
   };
 }
 
-/** The entry Claude Code reads: the descriptor itself (`type`, `url`/`command`, `${VAR}` kept). */
+/**
+ * The entry Claude Code reads: the descriptor itself (`type`, `url`/`command`, `${VAR}` kept,
+ * Claude Code expands it anywhere in a value). An http descriptor's `env` is left out, as Go
+ * leaves it out: an http server has no environment of ours to receive it.
+ */
 function claudeEntry(e: McpEntry): Record<string, unknown> {
-  return { ...e.descriptor };
+  const d = e.descriptor;
+  if (d.type === "http") {
+    return { type: "http", url: d.url, ...(d.headers ? { headers: d.headers } : {}) };
+  }
+  return { ...d };
 }
 
 function render(artifacts: readonly Artifact[], ctx: RenderContext) {
