@@ -54,7 +54,7 @@ const STDIO = artifact("mcp", "pg", {
 const GO_MCP = [HTTP, HTTP_COMPOSITE, STDIO];
 
 describe("Go MCP descriptors", () => {
-  it("Claude Code: every transport as written, ${VAR} kept anywhere in a value, http env left out", () => {
+  it("Claude Code: every transport as written, VAR references kept anywhere in a value, http env left out", () => {
     const home = sandbox();
     const result = claudeTarget.render(GO_MCP, context("user", home, home));
     expect(result.notes).toEqual([]);
@@ -85,7 +85,7 @@ describe("Go MCP descriptors", () => {
     const result = codexTarget.render(GO_MCP, context("user", home, home));
     expect(result.notes).toEqual([
       "homelab/mcp/pg not written for Codex: Codex passes variables through under their own name only (env PG_DSN)",
-      'homelab/mcp/wiki not written for Codex: Codex cannot send header X-Api-Key as "Bearer ${VAR}" (only Authorization)',
+      `homelab/mcp/wiki not written for Codex: Codex cannot send header X-Api-Key as "Bearer ${v("VAR")}" (only Authorization)`,
     ]);
     applyResult(result);
     const config = parseToml(readFileSync(join(home, ".codex", "config.toml"), "utf8")) as {
@@ -99,7 +99,7 @@ describe("Go MCP descriptors", () => {
     });
   });
 
-  it("OpenCode: every ${VAR}, also inside a longer value, becomes {env:VAR}", () => {
+  it("OpenCode: every VAR reference, also inside a longer value, becomes {env:VAR}", () => {
     const home = sandbox();
     const result = opencodeTarget.render(GO_MCP, context("user", home, home));
     expect(result.notes).toEqual([]);
