@@ -15,6 +15,7 @@ import {
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { Principal } from "../auth/types.js";
 import { isContentSurface } from "./content-surface.js";
 import type { CallContext, ProgressFn, Transport } from "./context.js";
@@ -47,8 +48,15 @@ export function serverName(perKbEndpointOf: string | null, mountedCount: number)
 
 // HTTP builds a Server per request (stateless); the SDK's default validator is a new Ajv each
 // time, a large share of a request's CPU. It only checks elicitation answers and keeps no
-// per-server state, so one instance serves every Server.
-const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+// per-server state, so one instance serves every Server. Built on first use: constructing Ajv
+// took ~20 ms of every stdio start (issue 16), and nothing here elicits yet.
+let ajv: AjvJsonSchemaValidator | undefined;
+const SHARED_VALIDATOR: jsonSchemaValidator = {
+  getValidator: (schema) => {
+    ajv ??= new AjvJsonSchemaValidator();
+    return ajv.getValidator(schema);
+  },
+};
 
 /** A low-level SDK Server that installs the request guard on every transport it connects to. */
 class GuardedServer extends Server {
