@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { initKb } from "../../src/kb/init.js";
 import type { KbSettings } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
@@ -158,6 +158,32 @@ describe("background index build", () => {
     );
     expect(all.index).toBeUndefined();
     expect(app.kbs[0]?.index).toMatchObject({ state: "ready", total: 600 });
+  });
+
+  it("a build under way (CPU on this thread) never holds another KB's call until it ends", async () => {
+    const dir = tempDir();
+    const big = await kbWith(dir, "big", 3000);
+    const small = await kbWith(dir, "small", 3);
+    const app = await createCartographer({
+      kbs: [big, small],
+      logger: memoryLogger(),
+      indexBuilds: new IndexBuildScheduler(1),
+    });
+    cleanups.push(() => app.close());
+    const client = await clientOf(app);
+    // Small's build waits behind big's (one slot); its reads need no index.
+    await vi.waitFor(() => expect(app.kbs[0]?.index?.done).toBeGreaterThan(0), {
+      timeout: 30_000,
+      interval: 5,
+    });
+    const read = json(
+      await client.callTool({ name: "concept_read", arguments: { kb: "small", id: "c1" } }),
+    );
+    expect(read.id).toBe("c1");
+    // Answered between two batches of big's build, not after it.
+    const { state, done, total } = app.kbs[0]?.index ?? {};
+    expect(state).toBe("building");
+    expect(done).toBeLessThan(total as number);
   });
 
   it("reindex during a background build waits for it, then reconciles and reports progress", async () => {
