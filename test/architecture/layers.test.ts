@@ -34,6 +34,10 @@ const CLIENT_MAY_IMPORT = new Set([
   // The byte rules of provisioning artifacts: one owner for server and client (docs/provisioning.md).
   "kb/artifact-sign.ts",
   "kb/ed25519.ts",
+  // Pure rule modules the client re-applies to what a server sends: one owner per rule.
+  "kb/paths.ts",
+  "kb/errors.ts",
+  "kb/mcp-descriptor.ts",
 ]);
 
 /** Imports whose presence in the pure core means file, process or network access. */
