@@ -158,11 +158,38 @@ describe("provisioning the fixture KB end to end", () => {
     expect((await run("status")).code).toBe(0);
   });
 
-  it("disconnect removes every managed file and the provider's lock entry; the root stays", async () => {
+  it("--bootstrap-hook adds a SessionStart hook that runs sync (saved); --no-bootstrap-hook removes it", async () => {
+    const on = await run("connect", "claude", "--bootstrap-hook");
+    expect(on.code, on.stderr).toBe(0);
+    expect(readFileSync(join(home, ".cartographer.yaml"), "utf8")).toMatch(/bootstrap_hook: true/);
+    const script = join(home, ".claude/hooks/cartographer/_bootstrap.sh");
+    expect(statSync(script).mode & 0o777).toBe(0o755);
+    expect(readFileSync(script, "utf8")).toMatch(/cartographer sync/);
+    const settings = parseWritten(join(home, ".claude/settings.json")) as {
+      hooks: { SessionStart: { hooks: { command: string }[] }[] };
+    };
+    const commands = settings.hooks.SessionStart.flatMap((g) => g.hooks.map((h) => h.command));
+    expect(commands.some((c) => c.includes("_bootstrap.sh"))).toBe(true);
+    expect((await run("status")).code).toBe(0);
+
+    const off = await run("connect", "claude", "--no-bootstrap-hook");
+    expect(off.code, off.stderr).toBe(0);
+    expect(existsSync(script)).toBe(false);
+    expect(readFileSync(join(home, ".claude/settings.json"), "utf8")).not.toContain("_bootstrap");
+    expect(readFileSync(join(home, ".cartographer.yaml"), "utf8")).not.toMatch(/bootstrap_hook/);
+  });
+
+  it("disconnect removes every managed file and the provider's lock entry; an edited file stays, named", async () => {
+    const edited = join(home, SKILL_DIRS.claude as string, "kb-create", "SKILL.md");
+    writeFileSync(edited, "my notes on kb-create\n");
     const res = await run("disconnect", "claude");
     expect(res.code, res.stderr).toBe(0);
-    expect(existsSync(join(home, ".claude/skills"))).toBe(false);
-    expect(existsSync(join(home, ".claude"))).toBe(true);
+    expect(res.stderr).toMatch(
+      /~\/\.claude\/skills\/kb-create\/SKILL\.md: edited by hand; kept, no longer managed/,
+    );
+    expect(readFileSync(edited, "utf8")).toBe("my notes on kb-create\n");
+    expect(existsSync(join(home, SKILL_DIRS.claude as string, FIXTURE_SKILL))).toBe(false);
+    expect(existsSync(join(home, SKILL_DIRS.claude as string, "kb-import"))).toBe(false);
     const lock = readLock(home);
     expect(lock.bindings.map((b) => b.provider)).not.toContain("claude");
     expect(existsSync(join(home, SKILL_DIRS.codex as string, FIXTURE_SKILL))).toBe(true);

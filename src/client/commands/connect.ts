@@ -1,9 +1,7 @@
 import {
   type ClientConfig,
-  isProviderId,
   type LoadedConfig,
   loadConfig,
-  PROVIDER_IDS,
   type ProviderBinding,
   type ProviderId,
   type Scope,
@@ -14,6 +12,7 @@ import { baseUrlOf, fetchHealth, type ServerHealth } from "../health.js";
 import { FLAT_NAMESPACE, PROVIDERS } from "../providers/index.js";
 import { withPinnedKeys } from "../provision/trust.js";
 import { applyPlan, bearerHeaders, DigestCache, ProviderFailure, removeProvider } from "./apply.js";
+import { checkKnownKbs, selectProviders } from "./bindings.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -61,49 +60,6 @@ export interface ConnectOptions extends CommonOptions, ProvisionFlags {
  * the name is saved in the yaml and printed in messages.
  */
 const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
-
-function hasProjectScope(id: ProviderId): boolean {
-  try {
-    PROVIDERS[id].paths("project", "/", "/");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Resolves `[provider…|all]` against the yaml; "all" skips providers without the scope. */
-export function selectProviders(
-  names: string[] | undefined,
-  saved: ProviderBinding[],
-  io: CommandIo,
-  scope?: Scope,
-): ProviderBinding[] {
-  const list = names ?? [];
-  if (list.length === 0) {
-    if (saved.length === 0) {
-      throw new ConfigError(`name the providers to connect: ${PROVIDER_IDS.join(", ")} or all`);
-    }
-    return saved;
-  }
-  let ids: ProviderId[];
-  if (list.includes("all")) {
-    ids = PROVIDER_IDS.filter((id) => {
-      if (scope !== "project" || hasProjectScope(id)) return true;
-      loggerFor(io).warn(`${PROVIDERS[id].label} has no project-level MCP file; skipped`);
-      return false;
-    });
-  } else {
-    for (const n of list) {
-      if (!isProviderId(n)) {
-        throw new ConfigError(
-          `unknown provider "${n}"; expected ${PROVIDER_IDS.join(", ")} or all`,
-        );
-      }
-    }
-    ids = [...new Set(list)] as ProviderId[];
-  }
-  return ids.map((id) => saved.find((b) => b.name === id) ?? { name: id });
-}
 
 /**
  * When a binding moves (another scope, or another project directory), removes what connect
@@ -155,18 +111,6 @@ async function projectNotice(
   }
   const claude = await claudeApprovalState(binding, entryNames, io);
   if (claude && !dryRun) log.warn(claude.message);
-}
-
-/** Refuses a binding naming a KB the server does not mount (before anything is fetched). */
-export function checkKnownKbs(bindings: readonly ProviderBinding[], health: ServerHealth): void {
-  for (const b of bindings) {
-    const unknown = (b.kbs ?? []).filter((kb) => !health.kbs.includes(kb));
-    if (unknown.length > 0) {
-      throw new ConfigError(
-        `${b.name}: unknown KB ${unknown.map((k) => `"${k}"`).join(", ")}; the server mounts: ${health.kbs.join(", ") || "(none)"}`,
-      );
-    }
-  }
 }
 
 /**

@@ -2,7 +2,8 @@ import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
 import { withPinnedKeys } from "../provision/trust.js";
-import { applyBindings, checkKnownKbs } from "./connect.js";
+import { checkKnownKbs } from "./bindings.js";
+import { applyBindings } from "./connect.js";
 import {
   type CommandIo,
   type CommonOptions,

@@ -60,6 +60,8 @@ export interface BindingRun {
   changedKbs: string[];
   /** The binding's next lockfile entry (null: nothing of ours left). */
   next: BindingLock | null;
+  /** A disconnect: whatever is kept is no longer managed. */
+  released: boolean;
 }
 
 export function renderContext(
@@ -182,5 +184,6 @@ export async function runBinding(
     notes: render.notes,
     changedKbs,
     next,
+    released: opts.empty === true,
   };
 }

@@ -38,7 +38,10 @@ export function pathReports(io: CommandIo, run: BindingRun): PathReport[] {
   const failed = run.outcome?.failed;
   const add = (a: FileAction | SectionAction, path: string, section?: string) => {
     const why = failed?.get(a) ?? ("why" in a && a.why ? a.why : undefined);
-    const base = STATUS_WORDS[a.kind] ?? a.kind;
+    const base =
+      run.released && (a.kind === "orphan" || a.kind === "edited")
+        ? "edited by hand; kept, no longer managed by cartographer"
+        : (STATUS_WORDS[a.kind] ?? a.kind);
     const reason = failed?.has(a) ? `failed: ${failed.get(a)}` : why ? `${base}: ${why}` : base;
     out.push({ path: tilde(io, path), ...(section ? { section } : {}), action: a.kind, reason });
   };
