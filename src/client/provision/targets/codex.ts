@@ -11,7 +11,9 @@
  *   executable, Go's floor), registered in a marked block of `<codex>/config.toml` as
  *   `[[hooks.<Event>]]` + `[[hooks.<Event>.hooks]]` running the hook's command line (hook-spec.ts;
  *   a script of the hook by its absolute path, a bare line marked with Go's inert comment);
- *   Codex runs a new command hook only after the user trusts it (`/hooks`);
+ *   Codex runs a new command hook only after the user trusts it (`/hooks`); the groups are ours
+ *   by identity, so a config.toml Codex re-serialized without our markers stays in sync
+ *   (codex-hooks.ts);
  * - mcp: `[mcp_servers.<server>-<kb>-<name>]` in `<codex>/config.toml`; a `${VAR}` reference
  *   becomes `bearer_token_env_var` / `env_http_headers` / `env_vars` (Codex reads the variable
  *   itself), never a value;
@@ -22,6 +24,7 @@ import { codexHome } from "../../codex-trust.js";
 import { tomlString } from "../../providers/toml-tables.js";
 import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
 import { checkArtifacts, frontmatterOf, originOf } from "./checks.js";
+import { type CodexHookGroup, codexHooksSection } from "./codex-hooks.js";
 import {
   BOOTSTRAP_ORIGIN,
   folderFiles,
@@ -39,7 +42,7 @@ import {
   shellQuote,
 } from "./hook-spec.js";
 import { type McpEntry, mcpEntries, varRef } from "./mcp-entry.js";
-import { codexMcpSection, markerBlockSection, validateToml } from "./toml-sections.js";
+import { codexMcpSection } from "./toml-sections.js";
 
 /** The hook events Codex documents (SessionEnd and Notification have no Codex counterpart). */
 const CODEX_EVENTS: readonly string[] = [
@@ -124,23 +127,6 @@ export function codexMcpEntry(e: McpEntry): Record<string, unknown> | { error: s
   return out;
 }
 
-function hooksBlock(
-  groups: { event: string; matcher?: string; command: string; timeout?: number }[],
-): string {
-  const lines: string[] = [];
-  for (const g of groups) {
-    lines.push(`[[hooks.${g.event}]]`);
-    if (g.matcher) lines.push(`matcher = ${tomlString(g.matcher)}`);
-    lines.push(
-      `[[hooks.${g.event}.hooks]]`,
-      `type = "command"`,
-      `command = ${tomlString(g.command)}`,
-    );
-    if (g.timeout) lines.push(`timeout = ${g.timeout}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
 function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   const l = layout(ctx);
   const checked = checkArtifacts(artifacts);
@@ -155,7 +141,10 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
     else
       files.push(generatedFile(path.join(l.codex, "agents", `${a.name}.toml`), toml, originOf(a)));
   }
-  const groups = [];
+  const groups: Record<string, CodexHookGroup[]> = {};
+  const add = (event: string, g: CodexHookGroup) => {
+    groups[event] = [...(groups[event] ?? []), g];
+  };
   const hookOrigins: string[] = [];
   const word = shellQuote(l.hooksDir);
   if (ctx.bootstrapHook) {
@@ -167,7 +156,10 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
         true,
       ),
     );
-    groups.push({ event: "SessionStart", matcher: "startup", command: `${word}/_bootstrap.sh` });
+    add("SessionStart", {
+      matcher: "startup",
+      hooks: [{ type: "command", command: `${word}/_bootstrap.sh` }],
+    });
     hookOrigins.push(BOOTSTRAP_ORIGIN);
   }
   for (const a of ofKind(checked.artifacts, "hook")) {
@@ -186,23 +178,20 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
     files.push(...hookFiles(a, path.join(l.hooksDir, a.name)));
     let command = hookCommand(`${word}/${a.name}`, spec);
     if (!command.startsWith(`${word}/`)) command += hookMarker(".codex", a.name);
-    groups.push({
-      event: spec.event,
+    add(spec.event, {
       ...(spec.matcher ? { matcher: spec.matcher } : {}),
-      command,
-      ...(spec.timeout ? { timeout: spec.timeout } : {}),
+      hooks: [{ type: "command", command, ...(spec.timeout ? { timeout: spec.timeout } : {}) }],
     });
     hookOrigins.push(originOf(a));
   }
   const sections: ManagedSection[] = [
-    markerBlockSection({
+    codexHooksSection({
       file: l.config,
-      id: "hooks",
       begin: `# BEGIN cartographer:${ctx.serverName} hooks (managed by cartographer sync; edits inside are replaced)`,
       end: `# END cartographer:${ctx.serverName} hooks`,
-      desired: groups.length > 0 ? hooksBlock(groups) : null,
+      ownPrefix: `${word}/`,
+      desired: hookOrigins.length > 0 ? groups : null,
       origins: hookOrigins,
-      validate: validateToml(l.config),
     }),
   ];
   const mcp = mcpEntries(checked.artifacts, ctx.serverName);
