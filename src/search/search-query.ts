@@ -9,10 +9,11 @@ import { ftsExpression, parseTerms, type QueryTerms } from "./query-terms.js";
 import { BM25_WEIGHTS, TRI_WEIGHTS } from "./schema.js";
 import { scopeSql } from "./scope.js";
 import { makeSnippet } from "./snippet.js";
-import { andAll, escapeLike, type SqlFragment } from "./sql-fragment.js";
+import { andAll, escapeLike, placeholders, type SqlFragment } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 import { substringRows } from "./substring-fallback.js";
 import { foldText, SNIPPET_WINDOW_CHARS } from "./text-bounds.js";
+import { type Ranker, topRanked } from "./top-ranked.js";
 import { visibilitySql } from "./visibility-sql.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -102,7 +103,17 @@ function fetch(
   // Substrings of id/title/tags (trigram); under AND every term must be long enough for it.
   const triTerms =
     op === "AND" ? (terms.long.length === terms.all.length ? terms.long : []) : terms.long;
-  // Rank on rowids and the small columns only; bodies are read for the final page alone.
+  const rankers: Ranker[] = [{ table: "concepts_fts", rank: WORD_RANK, match: wordExpr }];
+  if (triTerms.length > 0)
+    rankers.push({
+      table: "concepts_tri",
+      rank: TRI_RANK,
+      match: ftsExpression(triTerms, op, false),
+    });
+  const top = topRanked(cache, rankers, filters, limit);
+  if (top !== null) return pageRows(cache, top);
+  // A cut between equal scores: rank every match (rowids and the small columns only; bodies
+  // are read for the final page alone).
   let ranked: string;
   let params: unknown[];
   if (triTerms.length === 0) {
@@ -125,6 +136,22 @@ function fetch(
     `SELECT ${COLUMNS}, r.score AS score FROM r JOIN concepts c ON c.rowid = r.rowid ` +
     "JOIN bodies b ON b.concept = r.rowid ORDER BY r.score DESC, c.id";
   return cache.get(sql).all(...params) as HitRow[];
+}
+
+/** The hit rows of ranked rowids, in their order. */
+function pageRows(cache: StatementCache, top: Array<{ rowid: number; score: number }>): HitRow[] {
+  if (top.length === 0) return [];
+  const rows = cache
+    .get(
+      `SELECT c.rowid AS rowid, ${COLUMNS} FROM concepts c JOIN bodies b ON b.concept = c.rowid ` +
+        `WHERE c.rowid IN (${placeholders(top.length)})`,
+    )
+    .all(...top.map((t) => t.rowid)) as Array<HitRow & { rowid: number }>;
+  const byRowid = new Map(rows.map(({ rowid, ...row }) => [rowid, row]));
+  return top.flatMap(({ rowid, score }) => {
+    const row = byRowid.get(rowid);
+    return row ? [{ ...row, score }] : [];
+  });
 }
 
 /** Terms without letters or digits: LIKE over title, tags, id and body. */
