@@ -95,6 +95,11 @@ export function frontmatterOf(a: Artifact): Frontmatter | { error: string } | un
   return fm;
 }
 
+/** An agent's frontmatter for a target that converts it, or `{ error }`. */
+export function agentFrontmatterOf(a: Artifact): Frontmatter | { error: string } {
+  return frontmatterOf(a) ?? { error: "the agent file is missing" };
+}
+
 export interface CheckedArtifacts {
   artifacts: Artifact[];
   notes: string[];

@@ -23,7 +23,7 @@ import path from "node:path";
 import { codexHome } from "../../codex-trust.js";
 import { tomlString } from "../../providers/toml-tables.js";
 import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
-import { checkArtifacts, frontmatterOf, originOf } from "./checks.js";
+import { agentFrontmatterOf, checkArtifacts, originOf } from "./checks.js";
 import { type CodexHookGroup, codexHooksSection } from "./codex-hooks.js";
 import {
   BOOTSTRAP_ORIGIN,
@@ -79,7 +79,7 @@ function tomlMultiline(text: string): string {
 
 /** The custom-agent TOML, or `{ error }` when the KB agent lacks what Codex requires. */
 export function codexAgentToml(a: Artifact): string | { error: string } {
-  const fm = frontmatterOf(a) ?? { error: "the agent file is missing" };
+  const fm = agentFrontmatterOf(a);
   if ("error" in fm) return fm;
   const description = stringField(fm.data, "description");
   if (!description) return { error: "Codex needs a description (frontmatter `description`)" };

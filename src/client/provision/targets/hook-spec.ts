@@ -55,7 +55,7 @@ export function parseHookSpec(a: Artifact): HookSpec | { error: string } {
     return { error: "hook.json is not valid JSON" };
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    return { error: "hook.json is not a JSON object" };
+    return { error: "hook.json must hold a JSON object" };
   }
   const o = raw as Record<string, unknown>;
   const warnings: string[] = [];

@@ -35,6 +35,7 @@ export interface PluginHook {
 export function opencodePluginSource(hooks: PluginHook[]): string {
   return `// Written by cartographer sync from the knowledge bases' hooks; edits are replaced on sync.
 import { spawnSync } from "node:child_process";
+import { env } from "node:process";
 import { fileURLToPath } from "node:url";
 
 const HOOKS = ${JSON.stringify(hooks, null, 2)};
@@ -57,7 +58,7 @@ function run(hook, payload, cwd) {
   const dir = fileURLToPath(new URL(hook.dir, import.meta.url));
   return spawnSync("/bin/sh", ["-c", hook.line], {
     cwd,
-    env: { ...process.env, CARTOGRAPHER_HOOK_DIR: dir },
+    env: { ...env, CARTOGRAPHER_HOOK_DIR: dir },
     input: JSON.stringify(payload),
     encoding: "utf8",
     timeout: (hook.timeout ?? 60) * 1000,

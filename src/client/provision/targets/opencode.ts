@@ -15,7 +15,7 @@
  */
 import path from "node:path";
 import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
-import { checkArtifacts, frontmatterOf, originOf } from "./checks.js";
+import { agentFrontmatterOf, checkArtifacts, frontmatterOf, originOf } from "./checks.js";
 import {
   BOOTSTRAP_ORIGIN,
   folderFiles,
@@ -81,7 +81,7 @@ export function opencodeMcpEntry(e: McpEntry): Record<string, unknown> {
 
 /** The agent file OpenCode takes, or `{ error }`. */
 export function opencodeAgent(a: Artifact): string | { error: string } {
-  const fm = frontmatterOf(a) ?? { error: "the agent file is missing" };
+  const fm = agentFrontmatterOf(a);
   if ("error" in fm) return fm;
   const description = stringField(fm.data, "description");
   if (!description) return { error: "OpenCode needs a description (frontmatter `description`)" };
