@@ -179,6 +179,25 @@ describe("provisioning the fixture KB end to end", () => {
     expect(readFileSync(join(home, ".cartographer.yaml"), "utf8")).not.toMatch(/bootstrap_hook/);
   });
 
+  it("moving a binding to project scope removes its artifacts from the user scope", async () => {
+    const project = join(dir, "project");
+    mkdirSync(project);
+    const res = await cli(home, ["connect", "codex", "--scope", "project"], project);
+    expect(res.code, res.stderr).toBe(0);
+    expect(existsSync(join(home, SKILL_DIRS.codex as string, FIXTURE_SKILL))).toBe(false);
+    const moved = join(project, ".agents", "skills", FIXTURE_SKILL, "SKILL.md");
+    expect(readFileSync(moved, "utf8")).toBe(FIXTURE_TEXT);
+    const codex = readLock(home).bindings.filter((b) => b.provider === "codex");
+    expect(codex.map((b) => [b.scope, b.dir])).toEqual([["project", project]]);
+    // Back to user scope: the project keeps nothing of ours.
+    expect((await run("connect", "codex", "--scope", "user")).code).toBe(0);
+    expect(existsSync(join(project, ".agents"))).toBe(true); // a root is never removed
+    expect(existsSync(join(project, ".agents", "skills", FIXTURE_SKILL))).toBe(false);
+    expect(existsSync(join(home, SKILL_DIRS.codex as string, FIXTURE_SKILL, "SKILL.md"))).toBe(
+      true,
+    );
+  });
+
   it("disconnect removes every managed file and the provider's lock entry; an edited file stays, named", async () => {
     const edited = join(home, SKILL_DIRS.claude as string, "kb-create", "SKILL.md");
     writeFileSync(edited, "my notes on kb-create\n");

@@ -53,8 +53,8 @@ export function serveFixture(dir: string, kbLines: string[], port = 0): Promise<
   });
 }
 
-export function cli(home: string, args: string[]) {
-  return runBin(args, { cwd: home, env: cleanEnv({ ...GIT_ENV, HOME: home }) });
+export function cli(home: string, args: string[], cwd = home) {
+  return runBin(args, { cwd, env: cleanEnv({ ...GIT_ENV, HOME: home }) });
 }
 
 interface LockFile {

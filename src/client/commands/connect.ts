@@ -31,6 +31,7 @@ import {
   type ProvisionUnavailable,
   prepareStep,
   topologyOf,
+  unprovision,
 } from "./provisioning.js";
 import { claudeApprovalState, codexTrustProblem } from "./readiness.js";
 
@@ -83,6 +84,12 @@ async function leaveOldPlace(
       `${next.name}: would remove its entries from ${tilde(io, oldFiles.config)} (${oldScope} scope)\n`,
     );
     return;
+  }
+  // The KB artifacts written at the old place go first (from the lockfile, offline).
+  if (!(await unprovision(io, config, [previous]))) {
+    throw new ConfigError(
+      `the artifacts at the old place (${oldScope} scope) could not all be removed; see above`,
+    );
   }
   if (await removeProvider(next.name, oldScope, config.server_name, io, previous.project_dir)) {
     io.stdout.write(
