@@ -22,25 +22,41 @@ export function trimBlanksEnd(line: string): string {
 
 /** Trailing spaces/tabs stripped per line, trailing newlines stripped. */
 function stripLineEnds(text: string): string {
-  return text.split("\n").map(trimBlanksEnd).join("\n").replace(/\n+$/, "");
+  // Most text has no blank at a line end: only the trailing newlines go (index build cost).
+  const trimmed = hasBlankAtLineEnd(text) ? text.split("\n").map(trimBlanksEnd).join("\n") : text;
+  let end = trimmed.length;
+  while (end > 0 && trimmed.charCodeAt(end - 1) === 10) end--;
+  return end === trimmed.length ? trimmed : trimmed.slice(0, end);
+}
+
+/** A space or tab ends a line or the text (string searches: a regex tried every blank of prose). */
+function hasBlankAtLineEnd(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return last === 32 || last === 9 || text.includes(" \n") || text.includes("\t\n");
 }
 
 /** CRLF → LF in one pass, as Go's `strings.ReplaceAll`: a lone CR stays (`\r\r\n` → `\r\n`). */
 function crlfToLf(text: string): string {
-  return text.replace(/\r\n/g, "\n");
+  return text.includes("\r") ? text.replace(/\r\n/g, "\n") : text;
 }
 
 /** The `---` block's lines and the body after it, or null lines without (or with an unclosed) block. */
 function split(text: string): { fmLines: string[] | null; body: string } {
   const t = crlfToLf(text.replace(/^\uFEFF/, ""));
-  const lines = t.split("\n");
-  if ((lines[0] ?? "").trimEnd() !== "---") return { fmLines: null, body: t };
-  for (let i = 1; i < lines.length; i++) {
-    const l = (lines[i] as string).trimEnd();
+  // Line by line up to the closing delimiter only: the body is never split into lines here.
+  let end = t.indexOf("\n");
+  if ((end === -1 ? t : t.slice(0, end)).trimEnd() !== "---") return { fmLines: null, body: t };
+  const fmLines: string[] = [];
+  while (end !== -1) {
+    const start = end + 1;
+    end = t.indexOf("\n", start);
+    const line = end === -1 ? t.slice(start) : t.slice(start, end);
+    const l = line.trimEnd();
     if (l === "---" || l === "...") {
       // Go normalizes the body it splits off once more: a `\r\r\n` there ends as `\n`.
-      return { fmLines: lines.slice(1, i), body: crlfToLf(lines.slice(i + 1).join("\n")) };
+      return { fmLines, body: crlfToLf(end === -1 ? "" : t.slice(end + 1)) };
     }
+    fmLines.push(line);
   }
   return { fmLines: null, body: t };
 }
