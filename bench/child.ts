@@ -90,6 +90,17 @@ export class Served {
     return kb / 1024;
   }
 
+  /**
+   * CPU time the child has used so far (user + system, all its threads), seconds: beside a wall
+   * time it tells how much of a core the child got (shared machines).
+   */
+  cpuSeconds(): number {
+    const stat = readFileSync(`/proc/${this.proc.pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ = 100)
+  }
+
   async stop(): Promise<void> {
     this.proc.stdin?.end();
     const timer = setTimeout(() => this.proc.kill("SIGKILL"), 15_000);
