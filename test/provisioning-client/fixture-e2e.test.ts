@@ -179,6 +179,31 @@ describe("provisioning the fixture KB end to end", () => {
     expect(readFileSync(join(home, ".cartographer.yaml"), "utf8")).not.toMatch(/bootstrap_hook/);
   });
 
+  it("an approved MCP descriptor becomes an entry; revoked, the next sync removes only it", async () => {
+    const approve = await run("approve", "homelab", "tools");
+    expect(approve.code, approve.stderr).toBe(0);
+    const sync = await run("sync");
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(sync.stderr).not.toMatch(/held mcp/);
+    const servers = () =>
+      (parseWritten(join(home, ".claude.json")) as { mcpServers: Record<string, unknown> })
+        .mcpServers;
+    expect(servers()["cartographer-homelab-tools"]).toMatchObject({
+      type: "http",
+      url: "https://tools.example/mcp",
+    });
+    expect(servers().cartographer).toBeDefined();
+    const claudeLock = () => readLock(home).bindings.find((b) => b.provider === "claude");
+    expect(claudeLock()?.sections.map((x) => x.id)).toContain("mcp:cartographer-homelab-tools");
+    expect((await run("status")).code).toBe(0);
+
+    expect((await run("revoke", "homelab", "tools")).code).toBe(0);
+    const again = await run("sync");
+    expect(again.code, again.stderr).toBe(0);
+    expect(Object.keys(servers())).toEqual(["cartographer"]);
+    expect(claudeLock()?.sections.map((x) => x.id)).not.toContain("mcp:cartographer-homelab-tools");
+  });
+
   it("moving a binding to project scope removes its artifacts from the user scope", async () => {
     const project = join(dir, "project");
     mkdirSync(project);
