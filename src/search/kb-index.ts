@@ -1,6 +1,7 @@
 /**
  * The index of one KB store: `<root>/.cartographer/index.db`, reconciled against the files on
- * open (stat first, content hash for files whose stat changed) and rebuilt on demand.
+ * open (the files git names as changed since the last pass, or all of them: reconcile-scope.ts;
+ * stat first, content hash for files whose stat changed) and rebuilt on demand.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -129,6 +130,11 @@ export interface PassControl {
   signal?: AbortSignal;
   /** Warnings about unreadable frontmatter while reading files. */
   logger?: Logger;
+  /**
+   * Walk every file even when git could name the changed ones (reconcile-scope.ts): the
+   * reindex tool's promise covers edits git does not see.
+   */
+  full?: boolean;
 }
 
 /** Concepts written per transaction in a reconcile pass; the event loop runs between batches. */
@@ -165,7 +171,7 @@ async function reconcilePass(
   const maps = await store.maps();
   const layout = layoutSignature(maps);
   const layoutChanged = index.getMeta(LAYOUT_KEY) !== layout;
-  const scope = await passScope(store, maps, index, layoutChanged, () =>
+  const scope = await passScope(store, maps, index, layoutChanged || control.full === true, () =>
     indexedFilesInSteps(index),
   );
   const { files, known } = scope;

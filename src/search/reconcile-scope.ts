@@ -40,12 +40,13 @@ export async function passScope(
   store: KbStore,
   maps: readonly MapDescriptor[],
   index: SqliteSearchIndex,
-  layoutChanged: boolean,
+  /** A changed map layout, or a caller asking for a full walk. */
+  walkAll: boolean,
   readAll: () => Promise<Map<string, IndexedFile>>,
 ): Promise<PassScope> {
   const snapshot = await treeSnapshot(store.root);
   const recorded = readSnapshot(index.getMeta(TREE_KEY));
-  if (snapshot && recorded && !layoutChanged) {
+  if (snapshot && recorded && !walkAll) {
     const paths = await changedBetween(store.root, recorded, snapshot);
     if (paths !== null) {
       const { files, ids } = statConceptPaths(store.root, maps, paths);

@@ -93,6 +93,7 @@ const reindex = defineTool({
     // Batched, yielding between batches: `done` of `total` concept files, 0 first.
     let first = true;
     const stats = await buildKbIndex(store, sqlite, {
+      full: true, // every file, also edits git does not see (docs/search.md)
       onProgress: (done, total) => {
         if (first && done > 0) ctx.progress?.(0, total);
         first = false;
