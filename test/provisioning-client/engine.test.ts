@@ -12,6 +12,8 @@ import { lockfilePath } from "../../src/client/provision/lockfile.js";
 import { mergeArtifacts } from "../../src/client/provision/merge.js";
 import { printSync, statusJson } from "../../src/client/provision/report.js";
 import { provisionBindings } from "../../src/client/provision/run.js";
+import { acquireProcessLock } from "../../src/kb/process-lock.js";
+import { silentLogger } from "../../src/logger.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { prepared, recordingIo, skill, snapshot, testTarget } from "./support.js";
 
@@ -198,6 +200,37 @@ describe("provisioning engine", () => {
     expect(
       await fs.readFile(path.join(home, ".testtool", "skills", "ops", "SKILL.md"), "utf8"),
     ).toBe("mine\n");
+  });
+});
+
+describe("one writing run at a time", () => {
+  it("waits for another run's lock, and gives up after the wait naming the holder, writing nothing", async () => {
+    const home = newDir();
+    const io = recordingIo(home);
+    const lockOpts = {
+      label: "provisioning",
+      purpose: "test",
+      displayPath: "x",
+      logger: silentLogger,
+    };
+    const held = await acquireProcessLock(`${lockfilePath(home)}.lock`, lockOpts);
+    const run = (lockWaitMs: number) =>
+      provisionBindings(io, config, [binding], prepared([opsSkill()]), {
+        write: true,
+        force: false,
+        targetFor,
+        lockWaitMs,
+      });
+    await expect(run(200)).rejects.toThrow(
+      /provisioning is in use by another cartographer process: pid \d+ .*\(test since .*nothing was written/,
+    );
+    await expect(fs.stat(path.join(home, ".testtool"))).rejects.toThrow();
+    setTimeout(() => void held.release(), 150);
+    const result = await run(5_000);
+    expect(result.runs[0]?.outcome?.failed.size).toBe(0);
+    expect(
+      await fs.readFile(path.join(home, ".testtool", "skills", "ops", "SKILL.md"), "utf8"),
+    ).toBe(ops.files["SKILL.md"]);
   });
 });
 

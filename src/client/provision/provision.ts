@@ -124,6 +124,8 @@ export interface RunOptions {
   targetFor: TargetFor;
   /** Render as if the KBs offered nothing: disconnect prunes everything of ours. */
   empty?: boolean;
+  /** How long a writing run waits for another one to finish (default 30 s). */
+  lockWaitMs?: number;
 }
 
 /** Plans (and with `write`, applies) one binding against `lock`. */

@@ -4,8 +4,11 @@
  * changed: an unchanged sync rewrites nothing, not even the lockfile). A binding that fails (a
  * target that cannot render) fails alone; the others are still applied and recorded.
  */
-import { type CommandIo, tilde } from "../commands/io.js";
+import { isKbError } from "../../kb/errors.js";
+import { acquireProcessLock, type HeldLock } from "../../kb/process-lock.js";
+import { type CommandIo, loggerFor, tilde } from "../commands/io.js";
 import type { ClientConfig, ProviderBinding } from "../config.js";
+import { ConfigError } from "../errors.js";
 import {
   type Lockfile,
   lockfilePath,
@@ -34,6 +37,32 @@ const EMPTY: Prepared = {
   decision: { accepted: [], held: [] },
 };
 
+/**
+ * Two writing runs at once (two agent tools starting with the bootstrap hook) would each save
+ * the lockfile from their own reading and drop the other's records: a writing run holds
+ * `<lockfile>.lock` (src/kb/process-lock.ts; a dead holder's lock is taken over), waiting up to
+ * `waitMs` for another run to finish.
+ */
+async function holdRunLock(io: CommandIo, waitMs: number): Promise<HeldLock> {
+  const file = `${lockfilePath(io.home)}.lock`;
+  const opts = {
+    label: "provisioning",
+    purpose: "sync",
+    displayPath: tilde(io, file),
+    logger: loggerFor(io),
+  };
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return await acquireProcessLock(file, opts);
+    } catch (err) {
+      if (!isKbError(err) || err.code !== "locked") throw err;
+      if (Date.now() >= deadline) throw new ConfigError(`${err.message}; nothing was written`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 export async function readLock(io: CommandIo): Promise<Lockfile> {
   const file = lockfilePath(io.home);
   return readLockfile(file, tilde(io, file));
@@ -52,6 +81,22 @@ export async function provisionBindings(
 ): Promise<ProvisionResult> {
   const result: ProvisionResult = { runs: [], held: [], notes: [], errors: [] };
   if (prepared.skipped) return { ...result, skipped: prepared.skipped };
+  const runLock = opts.write ? await holdRunLock(io, opts.lockWaitMs ?? 30_000) : undefined;
+  try {
+    return await runAll(io, config, bindings, prepared, opts, result);
+  } finally {
+    await runLock?.release();
+  }
+}
+
+async function runAll(
+  io: CommandIo,
+  config: ClientConfig,
+  bindings: readonly ProviderBinding[],
+  prepared: Prepared,
+  opts: RunOptions,
+  result: ProvisionResult,
+): Promise<ProvisionResult> {
   const before = await readLock(io);
   let lock = before;
   const heldSeen = new Set<string>();
