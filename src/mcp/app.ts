@@ -120,6 +120,11 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
   // Builds start once every KB is mounted (index-build.ts pause): with 50 KBs, mounting the
   // last one waited behind the builds of the others, and so did the initialize answer.
   builds?.pause();
+  // Deferred attaches (git) wait until every KB is open and the server is about to answer.
+  let mounted = () => {};
+  const attachAfter = new Promise<void>((resolve) => {
+    mounted = resolve;
+  });
   // Checked before opening: a KB that will not be served must not take its lock or index.
   const admitted: KbSettings[] = [];
   const names = new Set(surfaces.keys());
@@ -133,6 +138,7 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
   const opened = await mapLimit(admitted, MOUNT_CONCURRENCY, (settings, i) =>
     mountKb(settings, {
       buildOrder: i,
+      attachAfter,
       // Its warnings also reach the sessions listening on this KB (kb-events.ts, issue 15).
       logger: kbLogger(logger, settings.root),
       indexRefreshMs: config.indexRefreshMs,
@@ -167,6 +173,7 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
   });
 
   builds?.resume();
+  mounted();
 
   const unavailable = (name: string) =>
     statuses.find((s) => s.name === name && s.status === "unavailable")?.reason;

@@ -59,6 +59,11 @@ export interface MountOptions {
   builds?: IndexBuildScheduler;
   /** Among builds waiting for a slot, a lower one starts first (the KB's place in the config). */
   buildOrder?: number;
+  /**
+   * With `builds`: sync and embeddings attach on the first call, or ATTACH_DELAY_MS after this
+   * resolves (default at once: after mountKb returns).
+   */
+  attachAfter?: Promise<void>;
   /** Embedding provider of semantic search (issue 15); absent = keyword only. */
   embeddings?: EmbeddingsConfig;
 }
@@ -125,29 +130,34 @@ interface DeferredAttach {
 }
 
 /**
- * Attaches sync and embeddings on first need or after ATTACH_DELAY_MS. A failure is logged and
+ * Attaches sync and embeddings on first need or ATTACH_DELAY_MS after `attachAfter` (every KB is
+ * mounted: the first ones' attaches must not run while the last ones open). A failure is logged and
  * then answered by every call on the KB (never left an unhandled rejection).
  */
 function deferAttach(runtime: KbRuntime, settings: KbSettings, opts: MountOptions): DeferredAttach {
   let attached: Promise<void> | undefined;
   let cancelled = false;
   const ready = () => {
-    attached ??= (async () => {
-      await attachSync(runtime, opts.logger);
-      if (opts.embeddings)
-        await attachEmbeddings(runtime, opts.embeddings, { ...opts, kb: settings.name });
-    })();
-    attached.catch((err: unknown) =>
-      opts.logger.error(
-        `KB '${settings.name}': remote sync or semantic search could not start; its tool calls fail until a restart: ${(err as Error).message ?? err}`,
-      ),
-    );
+    if (!attached) {
+      attached = (async () => {
+        await attachSync(runtime, opts.logger);
+        if (opts.embeddings)
+          await attachEmbeddings(runtime, opts.embeddings, { ...opts, kb: settings.name });
+      })();
+      attached.catch((err: unknown) =>
+        opts.logger.error(
+          `KB '${settings.name}': remote sync or semantic search could not start; its tool calls fail until a restart: ${(err as Error).message ?? err}`,
+        ),
+      );
+    }
     return attached;
   };
-  const timer = setTimeout(() => {
-    if (!cancelled) void ready().catch(() => {});
-  }, ATTACH_DELAY_MS);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
+  void (opts.attachAfter ?? Promise.resolve()).then(() => {
+    if (cancelled) return;
+    timer = setTimeout(() => void ready().catch(() => {}), ATTACH_DELAY_MS);
+    timer.unref();
+  });
   return {
     ready,
     cancel: async () => {

@@ -70,6 +70,27 @@ describe("served mount: sync attaches after the KB is served", () => {
     expect(closed.runtime.sync).toBeUndefined();
   });
 
+  it("the attach without a call waits for attachAfter (the server has opened every KB)", async () => {
+    const settings = await clonedKb();
+    const logger = memoryLogger();
+    let opened = () => {};
+    const attachAfter = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    const mount = await mountKb(settings, {
+      logger,
+      builds: new IndexBuildScheduler(1),
+      attachAfter,
+    });
+    mounts.push(mount);
+    await new Promise((r) => setTimeout(r, ATTACH_DELAY_MS + 300));
+    expect(mount.runtime.sync).toBeUndefined();
+    opened();
+    await vi.waitFor(() => expect(mount.runtime.sync?.active).toBe(true), {
+      timeout: ATTACH_DELAY_MS + 10_000,
+    });
+  });
+
   it("a failed attach is answered by the KB's calls, with its code", async () => {
     const settings = await clonedKb();
     const logger = memoryLogger();
