@@ -6,6 +6,12 @@ import { KbError } from "../kb/errors.js";
 import type { ConceptDoc } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ListQuery, ListResult, ReconcileStats, SearchQuery, SearchResult } from "./api.js";
+import {
+  BULK_AUTOMERGE,
+  BULK_COMMIT_ROWS,
+  DEFAULT_AUTOMERGE,
+  setAutomerge,
+} from "./bulk-settings.js";
 import { HeldTransaction } from "./held-transaction.js";
 import { quickCheckInWorker } from "./integrity-check.js";
 import { runList } from "./list-query.js";
@@ -53,8 +59,6 @@ const INSERT_SQL = `INSERT INTO concepts
 const PROGRESS_EVERY = 250;
 const FILE_COLUMNS =
   "SELECT id, path, hash, frontmatter, mtime_ms AS mtimeMs, size, stat_at_ms AS statAtMs FROM concepts";
-/** Rows a bulk build writes per commit (HeldTransaction); its batches are 500 (kb-index.ts). */
-const BULK_COMMIT_ROWS = 5_000;
 
 class Index implements SqliteSearchIndex {
   private cache: StatementCache;
@@ -203,6 +207,7 @@ class Index implements SqliteSearchIndex {
     if (on === this.bulk) return;
     if (!on) this.held.commit();
     this.transaction(() => {
+      setAutomerge(this.db, on ? BULK_AUTOMERGE : DEFAULT_AUTOMERGE);
       if (on) dropIndexes(this.db);
       else {
         fillVocabulary(this.db); // the ASCII-only rows' tokens, skipped per row (insertRow)

@@ -59,6 +59,24 @@ describe("bulk builds fill the vocabulary from the word index", () => {
     expect(snap.results.map((h) => h.id)).toEqual(["ops/backup"]);
   });
 
+  it("merges FTS5 segments 16 at a time while bulk, 4 (FTS5's default) again afterwards", () => {
+    const index = fresh();
+    const automerge = () =>
+      ["concepts_fts", "concepts_tri"].map(
+        (t) =>
+          index
+            .database()
+            .prepare(`SELECT v FROM ${t}_config WHERE k = 'automerge'`)
+            .pluck()
+            .get() ?? "default",
+      );
+    expect(automerge()).toEqual(["default", "default"]);
+    index.bulkMode(true);
+    expect(automerge()).toEqual([16, 16]);
+    index.bulkMode(false);
+    expect(automerge()).toEqual([4, 4]);
+  });
+
   it("a search during a bulk build sees the rows written so far (uncommitted)", () => {
     const index = fresh();
     index.bulkMode(true);
