@@ -25,8 +25,29 @@ export async function resolve(specifier, context, next) {
   return r;
 }
 `;
-const REGISTER = (hookUrl: string) =>
-  `import { register } from "node:module"; register(${JSON.stringify(hookUrl)});`;
+/**
+ * Preload: registers the hook, and appends every child process the server starts to
+ * $SPAWN_LOG as `<before|after> <file> <args>` — before or after its first stdout write (the
+ * initialize answer).
+ */
+const REGISTER = (hookUrl: string) => `
+import { appendFileSync } from "node:fs";
+import { createRequire, register, syncBuiltinESMExports } from "node:module";
+register(${JSON.stringify(hookUrl)});
+const cp = createRequire(import.meta.url)("node:child_process");
+let answered = false;
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (...a) => { answered = true; return write(...a); };
+for (const name of ["execFile", "spawn", "execFileSync", "spawnSync", "exec", "fork"]) {
+  const original = cp[name];
+  cp[name] = function (file, args, ...rest) {
+    const shown = Array.isArray(args) ? args.join(" ") : "";
+    appendFileSync(process.env.SPAWN_LOG, (answered ? "after " : "before ") + file + " " + shown + "\\n");
+    return original.call(this, file, args, ...rest);
+  };
+}
+syncBuiltinESMExports();
+`;
 
 async function newKb(dir: string, concepts: number): Promise<string> {
   const root = join(dir, "notes");
@@ -54,10 +75,16 @@ describe("serve --stdio startup", () => {
     writeFileSync(register, REGISTER(pathToFileURL(hook).href));
     const log = join(dir, "loaded.log");
     writeFileSync(log, "");
+    const spawns = join(dir, "spawns.log");
+    writeFileSync(spawns, "");
     const proc = spawn(
       process.execPath,
       ["--import", pathToFileURL(register).href, BIN, "serve", "--stdio", "--kb", root],
-      { cwd: dir, env: cleanEnv({ ...GIT_ENV, LOADED_LOG: log }), stdio: "pipe" },
+      {
+        cwd: dir,
+        env: cleanEnv({ ...GIT_ENV, LOADED_LOG: log, SPAWN_LOG: spawns }),
+        stdio: "pipe",
+      },
     );
     const answers = new Map<number, Record<string, unknown>>();
     const waiters = new Map<number, () => void>();
@@ -105,6 +132,10 @@ describe("serve --stdio startup", () => {
       proc.stdin.end();
       await exited;
     }
+    // Remote sync's `git remote get-url` (per KB) waits until after the initialize answer.
+    const started = readFileSync(spawns, "utf8").split("\n");
+    expect(started.filter((l) => l.startsWith("before ") && l.includes(" remote "))).toEqual([]);
+    expect(started.some((l) => l.startsWith("after ") && l.includes("remote get-url"))).toBe(true);
     const loaded = readFileSync(log, "utf8").split("\n");
     const ours = [...new Set(loaded.filter((u) => u.includes("/dist/")))];
     // The bin is the bundle (scripts/bundle.ts): a stub and a few chunks, not one file per module.
