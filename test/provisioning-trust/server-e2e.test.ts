@@ -130,6 +130,7 @@ describe("fetchManifests + evaluateTrust on the real server's answer", () => {
         kb: "lab",
         kind: "mcp",
         name: "files",
+        cause: "unapproved",
         reason: "not approved; review it and run cartographer approve lab files",
       },
     ]);

@@ -87,6 +87,7 @@ describe("signed KB artifacts verify against pinned keys", () => {
         kb: "lab",
         kind: "skill",
         name: "kb-create",
+        cause: "bundle",
         reason:
           "labelled bundled, but this client's package has no such skill; KB lab pins signing keys, so unsigned content is not taken on the server's word — run the same cartographer version on both sides",
       },
@@ -194,6 +195,7 @@ describe("unsigned KB artifacts need consent", () => {
         kb: "lab",
         kind: "skill",
         name: "ops",
+        cause: "unsigned",
         reason: "unsigned; run cartographer trust lab (or --auto-trust)",
       },
     ]);

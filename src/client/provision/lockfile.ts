@@ -49,6 +49,12 @@ export interface BindingLock {
   sections: LockedSection[];
   /** Directories the engine created (pruning removes them once empty, never a root). */
   dirs: string[];
+  /**
+   * Bound KBs that were in the yaml's `trust` at the last run: their unsigned artifacts were
+   * written under that consent, so once it is withdrawn the next sync removes them (a copy
+   * written under `--auto-trust` only is kept while held). Absent = none.
+   */
+  trusted?: string[];
 }
 
 export interface Lockfile {
@@ -127,6 +133,9 @@ function checkBinding(v: unknown): BindingLock {
     throw new Error(`${b.provider}: files, sections and dirs must be lists`);
   const dirs = (b.dirs ?? []) as unknown[];
   if (!dirs.every(isAbs)) throw new Error(`${b.provider}: dirs must be absolute paths`);
+  const trusted = (b.trusted ?? []) as unknown[];
+  if (!Array.isArray(trusted) || !trusted.every(isStr))
+    throw new Error(`${b.provider}: trusted must be a list of KB names`);
   return {
     provider: b.provider,
     scope: b.scope,
@@ -135,6 +144,7 @@ function checkBinding(v: unknown): BindingLock {
     files: b.files.map(checkFile),
     sections: b.sections.map(checkSection),
     dirs: dirs as string[],
+    ...(trusted.length > 0 ? { trusted: trusted as string[] } : {}),
   };
 }
 
@@ -187,6 +197,7 @@ export function serializeLock(lock: Lockfile): string {
         `${x.file}\0${x.id}` < `${y.file}\0${y.id}` ? -1 : 1,
       ),
       dirs: [...b.dirs].sort(),
+      ...(b.trusted && b.trusted.length > 0 ? { trusted: [...b.trusted].sort() } : {}),
     })),
   };
   return `${JSON.stringify(sorted, null, 2)}\n`;

@@ -42,6 +42,7 @@ export function mergeArtifacts(accepted: readonly Artifact[], kbOrder: readonly 
         kb: a.kb,
         kind: a.kind,
         name: a.name,
+        cause: "collision",
         reason: `KBs ${kbs.join(", ")} each have a ${a.kind} "${a.name}" with different content; neither is installed (rename or remove one of them in its KB, or bind only one of these KBs)`,
       });
     }

@@ -38,6 +38,8 @@ export interface NextLockInput {
   revisions: Record<string, string>;
   /** Directories still held after pruning (apply's pruneDirs). */
   dirs: string[];
+  /** Bound KBs in the yaml's `trust` this run (lockfile.ts BindingLock.trusted). */
+  trusted?: string[];
 }
 
 export function nextBindingLock(input: NextLockInput): BindingLock | null {
@@ -49,7 +51,15 @@ export function nextBindingLock(input: NextLockInput): BindingLock | null {
     .map((a) => sectionRecord(a, failed.has(a)))
     .filter((s): s is LockedSection => s !== undefined);
   if (files.length === 0 && sections.length === 0 && input.dirs.length === 0) return null;
-  return { ...input.key, revisions: input.revisions, files, sections, dirs: input.dirs };
+  const trusted = input.trusted ?? [];
+  return {
+    ...input.key,
+    revisions: input.revisions,
+    files,
+    sections,
+    dirs: input.dirs,
+    ...(trusted.length > 0 ? { trusted } : {}),
+  };
 }
 
 /** Paths the next lock still holds (directories containing one of them are kept). */

@@ -13,6 +13,11 @@
  *   no       yes    = lock                    → prune
  *   no       yes    ≠ lock                    → orphan       (kept, stays locked; --force: prune)
  *   no       yes    absent                    → gone         (dropped from the lock)
+ *   locked from an artifact held this run      → held         (left as it is, record kept)
+ *
+ * "Held" (docs/decisions.md "Client"): an artifact the trust gate or a KB collision holds is not
+ * materialized this time — whatever of it is already on disk (files, sections, and a shared file
+ * or section it is part of, e.g. the hooks registration) is neither rewritten nor pruned.
  */
 import type { BindingLock, LockedFile, LockedSection } from "./lockfile.js";
 import { sha256Hex } from "./lockfile.js";
@@ -38,7 +43,8 @@ export type FileActionKind =
   | "blocked"
   | "prune"
   | "orphan"
-  | "gone";
+  | "gone"
+  | "held";
 
 export interface FileAction {
   kind: FileActionKind;
@@ -63,6 +69,7 @@ export type SectionActionKind =
   | "remove"
   | "orphan"
   | "gone"
+  | "held"
   | "error";
 
 export interface SectionAction {
@@ -81,6 +88,8 @@ export interface ProvisionPlan {
 
 /** Actions that write a desired file or section. */
 export const WRITES: ReadonlySet<string> = new Set(["create", "restore", "update"]);
+/** Actions that change nothing on disk and need no word in a report (held: said per artifact). */
+export const QUIET: ReadonlySet<string> = new Set(["unchanged", "gone", "held"]);
 /** Actions that leave something different from the KB on disk because it is the user's. */
 export const KEPT: ReadonlySet<string> = new Set(["edited", "foreign", "blocked", "orphan"]);
 
@@ -91,7 +100,18 @@ export interface PlanInput {
   /** Keyed by `sectionKey`. */
   sections: ReadonlyMap<string, DiskSection>;
   force: boolean;
+  /** Origins (`<kb>/<kind>/<name>`) of artifacts held this run whose installed copy stays. */
+  held?: ReadonlySet<string>;
+  /** Origins whose consent was withdrawn (trust or approval revoked): why a prune happens. */
+  revoked?: ReadonlyMap<string, string>;
 }
+
+/** A generated file of several artifacts records them comma-joined (the OpenCode plugin). */
+const originsOf = (origin: string) => origin.split(",");
+const touches = (origins: readonly string[], set: ReadonlySet<string> | undefined) =>
+  set !== undefined && set.size > 0 && origins.some((o) => set.has(o));
+const revokedWhy = (origins: readonly string[], map: ReadonlyMap<string, string> | undefined) =>
+  origins.map((o) => map?.get(o)).find((w) => w !== undefined);
 
 export const sectionKey = (file: string, id: string) => `${file}\0${id}`;
 
@@ -99,8 +119,9 @@ function planFile(
   desired: DesiredFile | undefined,
   locked: LockedFile | undefined,
   disk: DiskFile,
-  force: boolean,
+  input: PlanInput,
 ): FileAction {
+  const force = input.force;
   const path = (desired?.path ?? locked?.path) as string;
   const origin = desired?.origin ?? locked?.origin ?? "";
   const base: FileAction = { kind: "unchanged", path, origin };
@@ -109,6 +130,8 @@ function planFile(
     base.desiredSha = sha256Hex(desired.bytes);
   }
   if (locked) base.locked = locked;
+  if (locked && touches(originsOf(locked.origin), input.held)) return { ...base, kind: "held" };
+  const why = locked ? revokedWhy(originsOf(locked.origin), input.revoked) : undefined;
   if (disk.state === "blocked") return { ...base, kind: "blocked", why: disk.why };
   if (desired) {
     if (disk.state === "absent") return { ...base, kind: locked ? "restore" : "create" };
@@ -120,6 +143,7 @@ function planFile(
   }
   if (disk.state === "absent") return { ...base, kind: "gone" };
   const ours = disk.sha256 === locked?.sha256;
+  if (why) base.why = why;
   if (ours) return { ...base, kind: "prune" };
   return force ? { ...base, kind: "prune", forced: true } : { ...base, kind: "orphan" };
 }
@@ -128,12 +152,16 @@ function planSection(
   section: ManagedSection,
   locked: LockedSection | undefined,
   disk: DiskSection | undefined,
-  force: boolean,
+  input: PlanInput,
 ): SectionAction | undefined {
+  const force = input.force;
   const base: SectionAction = { kind: "unchanged", section };
   if (locked) base.locked = locked;
   if (section.desired !== null) base.desiredSha = sha256Hex(section.desired);
   if (section.desired === null && !locked) return undefined;
+  if (locked && touches(locked.origins, input.held)) return { ...base, kind: "held" };
+  const why = locked ? revokedWhy(locked.origins, input.revoked) : undefined;
+  if (why && section.desired === null) base.why = why;
   if (!disk || disk.state === "error") return { ...base, kind: "error", why: disk?.why ?? "" };
   const current = disk.current === null ? null : sha256Hex(disk.current);
   if (section.desired !== null) {
@@ -150,12 +178,12 @@ function planSection(
 
 /** The plan for one provider binding. Files in path order; every locked path is covered. */
 export function planProvision(input: PlanInput): ProvisionPlan {
-  const { render, lock, disk, force } = input;
+  const { render, lock, disk } = input;
   const lockedFiles = new Map((lock?.files ?? []).map((f) => [f.path, f]));
   const desired = new Map(render.files.map((f) => [f.path, f]));
   const paths = [...new Set([...desired.keys(), ...lockedFiles.keys()])].sort();
   const files = paths.map((p) =>
-    planFile(desired.get(p), lockedFiles.get(p), disk.get(p) ?? { state: "absent" }, force),
+    planFile(desired.get(p), lockedFiles.get(p), disk.get(p) ?? { state: "absent" }, input),
   );
   const lockedSections = new Map((lock?.sections ?? []).map((s) => [sectionKey(s.file, s.id), s]));
   const sections: SectionAction[] = [];
@@ -163,7 +191,7 @@ export function planProvision(input: PlanInput): ProvisionPlan {
   for (const s of render.sections) {
     const key = sectionKey(s.file, s.id);
     rendered.add(key);
-    const action = planSection(s, lockedSections.get(key), input.sections.get(key), force);
+    const action = planSection(s, lockedSections.get(key), input.sections.get(key), input);
     if (action) sections.push(action);
   }
   // A locked section the target no longer renders at all cannot be edited without its
@@ -194,7 +222,6 @@ function orphanSection(locked: LockedSection): ManagedSection {
 /** True when the plan changes nothing on disk and leaves nothing reported (status: in sync). */
 export function planIsClean(plan: ProvisionPlan): boolean {
   return (
-    plan.files.every((f) => f.kind === "unchanged" || f.kind === "gone") &&
-    plan.sections.every((s) => s.kind === "unchanged" || s.kind === "gone")
+    plan.files.every((f) => QUIET.has(f.kind)) && plan.sections.every((s) => QUIET.has(s.kind))
   );
 }

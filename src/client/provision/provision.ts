@@ -117,6 +117,45 @@ async function readSections(
   return out;
 }
 
+/**
+ * Which held artifacts keep their installed copy (docs/decisions.md "Client"): every hold but
+ * a withdrawn consent — an MCP descriptor with no approval (it could only be on disk through an
+ * approval, now revoked) and an unsigned artifact of a KB that was in `trust` at the last run
+ * and is not any more (`cartographer trust <kb> --revoke`). Those are pruned, with the reason.
+ */
+function heldConsent(
+  config: ClientConfig,
+  kbs: readonly string[],
+  held: readonly HeldArtifact[],
+  locked: BindingLock | undefined,
+  empty: boolean,
+): { keep: Set<string>; revoked: Map<string, string> } {
+  const keep = new Set<string>();
+  const revoked = new Map<string, string>();
+  if (empty) return { keep, revoked };
+  const trustedBefore = new Set(locked?.trusted ?? []);
+  const trustedNow = new Set(config.trust ?? []);
+  for (const h of held) {
+    if (!kbs.includes(h.kb)) continue;
+    const origin = `${h.kb}/${h.kind}/${h.name}`;
+    if (h.cause === "unapproved") revoked.set(origin, "its approval was revoked");
+    else if (h.cause === "unsigned" && trustedBefore.has(h.kb) && !trustedNow.has(h.kb))
+      revoked.set(origin, `trust in KB ${h.kb} was revoked`);
+    else keep.add(origin);
+  }
+  return { keep, revoked };
+}
+
+/** The held list with `kept` set on each artifact whose earlier copy the plan leaves on disk. */
+function markKept(held: HeldArtifact[], plan: ProvisionPlan): HeldArtifact[] {
+  const kept = new Set<string>();
+  for (const a of plan.files)
+    if (a.kind === "held") for (const o of (a.locked?.origin ?? a.origin).split(",")) kept.add(o);
+  for (const a of plan.sections)
+    if (a.kind === "held") for (const o of a.locked?.origins ?? []) kept.add(o);
+  return held.map((h) => (kept.has(`${h.kb}/${h.kind}/${h.name}`) ? { ...h, kept: true } : h));
+}
+
 export interface RunOptions {
   /** Write (sync/connect) or only compare (status). */
   write: boolean;
@@ -149,6 +188,7 @@ export async function runBinding(
     artifacts = merged.artifacts;
     held = [...prepared.decision.held.filter((h) => kbs.includes(h.kb)), ...merged.held];
   }
+  const consent = heldConsent(config, kbs, held, locked, opts.empty === true);
   if (locked && locked.sections.length > 0)
     ctx.ownedSections = locked.sections.map((s) => ({ file: s.file, id: s.id }));
   const render = opts.targetFor(binding.name).render(artifacts, ctx);
@@ -159,7 +199,16 @@ export async function runBinding(
   ];
   const disk = await readDiskFiles(paths, roots, cache);
   const sections = await readSections(render.sections, roots, cache);
-  const plan = planProvision({ render, lock: locked, disk, sections, force: opts.force });
+  const plan = planProvision({
+    render,
+    lock: locked,
+    disk,
+    sections,
+    force: opts.force,
+    held: consent.keep,
+    revoked: consent.revoked,
+  });
+  held = markKept(held, plan);
   let outcome: ApplyOutcome | undefined;
   let dirs = locked?.dirs ?? [];
   if (opts.write) {
@@ -176,7 +225,14 @@ export async function runBinding(
   }
   const next = opts.empty
     ? null
-    : nextBindingLock({ key, plan, ...(outcome ? { outcome } : {}), revisions, dirs });
+    : nextBindingLock({
+        key,
+        plan,
+        ...(outcome ? { outcome } : {}),
+        revisions,
+        dirs,
+        trusted: kbs.filter((kb) => config.trust?.includes(kb)),
+      });
   return {
     binding,
     key,

@@ -6,7 +6,7 @@
  * user's), else 0.
  */
 import { type CommandIo, tilde } from "../commands/io.js";
-import { type FileAction, KEPT, type SectionAction, WRITES } from "./plan.js";
+import { type FileAction, KEPT, QUIET, type SectionAction, WRITES } from "./plan.js";
 import type { BindingRun } from "./provision.js";
 import type { ProvisionResult } from "./run.js";
 
@@ -24,6 +24,11 @@ const STATUS_WORDS: Record<string, string> = {
   error: "cannot be read",
 };
 
+/** A held artifact's reason, and what became of the copy installed earlier, if any. */
+function heldLine(h: { reason: string; kept?: boolean }): string {
+  return h.kept ? `${h.reason}; the copy installed earlier stays as it is` : h.reason;
+}
+
 export interface PathReport {
   path: string;
   /** Section id when the path is a shared file. */
@@ -38,20 +43,23 @@ export function pathReports(io: CommandIo, run: BindingRun): PathReport[] {
   const failed = run.outcome?.failed;
   const add = (a: FileAction | SectionAction, path: string, section?: string) => {
     const why = failed?.get(a) ?? ("why" in a && a.why ? a.why : undefined);
+    const revoked = (a.kind === "prune" || a.kind === "remove") && why;
     const base =
       run.released && (a.kind === "orphan" || a.kind === "edited")
         ? "edited by hand; kept, no longer managed by cartographer"
-        : (STATUS_WORDS[a.kind] ?? a.kind);
+        : revoked
+          ? "to be removed"
+          : (STATUS_WORDS[a.kind] ?? a.kind);
     const reason = failed?.has(a) ? `failed: ${failed.get(a)}` : why ? `${base}: ${why}` : base;
     out.push({ path: tilde(io, path), ...(section ? { section } : {}), action: a.kind, reason });
   };
   for (const a of run.plan.files) {
-    if (a.kind === "unchanged" || a.kind === "gone") continue;
+    if (QUIET.has(a.kind)) continue;
     if (run.outcome && !KEPT.has(a.kind) && !failed?.has(a)) continue;
     add(a, a.path);
   }
   for (const a of run.plan.sections) {
-    if (a.kind === "unchanged" || a.kind === "gone") continue;
+    if (QUIET.has(a.kind)) continue;
     if (run.outcome && !KEPT.has(a.kind) && a.kind !== "error" && !failed?.has(a)) continue;
     add(a, a.section.file, a.section.id);
   }
@@ -74,6 +82,8 @@ export function syncLine(run: BindingRun): string {
   ];
   const kept = count(run, (k) => KEPT.has(k));
   if (kept > 0) parts.push(`${kept} kept`);
+  const held = count(run, (k) => k === "held");
+  if (held > 0) parts.push(`${held} held as installed`);
   const failed = run.outcome?.failed.size ?? 0;
   if (failed > 0) parts.push(`${failed} failed`);
   return `${run.binding.name} (${run.key.scope}) artifacts: ${parts.join(", ")}`;
@@ -86,7 +96,9 @@ export function printSync(io: CommandIo, result: ProvisionResult, quietUnchanged
   // A held instructions.md still reaches the agent through the instructions block (connect
   // writes it from the server); status --json lists it under held.
   for (const h of result.held.filter((x) => x.kind !== "instructions"))
-    io.stderr.write(`cartographer warn: held ${h.kind} "${h.name}" of KB ${h.kb}: ${h.reason}\n`);
+    io.stderr.write(
+      `cartographer warn: held ${h.kind} "${h.name}" of KB ${h.kb}: ${heldLine(h)}\n`,
+    );
   for (const n of result.notes) io.stderr.write(`cartographer note: ${n}\n`);
   for (const e of result.errors) {
     io.stderr.write(`cartographer error: ${e.provider}: artifacts not provisioned: ${e.message}\n`);
@@ -94,7 +106,7 @@ export function printSync(io: CommandIo, result: ProvisionResult, quietUnchanged
   }
   for (const run of result.runs) {
     const reports = pathReports(io, run);
-    const busy = count(run, (k) => k !== "unchanged" && k !== "gone") > 0;
+    const busy = count(run, (k) => !QUIET.has(k)) > 0;
     if (busy || !quietUnchanged) io.stdout.write(`${syncLine(run)}\n`);
     for (const r of reports) {
       const failed = r.reason.startsWith("failed:");
@@ -117,7 +129,14 @@ export interface ProvisioningJson {
     changed_kbs: string[];
     paths: PathReport[];
   }[];
-  held: { kb: string; kind: string; name: string; reason: string }[];
+  held: {
+    kb: string;
+    kind: string;
+    name: string;
+    reason: string;
+    cause?: string;
+    kept?: boolean;
+  }[];
   notes: string[];
   errors: { provider: string; message: string }[];
   message?: string;
@@ -164,6 +183,6 @@ export function printStatus(io: CommandIo, json: ProvisioningJson): void {
   }
   for (const e of json.errors) io.stdout.write(`${e.provider} artifacts: error: ${e.message}\n`);
   for (const h of json.held.filter((x) => x.kind !== "instructions"))
-    io.stdout.write(`note: held ${h.kind} "${h.name}" of KB ${h.kb}: ${h.reason}\n`);
+    io.stdout.write(`note: held ${h.kind} "${h.name}" of KB ${h.kb}: ${heldLine(h)}\n`);
   for (const n of json.notes) io.stdout.write(`note: ${n}\n`);
 }

@@ -99,7 +99,7 @@ async function runAll(
 ): Promise<ProvisionResult> {
   const before = await readLock(io);
   let lock = before;
-  const heldSeen = new Set<string>();
+  const heldSeen = new Map<string, HeldArtifact>();
   const notesSeen = new Set<string>();
   for (const binding of bindings) {
     try {
@@ -108,8 +108,12 @@ async function runAll(
       if (opts.write) lock = withBinding(lock, run.key, run.next);
       for (const h of run.held) {
         const id = `${h.kb}\0${h.kind}\0${h.name}\0${h.reason}`;
-        if (!heldSeen.has(id)) result.held.push(h);
-        heldSeen.add(id);
+        const seen = heldSeen.get(id);
+        if (!seen) {
+          const copy = { ...h };
+          heldSeen.set(id, copy);
+          result.held.push(copy);
+        } else if (h.kept) seen.kept = true;
       }
       for (const n of run.notes) {
         const note = `${binding.name}: ${n}`;

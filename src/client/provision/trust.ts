@@ -24,7 +24,7 @@ import type { ClientConfig } from "../config.js";
 import { ClientError, ConfigError } from "../errors.js";
 import { approvalState, commandProblem, readDescriptor } from "./approvals.js";
 import { ownBundledSkills } from "./bundled.js";
-import type { Artifact, HeldArtifact, KbManifest, TrustDecision } from "./types.js";
+import type { Artifact, HeldArtifact, HoldCause, KbManifest, TrustDecision } from "./types.js";
 
 export interface TrustOptions {
   /** `--auto-trust`: unsigned KB artifacts accepted for this run only (not saved). */
@@ -138,21 +138,32 @@ function checkSignature(a: Artifact, manifest: KbManifest, keys: string[]): void
 }
 
 /** Why an accepted-so-far MCP descriptor is held, or null when it may be written. */
-function mcpHold(a: Artifact, config: ClientConfig, opts: TrustOptions): string | null {
+function mcpHold(
+  a: Artifact,
+  config: ClientConfig,
+  opts: TrustOptions,
+): { reason: string; cause: HoldCause } | null {
   const state = approvalState(config.approvals, a);
   if (state === "missing") {
-    return `not approved; review it and run cartographer approve ${a.kb} ${a.name}`;
+    return {
+      reason: `not approved; review it and run cartographer approve ${a.kb} ${a.name}`,
+      cause: "unapproved",
+    };
   }
   if (state === "changed") {
-    return `changed since approval; review and approve again: cartographer approve ${a.kb} ${a.name}`;
+    return {
+      reason: `changed since approval; review and approve again: cartographer approve ${a.kb} ${a.name}`,
+      cause: "approval-changed",
+    };
   }
   const read = readDescriptor(a);
-  if ("error" in read) return `not placed: ${read.error}`;
+  if ("error" in read) return { reason: `not placed: ${read.error}`, cause: "descriptor" };
   const command = read.view.command;
   if (read.view.type === "stdio" && command !== undefined) {
-    if (!opts.env && !command.startsWith("/")) return `command ${command} not checked (no PATH)`;
+    if (!opts.env && !command.startsWith("/"))
+      return { reason: `command ${command} not checked (no PATH)`, cause: "command" };
     const problem = commandProblem(command, opts.env ?? {});
-    if (problem) return problem;
+    if (problem) return { reason: problem, cause: "command" };
   }
   return null;
 }
@@ -170,8 +181,8 @@ export function evaluateTrust(
 ): TrustDecision {
   const accepted: Artifact[] = [];
   const held: HeldArtifact[] = [];
-  const hold = (a: Artifact, reason: string) =>
-    held.push({ kb: a.kb, kind: a.kind, name: a.name, reason });
+  const hold = (a: Artifact, reason: string, cause: HoldCause) =>
+    held.push({ kb: a.kb, kind: a.kind, name: a.name, reason, cause });
   const trusted = new Set(config.trust ?? []);
   for (const manifest of manifests) {
     const keys = pinnedKeys(config, manifest.kb, opts.pinKeys);
@@ -189,20 +200,21 @@ export function evaluateTrust(
           hold(
             a,
             `labelled bundled, but ${own === undefined ? "this client's package has no such skill" : "it differs from this client's package copy"}; KB ${a.kb} pins signing keys, so unsigned content is not taken on the server's word — run the same cartographer version on both sides`,
+            "bundle",
           );
           continue;
         }
       }
       if (a.source !== "bundle" && a.signature === null) {
         if (!trusted.has(a.kb) && !opts.autoTrust) {
-          hold(a, `unsigned; run cartographer trust ${a.kb} (or --auto-trust)`);
+          hold(a, `unsigned; run cartographer trust ${a.kb} (or --auto-trust)`, "unsigned");
           continue;
         }
       }
       if (a.kind === "mcp") {
         const why = mcpHold(a, config, opts);
         if (why !== null) {
-          hold(a, why);
+          hold(a, why.reason, why.cause);
           continue;
         }
       }

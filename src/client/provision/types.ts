@@ -61,12 +61,29 @@ export interface KbManifest {
   skipped: { kind: string; name: string; reason: string }[];
 }
 
+/**
+ * Why an artifact is held. `unapproved` (no approval at all) is the one cause whose installed
+ * copy is removed — its approval was revoked; an `unsigned` one is removed too when the KB's
+ * recorded `trust` was withdrawn since (provision.ts). Every other hold leaves the installed copy.
+ */
+export type HoldCause =
+  | "unsigned"
+  | "unapproved"
+  | "approval-changed"
+  | "command"
+  | "descriptor"
+  | "bundle"
+  | "collision";
+
 /** An artifact the client will not materialize this time, and the one-line reason (with the fix). */
 export interface HeldArtifact {
   kb: string;
   kind: ArtifactKind | string;
   name: string;
   reason: string;
+  cause?: HoldCause;
+  /** Set by the engine: a copy written earlier stays on disk, as it is (neither updated nor pruned). */
+  kept?: boolean;
 }
 
 /** The trust gate's answer for the bound KBs (a bad or unknown signature throws instead). */
