@@ -13,6 +13,7 @@ import path from "node:path";
 import { readTextOrNull, writeFileAtomic } from "../atomic-file.js";
 import { isProviderId, type ProviderId, type Scope } from "../config.js";
 import { ConfigError } from "../errors.js";
+import { isGoLockfile } from "./go-lockfile.js";
 
 export const LOCKFILE_NAME = ".cartographer-sync.lock.json";
 export const LOCK_VERSION = 1;
@@ -170,10 +171,27 @@ export function parseLockfile(text: string): Lockfile {
  * @throws ConfigError naming the file and the fix when it does not parse.
  */
 export async function readLockfile(file: string, shown = file): Promise<Lockfile> {
+  return (await readLockfileState(file, shown)).lock;
+}
+
+/**
+ * As readLockfile, and says whether the file is the Go client's (go-lockfile.ts): its records
+ * are not ours, so the lock reads as empty and the caller moves the file aside (writing runs)
+ * or notes it (status, doctor).
+ */
+export async function readLockfileState(
+  file: string,
+  shown = file,
+): Promise<{ lock: Lockfile; go: boolean }> {
   const text = await readTextOrNull(file);
-  if (text === null) return emptyLockfile();
+  if (text === null) return { lock: emptyLockfile(), go: false };
   try {
-    return parseLockfile(text);
+    if (isGoLockfile(JSON.parse(text))) return { lock: emptyLockfile(), go: true };
+  } catch {
+    // Not JSON: parseLockfile words the error.
+  }
+  try {
+    return { lock: parseLockfile(text), go: false };
   } catch (err) {
     throw new ConfigError(
       `${shown} is not a valid provisioning lockfile: ${(err as Error).message}; nothing was written. Delete it and run cartographer sync: files that differ from the KB are then kept as yours and reported (sync --force overwrites them)`,

@@ -9,10 +9,12 @@ import { acquireProcessLock, type HeldLock } from "../../kb/process-lock.js";
 import { type CommandIo, loggerFor, tilde } from "../commands/io.js";
 import type { ClientConfig, ProviderBinding } from "../config.js";
 import { ConfigError } from "../errors.js";
+import { GO_LOCKFILE_ASIDE, moveGoLockfileAside } from "./go-lockfile.js";
 import {
   type Lockfile,
   lockfilePath,
   readLockfile,
+  readLockfileState,
   serializeLock,
   withBinding,
   writeLockfile,
@@ -68,6 +70,36 @@ export async function readLock(io: CommandIo): Promise<Lockfile> {
   return readLockfile(file, tilde(io, file));
 }
 
+/** What a migrating user is told once about the Go client's lockfile (docs/migrating-from-go.md). */
+function goLockMessage(io: CommandIo, movedTo: string | null): string {
+  const file = tilde(io, lockfilePath(io.home));
+  const where = movedTo
+    ? `moved it to ${tilde(io, movedTo)} (kept, not read again) and started a new lockfile`
+    : `cartographer sync moves it to ~/${GO_LOCKFILE_ASIDE} and starts a new lockfile`;
+  return `${file} was written by the Go implementation's client; ${where}. Files the Go client wrote are treated as yours: kept and reported when they differ from the KB (sync --force overwrites them), adopted when identical to what cartographer writes. To remove what the Go client provisioned (its hook folders and registrations, MCP entries, instructions blocks), run the Go client's cartographer disconnect (docs/migrating-from-go.md)`;
+}
+
+/**
+ * Reads the lockfile for a run. A Go client's lockfile reads as empty: a writing run moves it
+ * aside (never deleting it) and warns once; a report-only run adds a note and touches nothing.
+ */
+async function readLockForRun(
+  io: CommandIo,
+  write: boolean,
+  result: ProvisionResult,
+): Promise<Lockfile> {
+  const file = lockfilePath(io.home);
+  const { lock, go } = await readLockfileState(file, tilde(io, file));
+  if (!go) return lock;
+  if (!write) {
+    result.notes.push(goLockMessage(io, null));
+    return lock;
+  }
+  const moved = await moveGoLockfileAside(file, io.home);
+  loggerFor(io).warn(goLockMessage(io, moved));
+  return lock;
+}
+
 /**
  * Runs `bindings` against the prepared manifests. With `opts.write`, applies and saves the
  * lockfile; otherwise only plans (status). `prepared.skipped` (older server) runs nothing.
@@ -97,7 +129,7 @@ async function runAll(
   opts: RunOptions,
   result: ProvisionResult,
 ): Promise<ProvisionResult> {
-  const before = await readLock(io);
+  const before = await readLockForRun(io, opts.write, result);
   let lock = before;
   const heldSeen = new Map<string, HeldArtifact>();
   const notesSeen = new Set<string>();
