@@ -149,6 +149,8 @@ export interface KbStore {
   skills(): Promise<SkillInfo[]>;
   /** Provisioning artifacts at the KB root (+ legacy artifacts/, warned once); docs/provisioning.md. */
   provisioningArtifacts(): Promise<ArtifactScan>;
+  /** Validity stamp of what provisioningArtifacts reads (artifact-stamp.ts); null = too big to stamp. */
+  provisioningStamp(): string | null;
   /** Git history of concepts since `since` (newest first), per concept. */
   changesSince(since: Date): Promise<ChangeRecord[]>;
   /** Commits since HEAD moved, uncommitted files etc. (kb_status). */

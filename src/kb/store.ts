@@ -22,6 +22,7 @@ import type {
   WritePlan,
 } from "./api.js";
 import { applyChanges } from "./apply.js";
+import { artifactTreeStamp } from "./artifact-stamp.js";
 import { type ArtifactScan, scanArtifacts } from "./artifacts.js";
 import * as assets from "./assets.js";
 import { UncommittedWrites } from "./commit-undo.js";
@@ -131,6 +132,9 @@ class Store implements KbStore {
     return scan;
   }
   private legacyArtifactsWarned = false;
+  provisioningStamp(): string | null {
+    return artifactTreeStamp(this.root, { legacy: true, instructions: true });
+  }
 
   async changesSince(since: Date): Promise<ChangeRecord[]> {
     const maps = await this.maps();

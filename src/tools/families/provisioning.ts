@@ -6,7 +6,7 @@
  */
 import { KbError } from "../../kb/errors.js";
 import { defineTool } from "../define.js";
-import { nonEmptyStr } from "../schema.js";
+import { nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
 import {
   type ArtifactKind,
@@ -24,8 +24,15 @@ const artifactManifest = defineTool({
   advanced: true,
   idempotent: true,
   resource: "collection",
+  args: {
+    known_revision: opt(
+      str(
+        "The revision the client last applied: when still current the answer is {kb, revision, unchanged: true} without artifacts.",
+      ),
+    ),
+  },
   auditFields: [],
-  handler: async (_args, ctx) => buildManifest(ctx),
+  handler: async (args, ctx) => buildManifest(ctx, args.known_revision),
 });
 
 const skillGet = defineTool({

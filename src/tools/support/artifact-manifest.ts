@@ -11,6 +11,7 @@ import {
   artifactSigner,
   manifestRevision,
 } from "../../kb/artifact-sign.js";
+import { artifactTreeStamp } from "../../kb/artifact-stamp.js";
 import {
   type ArtifactKind,
   type ArtifactRecord,
@@ -107,6 +108,64 @@ export interface EffectiveSet {
 
 /** The artifacts the caller may see, sorted by kind then name, each once. */
 export async function effectiveArtifacts(ctx: ToolContext): Promise<EffectiveSet> {
+  return (await cachedEntry(ctx)).set;
+}
+
+/** What one KB's manifest costs to build, kept while the artifact tree's stamp holds. */
+interface CacheEntry {
+  key: string;
+  set: EffectiveSet;
+  manifest?: Manifest;
+}
+
+/** store → (sees KB artifacts?) → entry. A KB closed and dropped frees its entries. */
+const cache = new WeakMap<object, Map<boolean, CacheEntry>>();
+
+/** Above this many file bytes a KB's set is rebuilt on every call rather than kept in memory. */
+const CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The caller's effective set, from the cache when the stamps of the KB's artifact tree and of
+ * the bundled skills (artifact-stamp.ts: every edit, however made, changes them) and the
+ * settings that shape the set are those it was built under; else built and cached.
+ */
+async function cachedEntry(ctx: ToolContext): Promise<CacheEntry> {
+  const store = ctx.runtime.store;
+  const settings = ctx.runtime.settings;
+  const kbVisible = seesKbArtifacts(ctx.visibility);
+  const kbStamp = kbVisible ? store.provisioningStamp() : "";
+  const bundledStamp = artifactTreeStamp(PACKAGE_ROOT, { legacy: false, instructions: false });
+  const key =
+    kbStamp === null || bundledStamp === null
+      ? null
+      : JSON.stringify([
+          kbStamp,
+          bundledStamp,
+          settings.name,
+          settings.artifactSigningSeed ?? "",
+          settings.mcpAllowlist ?? null,
+        ]);
+  let perStore = cache.get(store);
+  const hit = perStore?.get(kbVisible);
+  if (key !== null && hit?.key === key) return hit;
+  const entry: CacheEntry = { key: key ?? "", set: await buildEffectiveSet(ctx, kbVisible) };
+  const bytes = entry.set.artifacts.reduce(
+    (n, a) => n + a.files.reduce((m, f) => m + f.content.length, 0),
+    0,
+  );
+  if (key !== null && bytes <= CACHE_MAX_BYTES) {
+    if (!perStore) {
+      perStore = new Map();
+      cache.set(store, perStore);
+    }
+    perStore.set(kbVisible, entry);
+  } else {
+    perStore?.delete(kbVisible);
+  }
+  return entry;
+}
+
+async function buildEffectiveSet(ctx: ToolContext, kbVisible: boolean): Promise<EffectiveSet> {
   const settings = ctx.runtime.settings;
   const bundled = await scanArtifacts(PACKAGE_ROOT, { instructionsName: null, legacy: false });
   const byKey = new Map<string, EffectiveArtifact>();
@@ -122,7 +181,6 @@ export async function effectiveArtifacts(ctx: ToolContext): Promise<EffectiveSet
   }
   const skipped: SkippedArtifact[] = [];
   const signer = settings.artifactSigningSeed ? artifactSigner(settings.artifactSigningSeed) : null;
-  const kbVisible = seesKbArtifacts(ctx.visibility);
   if (kbVisible) {
     const scan = await ctx.runtime.store.provisioningArtifacts();
     skipped.push(...scan.skipped);
@@ -158,9 +216,24 @@ export async function effectiveArtifacts(ctx: ToolContext): Promise<EffectiveSet
   };
 }
 
-/** The manifest result of docs/provisioning.md. */
-export async function buildManifest(ctx: ToolContext) {
-  const set = await effectiveArtifacts(ctx);
+type Manifest = ReturnType<typeof manifestOf>;
+
+/**
+ * The manifest result of docs/provisioning.md. With `knownRevision` equal to the current
+ * revision the answer is `{kb, revision, unchanged: true}` without the artifacts (the client
+ * already holds them; docs/provisioning.md "known_revision").
+ */
+export async function buildManifest(ctx: ToolContext, knownRevision?: string) {
+  const entry = await cachedEntry(ctx);
+  entry.manifest ??= manifestOf(ctx, entry.set);
+  const m = entry.manifest;
+  if (knownRevision !== undefined && knownRevision === m.revision) {
+    return { kb: m.kb, revision: m.revision, unchanged: true };
+  }
+  return { ...m };
+}
+
+function manifestOf(ctx: ToolContext, set: EffectiveSet) {
   return {
     kb: ctx.runtime.settings.name,
     revision: manifestRevision(
