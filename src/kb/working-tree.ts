@@ -4,8 +4,8 @@
  * stored row, 8.2 s). A snapshot is HEAD plus the paths `git status` reports under data/ and
  * services/ (modified, deleted, untracked, ignored). A path outside the union of two snapshots'
  * paths and of the diff between their HEADs held the same content at both points; only the
- * others need a look (statConceptPaths). Any doubt (no git, a nested repository, an unknown
- * commit, a KB inside a larger repository) answers null: the caller walks everything.
+ * others need a look (statConceptPaths). Any doubt (no git, a nested repository or submodule,
+ * an unknown commit, a KB inside a larger repository) answers null: the caller walks everything.
  */
 import { lstatSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -67,7 +67,7 @@ export async function changedBetween(
   to: TreeSnapshot,
 ): Promise<Set<string> | null> {
   const paths = new Set([...from.dirty, ...to.dirty]);
-  if (from.head === to.head) return paths;
+  if (from.head === to.head) return namesFolder(root, paths) ? null : paths;
   const diff = await runGit(root, [
     "diff",
     "--name-only",
@@ -80,7 +80,23 @@ export async function changedBetween(
   ]).catch(() => null);
   if (diff === null || diff.code !== 0) return null; // e.g. the recorded commit is gone
   for (const path of diff.stdout.split("\0")) if (path !== "") paths.add(path);
-  return paths;
+  return namesFolder(root, paths) ? null : paths;
+}
+
+/**
+ * True when git names a folder (a submodule, as a gitlink): changes inside it are not listed
+ * path by path, while the concept walk indexes its files.
+ */
+function namesFolder(root: string, paths: Iterable<string>): boolean {
+  for (const path of paths) {
+    if (path.endsWith(".md")) continue;
+    try {
+      if (lstatSync(join(root, path)).isDirectory()) return true;
+    } catch {
+      // Gone: no folder.
+    }
+  }
+  return false;
 }
 
 /**

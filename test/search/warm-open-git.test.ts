@@ -139,6 +139,23 @@ describe("warm open from git", () => {
     index.close();
   });
 
+  it("walks everything when git names a folder (a submodule whose files changed)", async () => {
+    const sub = path.join(root, "data/infra/sub");
+    fs.mkdirSync(sub, { recursive: true });
+    git(sub, ["init", "-q"]);
+    fs.writeFileSync(path.join(sub, "inner.md"), concept("Inner", "first heron"));
+    git(sub, ["add", "-A"]);
+    git(sub, ["commit", "-q", "-m", "inner"]);
+    git(root, ["add", "data/infra/sub"]); // a gitlink: git lists the folder, not its files
+    git(root, ["commit", "-q", "-m", "submodule"]);
+    (await openKbIndex(store)).index.close();
+    fs.writeFileSync(path.join(sub, "inner.md"), concept("Inner", "second egret"));
+    const { index } = await reopen();
+    expect(walks).toBe(1);
+    expect(find(index, "egret")).toEqual(["infra/sub/inner"]);
+    index.close();
+  });
+
   it("walks everything when the recorded commit is gone or the map layout changed", async () => {
     (await openKbIndex(store)).index.close();
     write("data/infra/c8.md", concept("Concept 8", "amended lynx"));
