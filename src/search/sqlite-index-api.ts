@@ -48,7 +48,10 @@ export interface SqliteSearchIndex extends SearchIndex {
   upsertMany(entries: ReadonlyArray<{ doc: ConceptDoc; stat: FileStat }>): void;
   /**
    * Bulk mode for a first build into an empty index: secondary indexes dropped (rebuilt once by
-   * `on = false`, far cheaper than maintained per row) and rows inserted without a prior delete.
+   * `on = false`, far cheaper than maintained per row) and rows inserted without a prior delete,
+   * into one transaction held across upsertMany calls (committed every few thousand rows and by
+   * `on = false`; a failing call rolls back to the last commit), with FTS5 merging fewer, larger
+   * segments and the ASCII rows' vocabulary filled from the word index at the end.
    */
   bulkMode(on: boolean): void;
   /**
