@@ -1,6 +1,8 @@
 import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf } from "../health.js";
+import { checkArtifactsOffline, describeArtifacts } from "../provision/offline-check.js";
+import { provisionTargetFor } from "../provision/targets/index.js";
 import { describeCheck } from "./check.js";
 import {
   type CommandIo,
@@ -22,7 +24,8 @@ export interface DoctorOptions extends CommonOptions {
  * `cartographer doctor`: offline. Derives the expected entries from the yaml alone (mount mode,
  * routed path and KB list saved by the last connect) and checks every provider file:
  * in-sync / partial / missing; then what it can tell without the server: the token variable is
- * set, Codex trusts its project (readiness.ts). It never asks the server (status does, and
+ * set, Codex trusts its project (readiness.ts); and the KB artifacts the lockfile records are
+ * still on disk as written (missing or edited → partial, with the paths). It never asks the server (status does, and
  * tells a refused token). Exit 0 all in sync, 1 otherwise, 2 no usable yaml.
  */
 export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<number> {
@@ -50,16 +53,20 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
     const checks = await checkAll(config, topology, io);
     const approval = await claudeApproval(config, topology, io);
     const blockers = [...(await offlineBlockers(config, io)), ...approval.blockers];
+    // The KB artifacts the lockfile records, against the disk (offline-check.ts).
+    const artifacts = await checkArtifactsOffline(io, config, provisionTargetFor);
     const { state } = overall(
-      checks.some((c) => c.state !== "in-sync"),
+      checks.some((c) => c.state !== "in-sync") ||
+        artifacts.providers.some((p) => p.state !== "in-sync"),
       blockers,
     );
     if (opts.json) {
       io.stdout.write(
-        `${JSON.stringify({ state, blockers, notes: approval.notes, providers: checks })}\n`,
+        `${JSON.stringify({ state, blockers, notes: approval.notes, providers: checks, artifacts })}\n`,
       );
     } else {
       for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
+      for (const line of describeArtifacts(artifacts)) io.stdout.write(`${line}\n`);
       printBlockers(io, blockers);
       for (const n of approval.notes) io.stdout.write(`note: ${n}\n`);
     }

@@ -1,6 +1,7 @@
 import { loadConfig, type ProviderBinding } from "../config.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
 import { removeProvider } from "./apply.js";
+import { checkKnownKbs } from "./bindings.js";
 import { applyBindings } from "./connect.js";
 import {
   type CommandIo,
@@ -10,10 +11,13 @@ import {
   loggerFor,
   reportError,
 } from "./io.js";
+import { prepareStep, topologyOf } from "./provisioning.js";
 
 /**
  * `cartographer reconnect`: disconnect + connect with the saved settings. The server is asked
- * first, so an unreachable server leaves every file untouched (exit 2).
+ * first, so an unreachable server leaves every file untouched (exit 2). The entries and blocks
+ * are rewritten; the KBs' artifacts end as a `sync` leaves them (written, updated, pruned by
+ * the same plan; unchanged files untouched), never removed first.
  */
 export async function reconnect(io: CommandIo, opts: CommonOptions = {}): Promise<number> {
   try {
@@ -26,6 +30,12 @@ export async function reconnect(io: CommandIo, opts: CommonOptions = {}): Promis
     }
     const { config } = loaded;
     const health = await fetchHealth(baseUrlOf(config.server_url), io.fetch);
+    checkKnownKbs(config.providers, health);
+    // Manifests and trust before anything is touched, as sync does: a bad signature or hash
+    // leaves every file as it is. The artifacts are then brought to what a sync leaves — not
+    // removed and rewritten: an unchanged file keeps its mtime.
+    const topology = topologyOf(baseUrlOf(config.server_url), health);
+    const step = await prepareStep(io, config, config.providers, topology, {});
     // A provider whose file cannot be edited is left exactly as it is; the others proceed.
     const removed: ProviderBinding[] = [];
     for (const p of config.providers) {
@@ -36,7 +46,7 @@ export async function reconnect(io: CommandIo, opts: CommonOptions = {}): Promis
         loggerFor(io).error(`${p.name}: ${(err as Error)?.message ?? String(err)}; left as it is`);
       }
     }
-    const code = await applyBindings(io, loaded, config, removed, health, false);
+    const code = await applyBindings(io, loaded, config, removed, health, false, new Map(), step);
     return removed.length < config.providers.length ? EXIT_ERROR : code;
   } catch (err) {
     return reportError(io, err);

@@ -178,6 +178,8 @@ export async function runBinding(
 ): Promise<BindingRun> {
   const kbs = boundKbs(binding.kbs ?? [], prepared.serverKbs);
   const ctx = renderContext(io, config, binding);
+  // Rendering nothing (disconnect, doctor) means no bootstrap hook either: it is ours to remove.
+  if (opts.empty) ctx.bootstrapHook = false;
   const key = bindingKey(ctx, binding.name);
   const locked = findBinding(lock, key);
   let artifacts: Artifact[] = [];
