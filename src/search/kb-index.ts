@@ -238,6 +238,8 @@ async function reconcilePass(
         const docs = await readDocs(store.root, maps, batch, control.logger);
         writeBatch(batch, (f) => docs.get(f.id) ?? null);
       }
+      // The vocabulary the bulk rows deferred, in steps (one statement held the loop ~2 s).
+      while (!index.fillVocabularyStep()) await betweenBatches(control.signal);
     } finally {
       if (firstBuild) index.bulkMode(false);
     }

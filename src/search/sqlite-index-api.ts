@@ -55,6 +55,12 @@ export interface SqliteSearchIndex extends SearchIndex {
    */
   bulkMode(on: boolean): void;
   /**
+   * In bulk mode, adds the next part of the vocabulary bulkMode defers (a step of ~0.1 s);
+   * true once all of it is in (then and outside bulk mode, a no-op). Call between batches at
+   * the end of a build, so `bulkMode(false)` has nothing left to fill.
+   */
+  fillVocabularyStep(): boolean;
+  /**
    * Returns memory a build used: SQLite's page cache of this connection (up to 64 MiB each, so
    * 50 KBs held ~0.8 GB after their builds) and the vocabulary's in-memory token set (reloaded
    * on the next write).

@@ -22,7 +22,7 @@ import { type PathExists, runSearch } from "./search-query.js";
 import type { IndexedFile, SqliteSearchIndex } from "./sqlite-index-api.js";
 import { StatementCache } from "./statement-cache.js";
 import { boundedBody, storedFold } from "./text-bounds.js";
-import { fillVocabulary, Vocabulary } from "./vocabulary.js";
+import { fillVocabulary, fillVocabularyStep, Vocabulary } from "./vocabulary.js";
 
 export type { IndexedFile, SqliteSearchIndex } from "./sqlite-index-api.js";
 
@@ -70,8 +70,8 @@ class Index implements SqliteSearchIndex {
   private bulk = false;
   /** Bulk builds write into one transaction held across batches (held-transaction.ts). */
   private readonly held = new HeldTransaction(() => this.db, BULK_COMMIT_ROWS);
-  /** Set while a bulk build or replaceAll runs: ASCII-only rows' tokens come from fillVocabulary. */
-  private asciiVocabLater = false;
+  /** Where the bulk build's vocabulary fill goes on (fillVocabularyStep); null once done. */
+  private vocabFrom: string | null = "";
 
   constructor(
     private db: Database.Database,
@@ -113,7 +113,6 @@ class Index implements SqliteSearchIndex {
     this.wasDamaged = false;
     this.held.forget();
     this.bulk = false; // the new file has every index
-    this.asciiVocabLater = false;
   }
 
   /**
@@ -190,7 +189,7 @@ class Index implements SqliteSearchIndex {
     // terms to a segment per batch); a failure mid-batch drops the rows since the last commit.
     this.held.begin();
     try {
-      for (const { doc, stat } of fresh) this.insertRow(doc, stat);
+      for (const { doc, stat } of fresh) this.insertRow(doc, stat, true);
     } catch (err) {
       this.held.rollback();
       throw err;
@@ -210,14 +209,24 @@ class Index implements SqliteSearchIndex {
       setAutomerge(this.db, on ? BULK_AUTOMERGE : DEFAULT_AUTOMERGE);
       if (on) dropIndexes(this.db);
       else {
-        fillVocabulary(this.db); // the ASCII-only rows' tokens, skipped per row (insertRow)
+        // The ASCII-only rows' tokens, skipped per row (insertRow): what fillVocabularyStep
+        // has not added yet (all of it when the build stopped early).
+        if (this.vocabFrom !== null) fillVocabulary(this.db, this.vocabFrom);
         createIndexes(this.db);
       }
     });
     this.vocab.reset();
     this.cache.clear();
     this.bulk = on;
-    this.asciiVocabLater = on;
+    this.vocabFrom = "";
+  }
+
+  fillVocabularyStep(): boolean {
+    if (!this.bulk || this.vocabFrom === null) return true;
+    this.held.begin(); // inside the build's transaction, no savepoint
+    this.vocabFrom = fillVocabularyStep(this.db, this.vocabFrom);
+    this.vocab.reset(); // its in-memory copy reloads with the terms just added
+    return this.vocabFrom === null;
   }
 
   trackWrites(): ReadonlySet<string> {
@@ -302,16 +311,11 @@ class Index implements SqliteSearchIndex {
       dropSchema(this.db);
       createSchema(this.db, { indexes: false });
       onProgress?.(0, entries.length);
-      this.asciiVocabLater = true;
-      try {
-        entries.forEach(({ doc, stat }, i) => {
-          this.insertRow(doc, stat);
-          if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === entries.length)
-            onProgress?.(i + 1, entries.length);
-        });
-      } finally {
-        this.asciiVocabLater = this.bulk;
-      }
+      entries.forEach(({ doc, stat }, i) => {
+        this.insertRow(doc, stat, true);
+        if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === entries.length)
+          onProgress?.(i + 1, entries.length);
+      });
       fillVocabulary(this.db);
       createIndexes(this.db);
       this.cache.clear();
@@ -365,7 +369,8 @@ class Index implements SqliteSearchIndex {
     this.insertRow(doc, stat);
   }
 
-  private insertRow(doc: ConceptDoc, stat: FileStat | undefined): void {
+  /** `asciiVocabLater`: a bulk insert, whose ASCII-only tokens fillVocabulary adds at the end. */
+  private insertRow(doc: ConceptDoc, stat: FileStat | undefined, asciiVocabLater = false): void {
     const row = conceptRow(doc, stat ?? null, Date.now());
     const rowid = this.cache.get(INSERT_SQL).run(row).lastInsertRowid;
     // Only a bounded prefix of the body is stored and indexed (text-bounds.ts); the word index
@@ -381,7 +386,7 @@ class Index implements SqliteSearchIndex {
       .run(rowid, row.id, titleFold ?? row.title, row.tags, bodyFold ?? body);
     // A bulk build takes the tokens of ASCII-only rows from the word index at its end
     // (fillVocabulary): the same tokens, cut in C instead of a regex per row (~30% of a build).
-    if (!this.asciiVocabLater || titleFold !== null || bodyFold !== null)
+    if (!asciiVocabLater || titleFold !== null || bodyFold !== null)
       this.vocab.add([
         (titleFold ?? row.title ?? "").toLowerCase(),
         (bodyFold ?? body).toLowerCase(),

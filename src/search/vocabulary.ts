@@ -96,19 +96,37 @@ export class Vocabulary {
   }
 }
 
+/** Word-index terms read per fillVocabularyStep: one step holds the event loop ~0.1 s at most. */
+const FILL_STEP_TERMS = 100;
+
 /**
- * Adds the word index's own title and body tokens to `vocab` (fts5vocab, one pass in C): a bulk
- * build skips Vocabulary.add for rows whose folded title and body are pure ASCII, where
- * unicode61's tokens are exactly TOKEN_RUN's ([a-z0-9] runs), and fills them in here — the
- * regex per row was ~30% of a 20,000-concept build. Rows with other text still go through
- * add(), so a script unicode61 splits differently keeps the tokens TOKEN_RUN cuts. Call inside
+ * Adds the word index's own title and body tokens after `after` (in term order, up to
+ * FILL_STEP_TERMS of them) to `vocab`, through fts5vocab in C. A bulk build skips
+ * Vocabulary.add for rows whose folded title and body are pure ASCII, where unicode61's tokens
+ * are exactly TOKEN_RUN's ([a-z0-9] runs), and fills them in here — the regex per row was ~30%
+ * of a 20,000-concept build. Rows with other text still go through add(), so a script unicode61
+ * splits differently keeps the tokens TOKEN_RUN cuts. Reading the terms walks their whole
+ * posting lists (1.6–2.3 s for all of 100,000 concepts at load 12), hence steps with the event
+ * loop free between them. Returns the last term read, or null when none is left. Call inside
  * a write transaction; reset() the Vocabulary afterwards.
  */
-export function fillVocabulary(db: Database.Database): void {
+export function fillVocabularyStep(db: Database.Database, after: string): string | null {
   db.exec(
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.concepts_fts_terms USING fts5vocab(main, concepts_fts, 'col')",
   );
-  db.exec(
-    "INSERT OR IGNORE INTO vocab(term) SELECT DISTINCT term FROM temp.concepts_fts_terms WHERE col IN ('title', 'body')",
-  );
+  // Term order comes from fts5vocab itself (no sort), so each step reads only its own terms.
+  const terms = db
+    .prepare(
+      "SELECT DISTINCT term FROM temp.concepts_fts_terms WHERE term > ? AND col IN ('title', 'body') ORDER BY term LIMIT ?",
+    )
+    .pluck()
+    .all(after, FILL_STEP_TERMS) as string[];
+  const insert = db.prepare("INSERT OR IGNORE INTO vocab(term) VALUES (?)");
+  for (const term of terms) insert.run(term);
+  return terms.length < FILL_STEP_TERMS ? null : (terms.at(-1) as string);
+}
+
+/** Every step of fillVocabularyStep from `after` on, at once. */
+export function fillVocabulary(db: Database.Database, after = ""): void {
+  for (let from: string | null = after; from !== null; ) from = fillVocabularyStep(db, from);
 }

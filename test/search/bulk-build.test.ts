@@ -47,6 +47,22 @@ describe("bulk builds fill the vocabulary from the word index", () => {
     expect(terms(bulk)).not.toContain("onlyintags"); // titles and bodies only, as before
   });
 
+  it("in steps between batches too, and a tool's write during the build keeps its tokens", () => {
+    const rowByRow = fresh();
+    for (const d of docs) rowByRow.upsert(d, stat);
+    const late = doc("ops/late", { body: "aardvarkzz arrived" });
+    rowByRow.upsert(late, stat);
+    const bulk = fresh();
+    bulk.bulkMode(true);
+    bulk.upsertMany(docs.map((d) => ({ doc: d, stat })));
+    let steps = 0;
+    while (!bulk.fillVocabularyStep()) steps++;
+    bulk.upsert(late, stat); // after the fill went past "aardvarkzz"
+    bulk.bulkMode(false);
+    expect(steps).toBeLessThan(5);
+    expect(terms(bulk)).toEqual(terms(rowByRow));
+  });
+
   it("replaceAll too, and fragments of ASCII words are then found by the substring fallback", () => {
     const rowByRow = fresh();
     for (const d of docs) rowByRow.upsert(d, stat);
