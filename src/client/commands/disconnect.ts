@@ -1,5 +1,7 @@
 import { isProviderId, loadConfig, PROVIDER_IDS, type ProviderId, saveConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
+import { bindingOfLock, orphanedLocks } from "../provision/orphans.js";
+import { readLock } from "../provision/run.js";
 import { removeProvider } from "./apply.js";
 import {
   type CommandIo,
@@ -51,13 +53,24 @@ export async function disconnect(io: CommandIo, opts: DisconnectOptions = {}): P
     }
     // A provider whose file cannot be edited stays connected (and in the yaml); the others go.
     const done: ProviderId[] = [];
+    // Lock entries of providers removed from the yaml by hand (orphans.ts) are removed too.
+    const orphans = orphanedLocks(io, config, await readLock(io));
     for (const id of ids) {
       const saved = config.providers.find((p) => p.name === id);
+      const stray = orphans.filter((o) => o.provider === id).map(bindingOfLock);
+      const targets = saved || stray.length === 0 ? [saved ?? { name: id }, ...stray] : stray;
       // Artifacts first (offline, from the lockfile): if they cannot be removed, the provider
       // stays connected and recorded, so a later disconnect can finish the job.
-      if (!(await unprovision(io, config, [saved ?? { name: id }]))) {
+      if (!(await unprovision(io, config, targets))) {
         loggerFor(io).error(`${id}: left connected`);
         continue;
+      }
+      for (const o of stray) {
+        if (o.scope !== "project") continue; // the user scope's entries go just below
+        await removeProvider(id, "project", config.server_name, io, o.project_dir).catch(
+          (err: unknown) =>
+            loggerFor(io).error(`${id}: ${(err as Error)?.message ?? String(err)}; left as it is`),
+        );
       }
       try {
         const changed = await removeProvider(

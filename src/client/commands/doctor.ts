@@ -57,7 +57,8 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
     const artifacts = await checkArtifactsOffline(io, config, provisionTargetFor);
     const { state } = overall(
       checks.some((c) => c.state !== "in-sync") ||
-        artifacts.providers.some((p) => p.state !== "in-sync"),
+        artifacts.providers.some((p) => p.state !== "in-sync") ||
+        artifacts.orphaned.length > 0,
       blockers,
     );
     if (opts.json) {

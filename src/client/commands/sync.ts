@@ -1,6 +1,8 @@
 import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
+import { describeOrphan, orphanedLocks } from "../provision/orphans.js";
+import { readLock } from "../provision/run.js";
 import { withPinnedKeys } from "../provision/trust.js";
 import { checkKnownKbs } from "./bindings.js";
 import { applyBindings } from "./connect.js";
@@ -39,6 +41,8 @@ export async function sync(io: CommandIo, opts: SyncOptions = {}): Promise<numbe
     const config = withPinnedKeys(loaded.config, opts.pinKeys);
     if (config.providers.length === 0) {
       io.stdout.write("no providers connected; nothing to sync\n");
+      for (const o of orphanedLocks(io, config, await readLock(io)))
+        loggerFor(io).warn(describeOrphan(io, o).message);
       return EXIT_OK;
     }
     let health: Awaited<ReturnType<typeof fetchHealth>>;

@@ -12,8 +12,9 @@
  */
 import { type CommandIo, tilde } from "../commands/io.js";
 import type { ClientConfig } from "../config.js";
+import { describeOrphan, type OrphanJson, orphanedLocks } from "./orphans.js";
 import type { BindingRun, Prepared, TargetFor } from "./provision.js";
-import { provisionBindings } from "./run.js";
+import { provisionBindings, readLock } from "./run.js";
 
 export interface ArtifactPathProblem {
   path: string;
@@ -34,6 +35,8 @@ export interface ProviderArtifacts {
 
 export interface OfflineArtifacts {
   providers: ProviderArtifacts[];
+  /** Lock entries of providers no longer in the yaml (orphans.ts): doctor reports them as drift. */
+  orphaned: OrphanJson[];
   notes: string[];
 }
 
@@ -94,7 +97,8 @@ export async function checkArtifactsOffline(
     };
   });
   const errors = result.errors.map((e) => `${e.provider} artifacts: not checked: ${e.message}`);
-  return { providers, notes: [...result.notes, ...errors] };
+  const orphaned = orphanedLocks(io, config, await readLock(io)).map((o) => describeOrphan(io, o));
+  return { providers, orphaned, notes: [...result.notes, ...errors] };
 }
 
 /** Text lines for doctor: one per provider with managed artifacts, one per problem path. */
@@ -106,6 +110,7 @@ export function describeArtifacts(report: OfflineArtifacts): string[] {
     for (const r of p.paths)
       lines.push(`  ${r.section ? `${r.path} (${r.section})` : r.path}: ${r.reason}`);
   }
+  for (const o of report.orphaned) lines.push(`artifacts: drift: ${o.message}`);
   for (const n of report.notes) lines.push(`note: ${n}`);
   return lines;
 }

@@ -6,6 +6,7 @@
  * user's), else 0.
  */
 import { type CommandIo, tilde } from "../commands/io.js";
+import { describeOrphan, type OrphanJson } from "./orphans.js";
 import { type FileAction, KEPT, QUIET, type SectionAction, WRITES } from "./plan.js";
 import type { BindingRun } from "./provision.js";
 import type { ProvisionResult } from "./run.js";
@@ -100,6 +101,8 @@ export function printSync(io: CommandIo, result: ProvisionResult, quietUnchanged
       `cartographer warn: held ${h.kind} "${h.name}" of KB ${h.kb}: ${heldLine(h)}\n`,
     );
   for (const n of result.notes) io.stderr.write(`cartographer note: ${n}\n`);
+  for (const o of result.orphaned ?? [])
+    io.stderr.write(`cartographer warn: ${describeOrphan(io, o).message}\n`);
   for (const e of result.errors) {
     io.stderr.write(`cartographer error: ${e.provider}: artifacts not provisioned: ${e.message}\n`);
     exit = 2;
@@ -139,6 +142,8 @@ export interface ProvisioningJson {
   }[];
   notes: string[];
   errors: { provider: string; message: string }[];
+  /** Lock entries of providers no longer in the yaml (orphans.ts); drift until disconnected. */
+  orphaned?: OrphanJson[];
   message?: string;
 }
 
@@ -155,11 +160,12 @@ export function statusJson(io: CommandIo, result: ProvisionResult): Provisioning
       paths,
     };
   });
+  const orphaned = (result.orphaned ?? []).map((o) => describeOrphan(io, o));
   const state = result.skipped
     ? "skipped"
     : result.errors.length > 0
       ? "error"
-      : providers.some((p) => p.state === "drift")
+      : providers.some((p) => p.state === "drift") || orphaned.length > 0
         ? "drift"
         : "in-sync";
   return {
@@ -168,6 +174,7 @@ export function statusJson(io: CommandIo, result: ProvisionResult): Provisioning
     held: result.held.map((h) => ({ ...h, kind: String(h.kind) })),
     notes: result.notes,
     errors: result.errors,
+    ...(orphaned.length > 0 ? { orphaned } : {}),
     ...(result.skipped ? { message: result.skipped } : {}),
   };
 }
@@ -182,6 +189,7 @@ export function printStatus(io: CommandIo, json: ProvisioningJson): void {
       io.stdout.write(`  ${r.section ? `${r.path} (${r.section})` : r.path}: ${r.reason}\n`);
   }
   for (const e of json.errors) io.stdout.write(`${e.provider} artifacts: error: ${e.message}\n`);
+  for (const o of json.orphaned ?? []) io.stdout.write(`artifacts: drift: ${o.message}\n`);
   for (const h of json.held.filter((x) => x.kind !== "instructions"))
     io.stdout.write(`note: held ${h.kind} "${h.name}" of KB ${h.kb}: ${heldLine(h)}\n`);
   for (const n of json.notes) io.stdout.write(`note: ${n}\n`);

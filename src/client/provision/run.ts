@@ -11,6 +11,7 @@ import type { ClientConfig, ProviderBinding } from "../config.js";
 import { ConfigError } from "../errors.js";
 import { GO_LOCKFILE_ASIDE, moveGoLockfileAside } from "./go-lockfile.js";
 import {
+  type BindingLock,
   type Lockfile,
   lockfilePath,
   readLockfile,
@@ -19,6 +20,7 @@ import {
   withBinding,
   writeLockfile,
 } from "./lockfile.js";
+import { orphanedLocks } from "./orphans.js";
 import { type BindingRun, type Prepared, type RunOptions, runBinding } from "./provision.js";
 import type { HeldArtifact } from "./types.js";
 
@@ -31,6 +33,8 @@ export interface ProvisionResult {
   /** Bindings that failed as a whole: provider → message. */
   errors: { provider: string; message: string }[];
   skipped?: string;
+  /** Lock entries no saved provider owns (a provider removed from the yaml by hand; orphans.ts). */
+  orphaned?: BindingLock[];
 }
 
 const EMPTY: Prepared = {
@@ -130,6 +134,10 @@ async function runAll(
   result: ProvisionResult,
 ): Promise<ProvisionResult> {
   const before = await readLockForRun(io, opts.write, result);
+  if (!opts.empty) {
+    const orphaned = orphanedLocks(io, config, before, bindings);
+    if (orphaned.length > 0) result.orphaned = orphaned;
+  }
   let lock = before;
   const heldSeen = new Map<string, HeldArtifact>();
   const notesSeen = new Set<string>();
