@@ -178,8 +178,8 @@ const builds = new WeakMap<
 >();
 
 /**
- * Opens the index file (a missing or damaged one opens empty) and schedules its reconcile; the
- * refresh timer starts once the build has ended, so the two never run together.
+ * Opens the index file at first use (a missing or damaged one opens empty) and schedules its
+ * reconcile; the refresh timer starts once the build has ended, so the two never run together.
  */
 function mountInBackground(
   settings: KbSettings,
@@ -189,13 +189,10 @@ function mountInBackground(
   scheduler: IndexBuildScheduler,
 ): MountedKb {
   const { logger } = opts;
-  let index: SqliteSearchIndex;
-  try {
-    index = openKbIndexFile(store, { logger });
-  } catch (err) {
-    void processLock.release();
-    throw err;
-  }
+  // Opened on first use (the build, a search): creating 50 fresh index files was most of the
+  // CPU before a 50-KB server's initialize answer (issue 16). An open that fails fails the build
+  // (state `failed`) and the calls that need the index, not the mount.
+  const index = onFirstUse(() => openKbIndexFile(store, { logger }));
   const indexStatus = new BuildStatus("queued");
   const intervalMs = opts.indexRefreshMs ?? 0;
   let refresh: IndexRefresh | undefined;
@@ -247,6 +244,26 @@ function mountInBackground(
   });
   builds.set(mount, { build, refresh: () => refresh });
   return mount;
+}
+
+/**
+ * A SqliteSearchIndex that opens the real one at its first use; `close()` before that opens
+ * nothing. Methods are bound to the real index (its private fields stay reachable).
+ */
+function onFirstUse(open: () => SqliteSearchIndex): SqliteSearchIndex {
+  let real: SqliteSearchIndex | undefined;
+  return new Proxy({} as SqliteSearchIndex, {
+    get(_, prop) {
+      if (prop === "close" && !real) return () => {};
+      real ??= open();
+      const value = Reflect.get(real, prop, real);
+      return typeof value === "function" ? value.bind(real) : value;
+    },
+    has: (_, prop) => {
+      real ??= open();
+      return prop in real;
+    },
+  });
 }
 
 /**
