@@ -2,8 +2,10 @@
  * A served mount attaches remote sync after it is served (issue 16): mountKb with a build
  * scheduler returns before any git process runs, so 50 KBs no longer spawn 50 `git remote`
  * processes before the initialize answer; every tool call waits for the attach, and a failed
- * attach is answered by the KB's calls. Real git (a local bare remote) and the real pipeline.
+ * attach is answered by the KB's calls. Its index file opens at first use. Real git (a local
+ * bare remote), SQLite and the real pipeline.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { KbError } from "../../src/kb/errors.js";
@@ -13,8 +15,12 @@ import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { IndexBuildScheduler } from "../../src/mcp/index-build.js";
 import { ATTACH_DELAY_MS, closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { seedKb, testKbSettings } from "../support/kb.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { bareRemote, gitSync, jsonOf, type Remote, syncSettings, textOf } from "../sync/helpers.js";
 import { TEST_AUTHOR } from "./helpers.js";
+
+const newDir = useTempDirs("carto-deferred-");
 
 let remote: Remote | undefined;
 const mounts: MountedKb[] = [];
@@ -103,5 +109,30 @@ describe("served mount: sync attaches after the KB is served", () => {
     const result = await surface.callTool("concept_read", { id: "index" }, ctx);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^git_failed: git remote get-url failed/);
+  });
+});
+
+describe("served mount: the index file opens at first use", () => {
+  it("no index file after mounting; the first search creates it; closing an unused mount creates none", async () => {
+    const root = join(newDir(), "kb");
+    await seedKb(root, { "data/note.md": "---\ntype: note\ntitle: Gateway\n---\ngateway\n" });
+    const file = join(root, ".cartographer", "index.db");
+    const logger = memoryLogger();
+    const held = new IndexBuildScheduler(1);
+    held.pause(); // the build (which would open it) does not start
+    const unused = await mountKb(testKbSettings(root), { logger, builds: held });
+    expect(existsSync(file)).toBe(false);
+    await closeMount(unused);
+    expect(existsSync(file)).toBe(false);
+
+    const mount = await mountKb(testKbSettings(root), {
+      logger,
+      builds: new IndexBuildScheduler(1),
+    });
+    mounts.push(mount);
+    const surface = surfaceForMount(mount, { logger });
+    const found = jsonOf(await surface.callTool("search", { query: "gateway" }, ctx));
+    expect(found.results).toHaveLength(1);
+    expect(existsSync(file)).toBe(true);
   });
 });
