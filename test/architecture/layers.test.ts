@@ -38,6 +38,8 @@ const CLIENT_MAY_IMPORT = new Set([
   "kb/paths.ts",
   "kb/errors.ts",
   "kb/mcp-descriptor.ts",
+  // The one cross-process lock (pid, host, start time; stale takeover): the sync run lock uses it.
+  "kb/process-lock.ts",
 ]);
 
 /** Imports whose presence in the pure core means file, process or network access. */
