@@ -1,6 +1,7 @@
 /**
  * Step one of a provisioning run, before anything is written: every bound KB's manifest
- * (manifest.ts), fetched once per run over the same URL and token the provider entries use, then
+ * (manifest.ts), fetched once per run over the same URL and token the provider entries use (a KB
+ * whose revision the cache already holds answers `unchanged`: manifest-cache.ts), then
  * the trust gate (trust.ts) over all of them. Any failure — server, integrity, signature — throws,
  * and the caller writes nothing for any provider. An older server without `artifact_manifest`
  * is not a failure: provisioning is skipped with one note.
@@ -11,7 +12,8 @@ import { planProvider, type Topology } from "../commands/plan.js";
 import type { ClientConfig, ProviderBinding } from "../config.js";
 import { ToolError } from "../errors.js";
 import { openMcpSession } from "../mcp-session.js";
-import { fetchManifests, MANIFEST_TOOL } from "./manifest.js";
+import { fetchManifests, MANIFEST_TOOL, type ManifestCacheUse } from "./manifest.js";
+import { fileManifestCache, manifestCacheDir } from "./manifest-cache.js";
 import type { Prepared, TrustFlags } from "./provision.js";
 import { evaluateTrust } from "./trust.js";
 import type { KbManifest } from "./types.js";
@@ -55,13 +57,19 @@ export async function prepareProvisioning(
 ): Promise<Prepared> {
   const manifests = new Map<string, KbManifest>();
   const headers = bearerHeaders(config, io);
+  const cache = fileManifestCache(manifestCacheDir(io.home, io.env));
+  const answers: ManifestCacheUse[] = [];
   for (const [url, bound] of urlsFor(config, bindings, topology, io)) {
     const wanted = bound.filter((kb) => !manifests.has(kb));
     if (wanted.length === 0) continue;
     const session = await openMcpSession(url, headers, io.fetch);
     try {
       const routed = topology.routedPath !== undefined && bound.length > 1;
-      for (const m of await fetchManifests(session, wanted, { routed })) manifests.set(m.kb, m);
+      const use: ManifestCacheUse = { store: cache, url, toWrite: [] };
+      for (const m of await fetchManifests(session, wanted, { routed, cache: use })) {
+        manifests.set(m.kb, m);
+      }
+      answers.push(use);
     } catch (err) {
       if (err instanceof ToolError && OLDER_SERVER.test(err.text)) {
         return {
@@ -81,5 +89,7 @@ export async function prepareProvisioning(
     ...(flags.pinKeys ? { pinKeys: flags.pinKeys } : {}),
     env: io.env,
   });
+  // Only answers that passed the trust gate are kept (a refused sync writes nothing).
+  for (const use of answers) for (const a of use.toWrite) await cache.write(use.url, a.kb, a.text);
   return { serverKbs: topology.serverKbs, manifests, decision };
 }
