@@ -7,7 +7,8 @@
  *  - unchanged: the same sync again, p50 of 5; target ≤ 0.3 s, and no file under $HOME may
  *    change its mtime (checked, printed);
  * beside baselines measured in the same run: fs.cp of the same skill folders to three places
- * (cold), and reading + hashing the provisioned files once (unchanged).
+ * (cold), and reading + hashing the provisioned files once (unchanged); and the manifest call
+ * alone, full and with `known_revision` (what an unchanged sync asks), with its size.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -15,6 +16,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { CommandIo } from "../src/client/commands/io.js";
 import { sync } from "../src/client/commands/sync.js";
+import { openMcpSession } from "../src/client/mcp-session.js";
 import { initKb } from "../src/kb/init.js";
 import type { BenchContext } from "./context.js";
 import { type Section, summarize } from "./harness.js";
@@ -109,6 +111,25 @@ export async function run(ctx: BenchContext): Promise<Section> {
     start = performance.now();
     for (const p of provisioned) createHash("sha256").update(readFileSync(p)).digest("hex");
     const hashMs = performance.now() - start;
+    // The manifest on the wire: full answer (served from the server's cache) vs known_revision.
+    const session = await openMcpSession(`${server.url.replace(/\/$/, "")}/mcp`, {}, fetch);
+    let full = "";
+    let short = "";
+    const fullMs: number[] = [];
+    const shortMs: number[] = [];
+    try {
+      for (let i = 0; i < UNCHANGED_RUNS; i++) {
+        start = performance.now();
+        full = await session.callTool("artifact_manifest", {});
+        fullMs.push(performance.now() - start);
+        const revision = (JSON.parse(full) as { revision: string }).revision;
+        start = performance.now();
+        short = await session.callTool("artifact_manifest", { known_revision: revision });
+        shortMs.push(performance.now() - start);
+      }
+    } finally {
+      await session.close();
+    }
     const stats = summarize(unchanged);
     return {
       name: "provision",
@@ -129,6 +150,18 @@ export async function run(ctx: BenchContext): Promise<Section> {
           target: { on: "value", op: "<=", value: 300 },
           baseline: `raw read + sha256 of the ${provisioned.length} files`,
           note: `max ${stats.p95.toFixed(0)} ms`,
+        },
+        {
+          name: "artifact_manifest full answer (server cache warm), p50",
+          value: summarize(fullMs).p50,
+          unit: "ms",
+          note: `${full.length} chars of JSON`,
+        },
+        {
+          name: "artifact_manifest with known_revision (unchanged), p50",
+          value: summarize(shortMs).p50,
+          unit: "ms",
+          note: `${short.length} chars of JSON`,
         },
         {
           name: "files whose mtime changed in unchanged syncs",
