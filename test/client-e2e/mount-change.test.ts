@@ -58,8 +58,13 @@ describe("a server that changes its mount shape between runs", () => {
       "mount mode changed: routed → per-kb; run cartographer reconnect",
     );
 
+    // reconnect provisions like sync (issue 13): this stand-in answers only /health, so the
+    // manifests cannot be fetched — the entries are healed, the artifacts left, exit 2.
     const re = await sb.cli(["reconnect"]);
-    expect(re.code, re.stderr).toBe(0);
+    expect(re.code, re.stderr).toBe(2);
+    expect(re.stderr).toContain(
+      "artifacts not provisioned (nothing of them was written or removed)",
+    );
     expect(entries()).toEqual({
       "cartographer-a": { url: `${base}/mcp/a` },
       "cartographer-b": { url: `${base}/mcp/b` },
