@@ -28,12 +28,17 @@ import {
 export const RACY_MS = 2_000;
 /** More entries than this: no stamp (the caller scans every time instead of walking twice). */
 export const STAMP_MAX_ENTRIES = 50_000;
+/**
+ * More recently changed bytes than this: no stamp. A tree being written (a pull, a bulk import)
+ * is read once by the scan rather than twice (stamp + scan); it is cached once it settles.
+ */
+export const STAMP_MAX_RACY_BYTES = 1024 * 1024;
 
 class TooMany extends Error {}
 
 /**
  * The stamp of the artifact tree under `root`, or null when it has more than STAMP_MAX_ENTRIES
- * entries. `legacy` also stamps `artifacts/…`; `instructions` stamps `instructions.md`.
+ * entries or more than STAMP_MAX_RACY_BYTES in files changed within RACY_MS. `legacy` also stamps `artifacts/…`; `instructions` stamps `instructions.md`.
  * `now` (ms since the epoch) decides which files are racy.
  */
 export function artifactTreeStamp(
@@ -43,6 +48,7 @@ export function artifactTreeStamp(
   const racyAfter = (opts.now ?? Date.now()) - RACY_MS;
   const h = createHash("sha256");
   let entries = 0;
+  let racyBytes = 0;
   const visit = (rel: string) => {
     if (++entries > STAMP_MAX_ENTRIES) throw new TooMany();
     const abs = join(root, rel);
@@ -55,6 +61,8 @@ export function artifactTreeStamp(
     h.update(`${rel}\0${type}\0${st.ino}\0${st.size}\0${st.mode}\0${st.mtimeMs}\0${st.ctimeMs}`);
     // A file over the per-file limit is skipped by the scan whatever its bytes: size is enough.
     if (type === "f" && st.size <= ARTIFACT_FILE_MAX_BYTES && isRacy(st, racyAfter)) {
+      racyBytes += st.size;
+      if (racyBytes > STAMP_MAX_RACY_BYTES) throw new TooMany();
       stampContent(h, abs);
     }
     h.update("\n");

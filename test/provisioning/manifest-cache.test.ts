@@ -131,4 +131,12 @@ describe("artifactTreeStamp", () => {
     expect(seen.has(unrelated)).toBe(true);
     expect(seen.size).toBe(4);
   });
+
+  it("gives no stamp while more than 1 MiB of artifact files are fresh (read once, by the scan)", async () => {
+    for (let i = 0; i < 5; i++) {
+      await writeFile(join(kb.root, `skills/deploy/big-${i}.md`), "x".repeat(256 * 1024));
+    }
+    expect(artifactTreeStamp(kb.root, { legacy: true, instructions: true })).toBeNull();
+    expect(stamp()).not.toBeNull();
+  });
 });
