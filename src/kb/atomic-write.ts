@@ -60,6 +60,11 @@ export interface AtomicWriteOptions {
    * widen them). Without it the file is created 0644 less the umask.
    */
   mode?: number;
+  /**
+   * A batch of writes: the parent directory is added here instead of being fsynced, and the
+   * caller fsyncs each directory once (`syncDirs`) before it records the batch as done.
+   */
+  deferDirSync?: Set<string>;
 }
 
 /**
@@ -81,5 +86,16 @@ export async function writeFileAtomic(
     await unlink(temp).catch(() => {});
     throw err;
   }
-  await syncDir(dirname(file));
+  if (opts.deferDirSync) opts.deferDirSync.add(dirname(file));
+  else await syncDir(dirname(file));
+}
+
+/** Fsyncs each directory of a batch once (a few at a time: each is a disk round trip). */
+export async function syncDirs(dirs: Iterable<string>, concurrency = 8): Promise<void> {
+  const list = [...dirs];
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) await syncDir(list[next++] as string);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
 }
