@@ -2,7 +2,8 @@
 
 import path from "node:path";
 import { openKb } from "../src/kb/store.js";
-import { openKbIndex, reindexKb } from "../src/search/kb-index.js";
+import { openKbIndex } from "../src/search/kb-index.js";
+import { reindexKb } from "../src/search/reindex-kb.js";
 import { openSearchIndex } from "../src/search/sqlite-index.js";
 import type { BenchContext } from "./context.js";
 import { type Figure, type Section, timed } from "./harness.js";

@@ -8,9 +8,8 @@ export {
   openKbIndex,
   openKbIndexFile,
   type PassControl,
-  type ReindexOptions,
-  reindexKb,
 } from "./kb-index.js";
+export { type ReindexOptions, reindexKb } from "./reindex-kb.js";
 export { parseTimestamp } from "./rows.js";
 export {
   type IndexedFile,

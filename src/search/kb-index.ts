@@ -32,7 +32,7 @@ export interface OpenedKbIndex {
 /** KB-root-relative location of the index file. */
 export const INDEX_DB_PATH = ".cartographer/index.db";
 /** Meta key holding the map/journal layout the placement columns were computed with. */
-const LAYOUT_KEY = "layout";
+export const LAYOUT_KEY = "layout";
 /** Files modified this close to (or after) the moment their stat was recorded are re-read. */
 const RACY_MS = 2_000;
 const READ_BATCH = 64;
@@ -111,7 +111,7 @@ export function refreshKbIndex(
  * Runs a pass that writes the whole index; when the file turns out damaged (before: a query
  * marked it; during: SQLite says so) it is moved aside and the pass runs again on a fresh file.
  */
-async function recovering<T>(index: SqliteSearchIndex, pass: () => Promise<T>): Promise<T> {
+export async function recovering<T>(index: SqliteSearchIndex, pass: () => Promise<T>): Promise<T> {
   if (index.damaged) index.recreate("found damaged by an earlier query");
   try {
     return await pass();
@@ -271,7 +271,7 @@ async function reconcilePass(
 }
 
 /** The documents of scanned concept files, by id (a file gone since the scan is absent). */
-async function readDocs(
+export async function readDocs(
   root: string,
   maps: readonly MapDescriptor[],
   files: readonly ConceptFileStat[],
@@ -329,77 +329,6 @@ function fileExistsUnder(root: string): PathExists {
   };
 }
 
-export interface ReindexOptions extends KbIndexOptions {
-  /** Called as concepts are indexed (0 first, then every few hundred): `done` of `total`. */
-  onProgress?: (done: number, total: number) => void;
-  /** An index already open on this KB (the in-process `reindex` tool); opened and closed here otherwise. */
-  index?: SqliteSearchIndex;
-}
-
-/**
- * Rebuilds the KB's index from scratch: reads every concept (readDocs), then swaps the whole
- * content in one transaction (readers see the old index until the commit; `onProgress` runs
- * synchronously inside it). Returns what changed
- * relative to the previous content.
- */
-export async function reindexKb(
-  store: KbStore,
-  opts: ReindexOptions = {},
-): Promise<ReconcileStats> {
-  const index =
-    opts.index ?? openSearchIndex(kbIndexPath(store), { logger: opts.logger ?? silentLogger });
-  try {
-    const maps = await store.maps();
-    const layout = layoutSignature(maps);
-    // Stat before reading: a file edited in between keeps an older stat and is re-read later.
-    const files = await store.scanConceptFiles();
-    const docs = await readDocs(store.root, maps, files, opts.logger);
-    const entries: Array<{ doc: ConceptDoc; stat: FileStat }> = [];
-    for (const file of files) {
-      const doc = docs.get(file.id);
-      if (doc) entries.push({ doc, stat: { mtimeMs: file.mtimeMs, size: file.size } });
-    }
-    // A damaged file cannot say what it held: everything then counts as added.
-    let before = new Map<string, { hash: string }>();
-    return await recovering(index, async () => {
-      before = readableFiles(index);
-      index.transaction(() => {
-        index.replaceAll(entries, opts.onProgress);
-        index.setMeta(LAYOUT_KEY, layout);
-      });
-      return diffStats(before, entries);
-    });
-  } finally {
-    if (!opts.index) index.close();
-  }
-}
-
-function readableFiles(index: SqliteSearchIndex): Map<string, { hash: string }> {
-  try {
-    return index.indexedFiles();
-  } catch (err) {
-    if (isDamagedDbError(err)) return new Map();
-    throw err;
-  }
-}
-
-function diffStats(
-  before: Map<string, { hash: string }>,
-  entries: Array<{ doc: ConceptDoc }>,
-): ReconcileStats {
-  const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: 0 };
-  const now = new Set<string>();
-  for (const { doc } of entries) {
-    now.add(doc.id);
-    const prev = before.get(doc.id);
-    if (!prev) stats.added++;
-    else if (prev.hash !== doc.hash) stats.changed++;
-    else stats.unchanged++;
-  }
-  for (const id of before.keys()) if (!now.has(id)) stats.removed++;
-  return stats;
-}
-
 function unchanged(prev: IndexedFile, doc: ConceptDoc): boolean {
   return (
     prev.hash === doc.hash &&
@@ -408,6 +337,6 @@ function unchanged(prev: IndexedFile, doc: ConceptDoc): boolean {
   );
 }
 
-function layoutSignature(maps: readonly MapDescriptor[]): string {
+export function layoutSignature(maps: readonly MapDescriptor[]): string {
   return JSON.stringify(maps.map((m) => [m.name, m.kind]));
 }

@@ -12,16 +12,16 @@ import {
   DEFAULT_AUTOMERGE,
   setAutomerge,
 } from "./bulk-settings.js";
+import { insertConceptRow, removeConceptRow } from "./concept-rows.js";
 import { HeldTransaction } from "./held-transaction.js";
 import { quickCheckInWorker } from "./integrity-check.js";
 import { runList } from "./list-query.js";
 import { isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
-import { type ConceptRow, conceptRow, type FileStat, fieldPairs } from "./rows.js";
+import type { ConceptRow, FileStat } from "./rows.js";
 import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
 import { type PathExists, runSearch } from "./search-query.js";
 import type { IndexedFile, SqliteSearchIndex } from "./sqlite-index-api.js";
 import { StatementCache } from "./statement-cache.js";
-import { boundedBody, storedFold } from "./text-bounds.js";
 import { fillVocabulary, fillVocabularyStep, Vocabulary } from "./vocabulary.js";
 
 export type { IndexedFile, SqliteSearchIndex } from "./sqlite-index-api.js";
@@ -50,11 +50,6 @@ export function openSearchIndex(
   const { db, fresh } = openIndexDb(dbPath, logger, { deferQuickCheck: opts.deferQuickCheck });
   return new Index(db, fresh, { dbPath, logger, exists: opts.exists });
 }
-
-const INSERT_SQL = `INSERT INTO concepts
-  (id, path, map, journal, type, title, tags, hash, frontmatter, timestamp, ts_ms, mtime_ms, size, stat_at_ms)
-  VALUES (@id, @path, @map, @journal, @type, @title, @tags, @hash, @frontmatter, @timestamp, @ts_ms,
-          @mtime_ms, @size, @stat_at_ms)`;
 
 const PROGRESS_EVERY = 250;
 const FILE_COLUMNS =
@@ -254,15 +249,7 @@ class Index implements SqliteSearchIndex {
   }
 
   private removeRow(id: string): void {
-    const rowid = this.cache.get("SELECT rowid FROM concepts WHERE id = ?").pluck().get(id) as
-      | number
-      | undefined;
-    if (rowid === undefined) return;
-    for (const table of ["concepts_fts", "concepts_tri", "bodies", "fields"]) {
-      const key = table === "bodies" || table === "fields" ? "concept" : "rowid";
-      this.cache.get(`DELETE FROM ${table} WHERE ${key} = ?`).run(rowid);
-    }
-    this.cache.get("DELETE FROM concepts WHERE rowid = ?").run(rowid);
+    removeConceptRow(this.cache, id);
   }
 
   search(query: SearchQuery): SearchResult {
@@ -371,31 +358,7 @@ class Index implements SqliteSearchIndex {
 
   /** `asciiVocabLater`: a bulk insert, whose ASCII-only tokens fillVocabulary adds at the end. */
   private insertRow(doc: ConceptDoc, stat: FileStat | undefined, asciiVocabLater = false): void {
-    const row = conceptRow(doc, stat ?? null, Date.now());
-    const rowid = this.cache.get(INSERT_SQL).run(row).lastInsertRowid;
-    // Only a bounded prefix of the body is stored and indexed (text-bounds.ts); the word index
-    // and the vocabulary see the same folded text (vocabulary.ts).
-    const body = boundedBody(doc.body);
-    const titleFold = storedFold(row.title);
-    const bodyFold = storedFold(body);
-    this.cache
-      .get("INSERT INTO bodies(concept, body, title_fold, body_fold) VALUES (?, ?, ?, ?)")
-      .run(rowid, body, titleFold, bodyFold);
-    this.cache
-      .get("INSERT INTO concepts_fts(rowid, id, title, tags, body) VALUES (?, ?, ?, ?, ?)")
-      .run(rowid, row.id, titleFold ?? row.title, row.tags, bodyFold ?? body);
-    // A bulk build takes the tokens of ASCII-only rows from the word index at its end
-    // (fillVocabulary): the same tokens, cut in C instead of a regex per row (~30% of a build).
-    if (!asciiVocabLater || titleFold !== null || bodyFold !== null)
-      this.vocab.add([
-        (titleFold ?? row.title ?? "").toLowerCase(),
-        (bodyFold ?? body).toLowerCase(),
-      ]);
-    this.cache
-      .get("INSERT INTO concepts_tri(rowid, id, title, tags) VALUES (?, ?, ?, ?)")
-      .run(rowid, row.id, row.title, row.tags);
-    const insertField = this.cache.get("INSERT INTO fields(concept, key, value) VALUES (?, ?, ?)");
-    for (const [key, value] of fieldPairs(doc)) insertField.run(rowid, key, value);
+    insertConceptRow(this.cache, this.vocab, doc, stat, asciiVocabLater);
   }
 }
 

@@ -10,12 +10,8 @@ import type { KbStore } from "../../src/kb/api.js";
 import { initKb, openKb } from "../../src/kb/store.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { quickCheckInWorker } from "../../src/search/integrity-check.js";
-import {
-  buildKbIndex,
-  kbIndexPath,
-  openKbIndexFile,
-  reindexKb,
-} from "../../src/search/kb-index.js";
+import { buildKbIndex, kbIndexPath, openKbIndexFile } from "../../src/search/kb-index.js";
+import { reindexKb } from "../../src/search/reindex-kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const identity = { name: "test", email: "test@localhost" };

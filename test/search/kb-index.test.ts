@@ -5,7 +5,8 @@ import type { KbStore } from "../../src/kb/api.js";
 import { initKb, openKb } from "../../src/kb/store.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
-import { kbIndexPath, openKbIndex, reindexKb } from "../../src/search/kb-index.js";
+import { kbIndexPath, openKbIndex } from "../../src/search/kb-index.js";
+import { reindexKb } from "../../src/search/reindex-kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const newDir = useTempDirs("carto-kbindex-");
