@@ -10,10 +10,10 @@
  * - instructions: the instructions block (`~/.gemini/GEMINI.md`).
  */
 import path from "node:path";
-import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
+import type { Artifact, ProvisionTarget, RenderContext } from "../types.js";
 import { checkArtifacts, originOf } from "./checks.js";
-import { folderFiles, ofKind, staleSections, unsupported } from "./common.js";
-import { jsonEntrySection } from "./json-sections.js";
+import { folderFiles, ofKind, unsupported } from "./common.js";
+import { mcpServersSections } from "./json-sections.js";
 import { mcpEntries } from "./mcp-entry.js";
 
 const LABEL = "Antigravity";
@@ -64,7 +64,7 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   );
   const mcp = mcpEntries(checked.artifacts, ctx.serverName);
   notes.push(...mcp.notes);
-  const sections: ManagedSection[] = [];
+  const rendered: { entry: string; desired: unknown; origin: string }[] = [];
   for (const e of mcp.entries) {
     const d = e.descriptor;
     const refs = d.type === "http" ? d.headers : d.env;
@@ -78,27 +78,9 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
       d.type === "http"
         ? { serverUrl: d.url }
         : { command: d.command, ...(d.args ? { args: d.args } : {}) };
-    sections.push(
-      jsonEntrySection({
-        file: mcpFile,
-        containerKey: "mcpServers",
-        entry: e.entry,
-        desired: entry,
-        origins: [originOf(e.artifact)],
-      }),
-    );
+    rendered.push({ entry: e.entry, desired: entry, origin: originOf(e.artifact) });
   }
-  sections.push(
-    ...staleSections(ctx.ownedSections, mcpFile, sections, (entry) =>
-      jsonEntrySection({
-        file: mcpFile,
-        containerKey: "mcpServers",
-        entry,
-        desired: null,
-        origins: [],
-      }),
-    ),
-  );
+  const sections = mcpServersSections(mcpFile, rendered, ctx.ownedSections);
   return { roots: [root], files, sections, notes };
 }
 

@@ -18,14 +18,7 @@
 import path from "node:path";
 import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
 import { checkArtifacts, originOf } from "./checks.js";
-import {
-  BOOTSTRAP_ORIGIN,
-  folderFiles,
-  generatedFile,
-  hookFiles,
-  ofKind,
-  staleSections,
-} from "./common.js";
+import { BOOTSTRAP_ORIGIN, folderFiles, generatedFile, hookFiles, ofKind } from "./common.js";
 import {
   BOOTSTRAP_SCRIPT,
   hookCommand,
@@ -33,7 +26,7 @@ import {
   parseHookSpec,
   shellQuote,
 } from "./hook-spec.js";
-import { claudeHooksSection, type HookGroup, jsonEntrySection } from "./json-sections.js";
+import { claudeHooksSection, type HookGroup, mcpServersSections } from "./json-sections.js";
 import { type McpEntry, mcpEntries } from "./mcp-entry.js";
 
 /** The hook events Claude Code documents (code.claude.com/docs/en/hooks); others are noted. */
@@ -169,26 +162,15 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   ];
   const mcp = mcpEntries(checked.artifacts, ctx.serverName);
   notes.push(...mcp.notes);
-  for (const e of mcp.entries) {
-    sections.push(
-      jsonEntrySection({
-        file: l.mcpFile,
-        containerKey: "mcpServers",
+  sections.push(
+    ...mcpServersSections(
+      l.mcpFile,
+      mcp.entries.map((e) => ({
         entry: e.entry,
         desired: claudeEntry(e),
-        origins: [originOf(e.artifact)],
-      }),
-    );
-  }
-  sections.push(
-    ...staleSections(ctx.ownedSections, l.mcpFile, sections, (entry) =>
-      jsonEntrySection({
-        file: l.mcpFile,
-        containerKey: "mcpServers",
-        entry,
-        desired: null,
-        origins: [],
-      }),
+        origin: originOf(e.artifact),
+      })),
+      ctx.ownedSections,
     ),
   );
   return { roots: [l.root, l.mcpFile], files, sections, notes };

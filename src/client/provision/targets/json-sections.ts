@@ -7,7 +7,8 @@
  */
 import { ConfigError } from "../../errors.js";
 import { detectStyle, parseJsonObject, serializeJson } from "../../providers/json-file.js";
-import type { ManagedSection } from "../types.js";
+import type { ManagedSection, RenderContext } from "../types.js";
+import { staleSections } from "./common.js";
 import { hasHookMarker } from "./hook-spec.js";
 import { canonicalJson } from "./mcp-entry.js";
 
@@ -63,6 +64,21 @@ export function jsonEntrySection(opts: {
       return serializeJson(withKey(root, containerKey, keep), detectStyle(text));
     },
   };
+}
+
+/**
+ * The `mcpServers` entries of `file`: one section per rendered entry, plus an empty one for
+ * each entry the lockfile says we own there and nothing renders now (so the engine prunes it).
+ */
+export function mcpServersSections(
+  file: string,
+  rendered: ReadonlyArray<{ entry: string; desired: unknown; origin: string }>,
+  owned: RenderContext["ownedSections"],
+): ManagedSection[] {
+  const section = (entry: string, desired: unknown | null, origins: string[]) =>
+    jsonEntrySection({ file, containerKey: "mcpServers", entry, desired, origins });
+  const sections = rendered.map((r) => section(r.entry, r.desired, [r.origin]));
+  return [...sections, ...staleSections(owned, file, sections, (e) => section(e, null, []))];
 }
 
 export interface HookGroup {

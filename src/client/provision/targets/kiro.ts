@@ -11,10 +11,10 @@
  *   files or part of a custom agent — neither takes a KB agent or hook.json as it is.
  */
 import path from "node:path";
-import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
+import type { Artifact, ProvisionTarget, RenderContext } from "../types.js";
 import { checkArtifacts, originOf } from "./checks.js";
-import { folderFiles, ofKind, staleSections, unsupported } from "./common.js";
-import { jsonEntrySection } from "./json-sections.js";
+import { folderFiles, ofKind, unsupported } from "./common.js";
+import { mcpServersSections } from "./json-sections.js";
 import { mcpEntries } from "./mcp-entry.js";
 
 function render(artifacts: readonly Artifact[], ctx: RenderContext) {
@@ -46,7 +46,7 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   );
   const mcp = mcpEntries(checked.artifacts, ctx.serverName);
   notes.push(...mcp.notes);
-  const sections: ManagedSection[] = mcp.entries.map((e) => {
+  const rendered = mcp.entries.map((e) => {
     const d = e.descriptor;
     const entry =
       d.type === "http"
@@ -56,25 +56,9 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
             ...(d.args ? { args: d.args } : {}),
             ...(d.env ? { env: d.env } : {}),
           };
-    return jsonEntrySection({
-      file: mcpFile,
-      containerKey: "mcpServers",
-      entry: e.entry,
-      desired: entry,
-      origins: [originOf(e.artifact)],
-    });
+    return { entry: e.entry, desired: entry, origin: originOf(e.artifact) };
   });
-  sections.push(
-    ...staleSections(ctx.ownedSections, mcpFile, sections, (entry) =>
-      jsonEntrySection({
-        file: mcpFile,
-        containerKey: "mcpServers",
-        entry,
-        desired: null,
-        origins: [],
-      }),
-    ),
-  );
+  const sections = mcpServersSections(mcpFile, rendered, ctx.ownedSections);
   return { roots: [root], files, sections, notes };
 }
 
