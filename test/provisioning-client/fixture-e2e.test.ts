@@ -7,8 +7,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../e2e/helpers.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
@@ -21,6 +19,7 @@ import {
   readLock,
   SKILL_DIRS,
   serveFixture,
+  writeArtifact as writeKbArtifact,
 } from "./helpers.js";
 
 const newDir = useTempDirs("carto-prov-e2e-", "file");
@@ -32,16 +31,7 @@ const run = (...args: string[]) => cli(home, args);
 const FIXTURE_TEXT = readFileSync(join(GO_FIXTURE_KB, "skills", FIXTURE_SKILL, "SKILL.md"), "utf8");
 const ADDED = "---\nname: added\ndescription: added while connected\n---\nUse search first.\n";
 
-async function writeArtifact(path: string, content: string): Promise<void> {
-  const client = new Client({ name: "e2e", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/routed`)));
-  try {
-    const r = await client.callTool({ name: "artifact_write", arguments: { path, content } });
-    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
-  } finally {
-    await client.close();
-  }
-}
+const writeArtifact = (path: string, content: string) => writeKbArtifact(server.url, path, content);
 
 beforeAll(async () => {
   dir = newDir();

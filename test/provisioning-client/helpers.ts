@@ -6,6 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { cleanEnv, GIT_ENV, type RunningServer, runBin, startServer } from "../e2e/helpers.js";
@@ -100,4 +102,20 @@ export function snapshotTree(dir: string): Map<string, string> {
     out.set(p.slice(dir.length), `${statSync(p).mtimeMs} ${readFileSync(p).toString("base64")}`);
   }
   return out;
+}
+
+/** Writes a KB artifact through the server's `artifact_write` tool (the KB allows it); throws on a tool error. */
+export async function writeArtifact(
+  serverUrl: string,
+  path: string,
+  content: string,
+): Promise<void> {
+  const client = new Client({ name: "e2e", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${serverUrl}/mcp/routed`)));
+  try {
+    const r = await client.callTool({ name: "artifact_write", arguments: { path, content } });
+    if (r.isError) throw new Error(`artifact_write ${path} failed: ${JSON.stringify(r.content)}`);
+  } finally {
+    await client.close();
+  }
 }

@@ -7,13 +7,17 @@
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, doctor, reconnect, status, sync } from "../../src/client/commands.js";
 import type { RunningServer } from "../e2e/helpers.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { FIXTURE_SKILL, fixtureKb, readLock, serveFixture } from "./helpers.js";
+import {
+  FIXTURE_SKILL,
+  fixtureKb,
+  readLock,
+  serveFixture,
+  writeArtifact as writeKbArtifact,
+} from "./helpers.js";
 import { recordingIo } from "./support.js";
 
 const newDir = useTempDirs("carto-prov-reconnect-", "file");
@@ -23,16 +27,7 @@ let server: RunningServer;
 const ADDED = "---\nname: added\ndescription: added while connected\n---\nUse search first.\n";
 const skillFile = (name: string) => join(home, ".claude", "skills", name, "SKILL.md");
 
-async function writeArtifact(path: string, content: string): Promise<void> {
-  const client = new Client({ name: "e2e", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/routed`)));
-  try {
-    const r = await client.callTool({ name: "artifact_write", arguments: { path, content } });
-    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
-  } finally {
-    await client.close();
-  }
-}
+const writeArtifact = (path: string, content: string) => writeKbArtifact(server.url, path, content);
 
 beforeAll(async () => {
   dir = newDir();
