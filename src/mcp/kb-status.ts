@@ -20,12 +20,20 @@ export interface KbStatus {
 const MAX_REASON = 240;
 
 /**
+ * What /health says of a KB another process holds: the lock's pid, host name and start time
+ * describe the machine to anyone who can reach /health, so they stay in the server's log.
+ */
+export const LOCKED_REASON =
+  "locked: in use by another cartographer process (the server log names it); stop that process or use it instead";
+
+/**
  * A path-free, bounded rendering of why a KB failed to open: the KB root becomes `<kb>`, any
  * other absolute path `<path>`; prefixed with the error's code when it has a string one.
  */
 export function publicReason(err: unknown, root: string): string {
   const message = err instanceof Error ? err.message : String(err);
   const code = (err as { code?: unknown } | null)?.code;
+  if (code === "locked") return LOCKED_REASON;
   let text = message.split(root).join("<kb>");
   // An absolute path starts a token (nothing word-like, `.` or `>` before its first slash).
   text = text.replace(/(?<![\w.>~-])(?:[A-Za-z]:)?[\\/][^\s'"`,;()[\]{}]+/g, "<path>");

@@ -4,6 +4,7 @@
  * with a path-free reason, calls naming them answer a clear error, the good KBs are served.
  */
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpCore } from "../../src/http/core.js";
@@ -80,7 +81,11 @@ describe("a KB that cannot open", () => {
     ]);
     expect(body.kbs[1].reason).toMatch(/outside the KB root through a symlink/);
     expect(body.kbs[2].reason).toMatch(/data\/index\.md does not exist/);
-    expect(body.kbs[3].reason).toMatch(/^locked: /);
+    expect(body.kbs[3].reason).toMatch(/^locked: in use by another cartographer process/);
+    // The holder's pid and host name stay in the server log: /health answers anyone.
+    expect(body.kbs[3].reason).not.toContain(hostname());
+    expect(body.kbs[3].reason).not.toMatch(/\bpid\b/);
+    expect(logger.lines.join("\n")).toContain(`pid ${process.pid} on host ${hostname()}`);
     expect(reply?.body).not.toContain(tmp);
     expect(reply?.body).not.toMatch(/"\/(tmp|home|var|private)\//);
     expect(body.ready).toBe(true);
