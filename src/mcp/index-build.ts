@@ -3,9 +3,11 @@
  * once; its index is built by a job run here, at most `concurrency` at a time (first come, first
  * served), so a server with 50 KBs neither builds them one after the other before answering nor
  * all at once. A job yields to the event loop between batches (buildKbIndex), so one KB's build
- * never holds up another KB's calls for longer than one batch; a worker thread was not needed
- * (docs/decisions.md).
+ * never holds up another KB's calls for longer than one batch. The files of every build are
+ * read and parsed by one shared pool of `readThreads` worker threads (search/build-reader.ts)
+ * while the main thread writes SQLite: two builds on two cores use three threads, never more.
  */
+import { ReadWorkerPool } from "../search/build-reader.js";
 
 export type BuildJob = (signal: AbortSignal) => Promise<void>;
 
@@ -18,18 +20,26 @@ export interface ScheduledBuild {
 
 /** Builds run at once by default: two cores, and SQLite writes are CPU-bound. */
 export const DEFAULT_BUILD_CONCURRENCY = 2;
+/** Worker threads reading files for all builds: the main thread writes, one thread reads. */
+export const DEFAULT_READ_THREADS = 1;
 
 export class IndexBuildScheduler {
   private running = 0;
   /** Jobs waiting for a slot, by ascending `order` (equal orders first come, first served). */
   private readonly queue: Array<{ start: () => void; order: number }> = [];
   private paused = false;
+  /** Reads the files of every build this scheduler runs (pass it as PassControl.reader). */
+  readonly reader: ReadWorkerPool;
 
-  constructor(readonly concurrency: number = DEFAULT_BUILD_CONCURRENCY) {
+  constructor(
+    readonly concurrency: number = DEFAULT_BUILD_CONCURRENCY,
+    readThreads: number = DEFAULT_READ_THREADS,
+  ) {
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new RangeError(
         `index build concurrency must be a positive integer, got ${concurrency}`,
       );
+    this.reader = new ReadWorkerPool(readThreads);
   }
 
   /**

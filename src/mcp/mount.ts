@@ -203,6 +203,7 @@ function mountInBackground(
       const stats = await buildKbIndex(store, index, {
         signal,
         logger,
+        reader: scheduler.reader,
         onProgress: (done, total) => indexStatus.set("building", done, total),
       });
       const { total } = indexStatus.progress;

@@ -6,10 +6,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ConceptFileStat, KbStore } from "../kb/api.js";
-import { readIndexDocs } from "../kb/index-read.js";
 import type { ConceptDoc, MapDescriptor } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
+import { type DocReader, inProcessReader } from "./build-reader.js";
 import { isDamagedDbError } from "./open-db.js";
 import { passScope, recordSnapshot } from "./reconcile-scope.js";
 import type { FileStat } from "./rows.js";
@@ -135,6 +135,12 @@ export interface PassControl {
    * reindex tool's promise covers edits git does not see.
    */
   full?: boolean;
+  /**
+   * Reads the files of a bulk pass (more than bulkReadThreshold to read): a worker pool
+   * (build-reader.ts) reads the next batch while this thread writes the current one. Default:
+   * in process.
+   */
+  reader?: DocReader;
 }
 
 /** Concepts written per transaction in a reconcile pass; the event loop runs between batches. */
@@ -230,17 +236,25 @@ async function reconcilePass(
     // Many files to read (first build, layout change): reading the scanned paths directly is
     // far cheaper than resolving ids one by one; one batch at a time, so memory holds one
     // batch of documents, not the whole KB (100,000 concepts: ~0.75 GB when read at once).
+    // The next batch is read (by control.reader's worker) while this one is written: one batch
+    // ahead at most, so memory holds two batches.
+    const reader = control.reader ?? inProcessReader;
+    const readBatch = (at: number) =>
+      readDocs(store.root, maps, toRead.slice(at, at + WRITE_BATCH), control.logger, reader);
+    let ahead: Promise<Map<string, ConceptDoc>> | undefined = readBatch(0);
     if (firstBuild) index.bulkMode(true);
     try {
       for (let i = 0; i < toRead.length; i += WRITE_BATCH) {
         await betweenBatches(control.signal);
         const batch = toRead.slice(i, i + WRITE_BATCH);
-        const docs = await readDocs(store.root, maps, batch, control.logger);
+        const docs = await (ahead as Promise<Map<string, ConceptDoc>>);
+        ahead = i + WRITE_BATCH < toRead.length ? readBatch(i + WRITE_BATCH) : undefined;
         writeBatch(batch, (f) => docs.get(f.id) ?? null);
       }
       // The vocabulary the bulk rows deferred, in steps (one statement held the loop ~2 s).
       while (!index.fillVocabularyStep()) await betweenBatches(control.signal);
     } finally {
+      ahead?.catch(() => {}); // a pass stopped early: the read ahead is not wanted
       if (firstBuild) index.bulkMode(false);
     }
   } else {
@@ -276,9 +290,10 @@ export async function readDocs(
   maps: readonly MapDescriptor[],
   files: readonly ConceptFileStat[],
   logger: Logger | undefined,
+  reader: DocReader = inProcessReader,
 ): Promise<Map<string, ConceptDoc>> {
   // A very large file comes back as its head with the whole file's hash (index-read.ts).
-  const read = await readIndexDocs(root, files, maps, logger);
+  const read = await reader.read(root, maps, files, logger);
   const docs = new Map<string, ConceptDoc>();
   files.forEach((f, i) => {
     const doc = read[i];

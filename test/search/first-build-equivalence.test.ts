@@ -1,0 +1,140 @@
+/**
+ * The served first build (buildKbIndex in bulk mode, files read by the worker pool one batch
+ * ahead) stores exactly what a full `reindex` stores: the same concept rows, bodies, fields and
+ * vocabulary, and the same search answers (issue 16: its speed-ups must not change results).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { KbStore } from "../../src/kb/api.js";
+import { initKb, openKb } from "../../src/kb/store.js";
+import { VISIBLE_ALL } from "../../src/kb/types.js";
+import { ReadWorkerPool } from "../../src/search/build-reader.js";
+import { buildKbIndex, kbIndexPath, openKbIndexFile } from "../../src/search/kb-index.js";
+import { reindexKb } from "../../src/search/reindex-kb.js";
+import { openSearchIndex } from "../../src/search/sqlite-index.js";
+import { useTempDirs } from "../support/temp-dir.js";
+
+const identity = { name: "test", email: "test@localhost" };
+/** Above the bulk threshold (200) and over two batches of 500. */
+const COUNT = 1_100;
+const newDir = useTempDirs("carto-firstbuild-");
+let root: string;
+let store: KbStore;
+const pools: ReadWorkerPool[] = [];
+afterEach(async () => {
+  for (const pool of pools.splice(0)) await pool.close();
+});
+
+function write(rel: string, text: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+}
+
+const WORDS = ["gateway", "Café", "brûlée", "東京", "runbook_v3", "EDGE-gw2", "naïve", "Straße"];
+
+/** Concept i: varied frontmatter (lists, timestamps, odd keys) and ASCII or non-ASCII text. */
+function concept(i: number): string {
+  const w = (k: number) => WORDS[(i + k) % WORDS.length];
+  const fm = [
+    `type: ${i % 3 === 0 ? "note" : "device"}`,
+    `title: ${w(0)} item ${i}`,
+    i % 2 === 0 ? `tags: [t${i % 7}, ${w(1)}]` : "tags:\n  - solo",
+    i % 5 === 0 ? `timestamp: 2024-0${(i % 9) + 1}-1${i % 10}T10:00:00Z` : "owner: team-a",
+    i % 11 === 0 ? "# a comment\nempty:" : `rank: ${i}`,
+  ].join("\n");
+  return `---\n${fm}\n---\n# ${w(2)}\n\nword${i} shared ${w(3)} text ${i % 13} ${w(4)}.\n`;
+}
+
+beforeEach(async () => {
+  root = path.join(newDir(), "kb");
+  await initKb(root, { identity });
+  write("data/infra/_map.md", "---\ntype: Map\ntitle: Infra\nkind: map\n---\n# Infra\n");
+  write("data/log/_map.md", "---\ntype: Map\ntitle: Log\nkind: journal\n---\n# Log\n");
+  for (let i = 0; i < COUNT; i++) {
+    const folder = i % 4 === 0 ? "log" : i % 4 === 1 ? "misc" : "infra";
+    write(`data/${folder}/c${i}.md`, concept(i));
+  }
+  write("data/infra/expanded/index.md", concept(COUNT));
+  write("data/misc/bad.md", "---\ntype: [unclosed\n---\nbody\n");
+  store = await openKb({
+    name: "kb",
+    root,
+    allowArtifactWrite: false,
+    autocommit: true,
+    gitAuthor: identity,
+  });
+});
+
+/** Everything the index stores, by concept id (rowids and stat times aside). */
+function contents(dbPath: string) {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const all = (sql: string) => db.prepare(sql).all();
+    return {
+      concepts: all(
+        "SELECT id, path, map, journal, type, title, tags, hash, frontmatter, timestamp, ts_ms, mtime_ms, size FROM concepts ORDER BY id",
+      ),
+      bodies: all(
+        "SELECT c.id, b.body, b.title_fold, b.body_fold FROM bodies b JOIN concepts c ON c.rowid = b.concept ORDER BY c.id",
+      ),
+      fields: all(
+        "SELECT c.id, f.key, f.value FROM fields f JOIN concepts c ON c.rowid = f.concept ORDER BY c.id, f.key, f.value",
+      ),
+      vocab: db.prepare("SELECT term FROM vocab ORDER BY term").pluck().all(),
+      indexes: db
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name",
+        )
+        .pluck()
+        .all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+const QUERIES = [
+  "gateway",
+  "cafe",
+  "東京",
+  "brulee",
+  "ateway",
+  "word7",
+  "shared text",
+  "straße",
+  "t3",
+  "solo",
+];
+
+function answers(dbPath: string) {
+  const index = openSearchIndex(dbPath);
+  try {
+    return QUERIES.map((query) => index.search({ query, limit: 20, visibility: VISIBLE_ALL }));
+  } finally {
+    index.close();
+  }
+}
+
+describe("a first build through the worker pool", () => {
+  it("stores the same rows, vocabulary and search answers as reindex", async () => {
+    const pool = new ReadWorkerPool(1);
+    pools.push(pool);
+    const index = openKbIndexFile(store);
+    const stats = await buildKbIndex(store, index, { reader: pool });
+    index.close();
+    expect(stats.added).toBe(COUNT + 2);
+    expect(pool.batches).toEqual({ worker: 3, inProcess: 0 });
+    const built = { rows: contents(kbIndexPath(store)), answers: answers(kbIndexPath(store)) };
+
+    fs.rmSync(kbIndexPath(store));
+    await reindexKb(store);
+    const rebuilt = { rows: contents(kbIndexPath(store)), answers: answers(kbIndexPath(store)) };
+
+    expect(built.rows.concepts).toHaveLength(COUNT + 2);
+    expect(built.rows.vocab.length).toBeGreaterThan(COUNT);
+    expect(QUERIES.filter((_, i) => built.answers[i]?.results.length === 0)).toEqual([]);
+    expect(built).toEqual(rebuilt);
+  });
+});
