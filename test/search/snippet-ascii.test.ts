@@ -82,4 +82,33 @@ describe("makeSnippet on ASCII bodies (opening-only path)", () => {
     expect(makeSnippet(thin, ["gateway"])).toBe(reference(thin, ["gateway"]));
     expect(makeSnippet(thin, ["gateway"]).endsWith("gateway end")).toBe(true);
   });
+
+  it("collapses every kind of whitespace run as /\\s+/ does (single spaces kept, others replaced)", () => {
+    // Unicode spaces send a body down the whole-body path; folding keeps their offsets.
+    const piece = fc.constantFrom(
+      "w",
+      "Gateway",
+      " ",
+      "  ",
+      "\r\n",
+      "\v",
+      "\f",
+      "\u00a0",
+      "\u2028",
+      "\u3000",
+      " \u00a0 ",
+      "\ufeff",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 0, maxLength: 400 }),
+        fc.integer({ min: 20, max: 250 }),
+        (parts, length) => {
+          const body = parts.join("");
+          expect(makeSnippet(body, ["gateway"], length)).toBe(reference(body, ["gateway"], length));
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
 });
