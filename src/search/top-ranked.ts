@@ -53,16 +53,38 @@ export function topRanked(
     }
   }
   if (best.size === 0) return [];
-  const rowids = [...best.keys()];
-  const ids = cache
-    .get(`SELECT rowid, id FROM concepts WHERE rowid IN (${placeholders(rowids.length)})`)
-    .all(...rowids) as Array<{ rowid: number; id: string }>;
-  const idOf = new Map(ids.map((r) => [r.rowid, r.id]));
-  return rowids
-    .map((rowid) => ({ rowid, score: best.get(rowid) as number, id: idOf.get(rowid) ?? "" }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, limit)
-    .map(({ rowid, score }) => ({ rowid, score }));
+  const ranked = [...best].map(([rowid, score]) => ({ rowid, score }));
+  ranked.sort((a, b) => b.score - a.score);
+  const idOf = tiedIds(cache, ranked, limit);
+  if (idOf.size > 0) {
+    ranked.sort((a, b) => {
+      if (a.score !== b.score) return b.score - a.score;
+      const x = idOf.get(a.rowid) ?? "";
+      const y = idOf.get(b.rowid) ?? "";
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  }
+  return ranked.slice(0, limit);
+}
+
+/**
+ * The ids of the rows in runs of equal scores that reach into the first `limit` (`ranked` is
+ * sorted by score): the id decides only between equal scores, so the other rows need none.
+ * Fetching every candidate's id (up to 2 × (limit + TIE_WINDOW) rows) was ~0.1 ms per query.
+ */
+function tiedIds(cache: StatementCache, ranked: Scored[], limit: number): Map<number, string> {
+  const tied: number[] = [];
+  for (let i = 0; i < ranked.length && i < limit; ) {
+    let end = i + 1;
+    while (end < ranked.length && ranked[end]?.score === ranked[i]?.score) end++;
+    if (end - i > 1) for (let k = i; k < end; k++) tied.push((ranked[k] as Scored).rowid);
+    i = end;
+  }
+  if (tied.length === 0) return new Map();
+  const rows = cache
+    .get(`SELECT rowid, id FROM concepts WHERE rowid IN (${placeholders(tied.length)})`)
+    .all(...tied) as Array<{ rowid: number; id: string }>;
+  return new Map(rows.map((r) => [r.rowid, r.id]));
 }
 
 /** One ranker's first `n` rows by score; joined to concepts only when a filter needs it. */
