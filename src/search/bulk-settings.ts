@@ -1,11 +1,15 @@
 /**
  * How a first build (bulk mode, sqlite-index.ts) writes differently from ordinary upkeep:
- * larger transactions and fewer FTS5 segment merges (issue 16).
+ * larger transactions, fewer FTS5 segment merges, no fsync (issue 16).
  */
 import type Database from "better-sqlite3";
 
-/** Rows a bulk build writes per commit (HeldTransaction); its batches are 500 (kb-index.ts). */
-export const BULK_COMMIT_ROWS = 5_000;
+/**
+ * Rows a bulk build writes per commit (HeldTransaction); its batches are 500 (kb-index.ts).
+ * With BULK_HASHSIZE, 20,000 rows flush FTS5's pending terms in fewer, larger segments than
+ * 5,000 did (A/B over 100,000 concepts: docs/benchmarks.md).
+ */
+export const BULK_COMMIT_ROWS = 20_000;
 
 /**
  * FTS5 merges segments once `automerge` of them share a level (4 by default): a first build
@@ -15,7 +19,31 @@ export const BULK_COMMIT_ROWS = 5_000;
 export const BULK_AUTOMERGE = 16;
 export const DEFAULT_AUTOMERGE = 4;
 
+/**
+ * Bytes of pending terms FTS5 buffers per table before it writes a segment (1 MiB by default):
+ * a first build buffers 16 MiB, so a transaction of BULK_COMMIT_ROWS flushes a few large
+ * segments instead of one per MiB of text.
+ */
+export const BULK_HASHSIZE = 16 * 1024 * 1024;
+export const DEFAULT_HASHSIZE = 1024 * 1024;
+
+/**
+ * Meta key set while a first build runs in bulk mode and removed when it ends. Found at open,
+ * it means the process died mid-build (killed, crashed): the file holds part of the rows
+ * without its secondary indexes or deferred vocabulary, and written without fsync
+ * (synchronous=OFF), so it is discarded and built again (open-db.ts).
+ */
+export const BULK_BUILD_KEY = "bulk_build";
+
 export function setAutomerge(db: Database.Database, segments: number): void {
+  setFtsOption(db, "automerge", segments);
+}
+
+export function setHashsize(db: Database.Database, bytes: number): void {
+  setFtsOption(db, "hashsize", bytes);
+}
+
+function setFtsOption(db: Database.Database, option: string, value: number): void {
   for (const table of ["concepts_fts", "concepts_tri"])
-    db.exec(`INSERT INTO ${table}(${table}, rank) VALUES('automerge', ${Math.trunc(segments)})`);
+    db.exec(`INSERT INTO ${table}(${table}, rank) VALUES('${option}', ${Math.trunc(value)})`);
 }

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Logger } from "../logger.js";
+import { BULK_BUILD_KEY } from "./bulk-settings.js";
 import { createSchema, SCHEMA_VERSION } from "./schema.js";
 
 export interface OpenedDb {
@@ -36,7 +37,14 @@ export function openIndexDb(dbPath: string, logger: Logger, opts: OpenDbOptions 
       const version = db.pragma("user_version", { simple: true }) as number;
       if (version === SCHEMA_VERSION) {
         probe(db, opts.deferQuickCheck !== true);
-        return { db, fresh: false };
+        if (!interruptedBuild(db)) return { db, fresh: false };
+        // Part of the rows, no secondary indexes, written without fsync: start over.
+        logger.info(
+          `search index ${dbPath} is from a first build that did not finish; rebuilding it`,
+        );
+        db.close();
+        removeDbFiles(dbPath);
+        return { db: createDb(dbPath, logger), fresh: true };
       }
       if (version === 0 && tableCount(db) === 0) {
         createSchema(db);
@@ -108,6 +116,11 @@ function probe(db: Database.Database, quickCheck: boolean): void {
   const check = db.pragma("quick_check(1)", { simple: true });
   if (check !== "ok")
     throw Object.assign(new Error(`quick_check: ${check}`), { code: "SQLITE_CORRUPT" });
+}
+
+/** True when a first build's bulk mode never ended in this file (bulk-settings.ts). */
+function interruptedBuild(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM meta WHERE key = ?").get(BULK_BUILD_KEY) !== undefined;
 }
 
 /** A fresh database with the schema; in memory (with a warning) when the file cannot be made. */
