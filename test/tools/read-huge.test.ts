@@ -83,3 +83,29 @@ describe("writes over the concept limit", () => {
     );
   });
 });
+
+describe("concept_read's size check before the read", () => {
+  it("reads the map list once for an id below a map (readConcept's own), huge file too", async () => {
+    fs.writeFileSync(
+      path.join(kb.root, "data/logs/small.md"),
+      "---\ntype: note\ntitle: S\n---\nok\n",
+    );
+    const store = kb.runtime.store;
+    const maps = store.maps.bind(store);
+    let calls = 0;
+    store.maps = () => {
+      calls++;
+      return maps();
+    };
+    try {
+      expect((await read({ id: "logs/small" })).body.trim()).toBe("ok");
+      // The size check needs the map list only for a top-level id (a map folder's name).
+      expect(calls).toBe(1);
+      calls = 0;
+      expect((await read({ id: "logs/huge" })).truncated).toBe(true);
+      expect(calls).toBe(1);
+    } finally {
+      store.maps = maps;
+    }
+  });
+});
