@@ -38,9 +38,14 @@ function stripPunctuation(word: string): string {
 
 /**
  * An FTS5 MATCH expression: every term quoted as a string (so FTS syntax in the query is plain
- * text), joined with AND or OR; `prefix` makes each a prefix query.
+ * text), joined with AND or OR; `prefix` makes each a prefix query (a function: the terms it
+ * answers true for).
  */
-export function ftsExpression(terms: string[], op: "AND" | "OR", prefix: boolean): string {
-  const star = prefix ? "*" : "";
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"${star}`).join(` ${op} `);
+export function ftsExpression(
+  terms: string[],
+  op: "AND" | "OR",
+  prefix: boolean | ((term: string) => boolean),
+): string {
+  const star = (t: string) => ((typeof prefix === "function" ? prefix(t) : prefix) ? "*" : "");
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"${star(t)}`).join(` ${op} `);
 }

@@ -5,6 +5,7 @@
  * concept moved or deleted since it was indexed never shows (issue 10 item 8).
  */
 import type { SearchHit, SearchQuery, SearchResult } from "./api.js";
+import { wholeTokenTerms } from "./prefix-terms.js";
 import { ftsExpression, parseTerms, type QueryTerms } from "./query-terms.js";
 import { BM25_WEIGHTS, TRI_WEIGHTS } from "./schema.js";
 import { scopeSql } from "./scope.js";
@@ -98,8 +99,11 @@ function fetch(
   const indexable = op === "AND" ? terms.words.length === terms.all.length : terms.words.length > 0;
   if (!indexable) return likeSearch(cache, terms.all, op, filters, limit);
   const where = andAll(filters);
-  // The word index holds folded text (vocabulary.ts): fold the terms the same way.
-  const wordExpr = ftsExpression(terms.words.map(foldText), op, true);
+  // The word index holds folded text (vocabulary.ts): fold the terms the same way. A term no
+  // longer token starts with is matched exactly, the same rows and scores (prefix-terms.ts).
+  const words = terms.words.map(foldText);
+  const whole = wholeTokenTerms(cache, words);
+  const wordExpr = ftsExpression(words, op, (t) => !whole.has(t));
   // Substrings of id/title/tags (trigram); under AND every term must be long enough for it.
   const triTerms =
     op === "AND" ? (terms.long.length === terms.all.length ? terms.long : []) : terms.long;

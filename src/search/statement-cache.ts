@@ -28,6 +28,16 @@ export class StatementCache {
     return stmt;
   }
 
+  /** Whether the connection is inside a transaction (a build may hold one across batches). */
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+
+  /** Runs SQL without a result (DDL such as a connection's temp tables). */
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
   clear(): void {
     this.statements.clear();
   }
