@@ -15,6 +15,7 @@ import type { ConceptFileStat } from "../kb/api.js";
 import { readIndexDocs } from "../kb/index-read.js";
 import type { ConceptDoc, MapDescriptor } from "../kb/types.js";
 import type { Logger } from "../logger.js";
+import type { PreparedRow } from "./rows.js";
 
 /** Reads the documents of `files`, in order (null: vanished since the scan). */
 export interface DocReader {
@@ -34,10 +35,31 @@ export interface ReadRequest {
   files: readonly ConceptFileStat[];
 }
 
+/** A PreparedRow as sent: `body` null when it is the document's whole body (sent once). */
+export type WireRow = Omit<PreparedRow, "body"> & { body: string | null };
+
 /** What the worker answers. */
 export type ReadReply =
-  | { id: number; docs: Array<ConceptDoc | null>; warnings: string[] }
+  | {
+      id: number;
+      docs: Array<ConceptDoc | null>;
+      rows: Array<WireRow | null>;
+      warnings: string[];
+    }
   | { id: number; failed: true };
+
+/**
+ * Row values the read worker computed, by document (weakly: a document dropped unwritten, e.g.
+ * a concept a tool wrote meanwhile, takes its row along). The insert takes them once
+ * (takePreparedRow), or computes them itself for a document read in process.
+ */
+const preparedRows = new WeakMap<ConceptDoc, PreparedRow>();
+
+export function takePreparedRow(doc: ConceptDoc): PreparedRow | undefined {
+  const prepared = preparedRows.get(doc);
+  if (prepared) preparedRows.delete(doc);
+  return prepared;
+}
 
 /** The in-process reader: the main thread reads and parses (small builds, no pool). */
 export const inProcessReader: DocReader = {
@@ -100,6 +122,10 @@ class ReadWorker {
     if ("failed" in reply) p.resolve(null);
     else {
       for (const w of reply.warnings) p.logger?.warn(w);
+      reply.docs.forEach((doc, i) => {
+        const row = reply.rows[i];
+        if (doc && row) preparedRows.set(doc, { ...row, body: row.body ?? doc.body });
+      });
       p.resolve(reply.docs);
     }
     if (this.pending.size === 0) this.idle();

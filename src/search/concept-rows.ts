@@ -3,9 +3,8 @@
  * inserted together and deleted together, always inside the caller's transaction.
  */
 import type { ConceptDoc } from "../kb/types.js";
-import { conceptRow, type FileStat, fieldPairs } from "./rows.js";
+import { type FileStat, type PreparedRow, prepareRow } from "./rows.js";
 import type { StatementCache } from "./statement-cache.js";
-import { boundedBody, storedFold } from "./text-bounds.js";
 import type { Vocabulary } from "./vocabulary.js";
 
 const INSERT_SQL = `INSERT INTO concepts
@@ -26,21 +25,25 @@ export function removeConceptRow(cache: StatementCache, id: string): void {
   cache.get("DELETE FROM concepts WHERE rowid = ?").run(rowid);
 }
 
-/** `asciiVocabLater`: a bulk insert, whose ASCII-only tokens fillVocabulary adds at the end. */
+/**
+ * `asciiVocabLater`: a bulk insert, whose ASCII-only tokens fillVocabulary adds at the end.
+ * `prepared`: the row values computed ahead (prepareRow, possibly on the read worker).
+ */
 export function insertConceptRow(
   cache: StatementCache,
   vocab: Vocabulary,
   doc: ConceptDoc,
   stat: FileStat | undefined,
   asciiVocabLater = false,
+  prepared: PreparedRow = prepareRow(doc),
 ): void {
-  const row = conceptRow(doc, stat ?? null, Date.now());
+  const { row, body, titleFold, bodyFold } = prepared;
+  row.mtime_ms = stat?.mtimeMs ?? null;
+  row.size = stat?.size ?? null;
+  row.stat_at_ms = stat ? Date.now() : null;
   const rowid = cache.get(INSERT_SQL).run(row).lastInsertRowid;
   // Only a bounded prefix of the body is stored and indexed (text-bounds.ts); the word index
   // and the vocabulary see the same folded text (vocabulary.ts).
-  const body = boundedBody(doc.body);
-  const titleFold = storedFold(row.title);
-  const bodyFold = storedFold(body);
   cache
     .get("INSERT INTO bodies(concept, body, title_fold, body_fold) VALUES (?, ?, ?, ?)")
     .run(rowid, body, titleFold, bodyFold);
@@ -55,5 +58,5 @@ export function insertConceptRow(
     .get("INSERT INTO concepts_tri(rowid, id, title, tags) VALUES (?, ?, ?, ?)")
     .run(rowid, row.id, row.title, row.tags);
   const insertField = cache.get("INSERT INTO fields(concept, key, value) VALUES (?, ?, ?)");
-  for (const [key, value] of fieldPairs(doc)) insertField.run(rowid, key, value);
+  for (const [key, value] of prepared.fields) insertField.run(rowid, key, value);
 }

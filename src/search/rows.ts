@@ -1,5 +1,6 @@
 /** Maps a ConceptDoc to the values stored in the index. Pure. */
 import type { ConceptDoc, FmScalar, FmValue } from "../kb/types.js";
+import { boundedBody, storedFold } from "./text-bounds.js";
 
 export interface FileStat {
   mtimeMs: number;
@@ -41,6 +42,32 @@ export function conceptRow(doc: ConceptDoc, stat: FileStat | null, now: number):
     mtime_ms: stat?.mtimeMs ?? null,
     size: stat?.size ?? null,
     stat_at_ms: stat ? now : null,
+  };
+}
+
+/**
+ * Everything insertConceptRow writes for a document but its file stat: computed just before the
+ * insert, or by a first build's read worker (build-reader.ts) so the main thread only runs the
+ * statements. `row`'s stat columns are null until the insert fills them.
+ */
+export interface PreparedRow {
+  row: ConceptRow;
+  /** The indexed prefix of the body (text-bounds.ts). */
+  body: string;
+  titleFold: string | null;
+  bodyFold: string | null;
+  fields: Array<[string, string]>;
+}
+
+export function prepareRow(doc: ConceptDoc): PreparedRow {
+  const row = conceptRow(doc, null, 0);
+  const body = boundedBody(doc.body);
+  return {
+    row,
+    body,
+    titleFold: storedFold(row.title),
+    bodyFold: storedFold(body),
+    fields: fieldPairs(doc),
   };
 }
 

@@ -6,6 +6,7 @@ import { KbError } from "../kb/errors.js";
 import type { ConceptDoc } from "../kb/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ListQuery, ListResult, ReconcileStats, SearchQuery, SearchResult } from "./api.js";
+import { takePreparedRow } from "./build-reader.js";
 import {
   BULK_AUTOMERGE,
   BULK_BUILD_KEY,
@@ -370,7 +371,7 @@ class Index implements SqliteSearchIndex {
 
   /** `asciiVocabLater`: a bulk insert, whose ASCII-only tokens fillVocabulary adds at the end. */
   private insertRow(doc: ConceptDoc, stat: FileStat | undefined, asciiVocabLater = false): void {
-    insertConceptRow(this.cache, this.vocab, doc, stat, asciiVocabLater);
+    insertConceptRow(this.cache, this.vocab, doc, stat, asciiVocabLater, takePreparedRow(doc));
   }
 }
 

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readIndexDocs } from "../../src/kb/index-read.js";
 import type { MapDescriptor } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
-import { ReadWorkerPool } from "../../src/search/build-reader.js";
+import { ReadWorkerPool, takePreparedRow } from "../../src/search/build-reader.js";
+import { prepareRow } from "../../src/search/rows.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const newDir = useTempDirs("carto-buildreader-");
@@ -84,6 +85,12 @@ describe("ReadWorkerPool", () => {
     );
     expect(there.lines).toEqual(here.lines);
     expect(pool.batches).toEqual({ worker: 1, inProcess: 0 });
+    // The row values come along, as prepareRow computes them here; taken once by the insert.
+    for (const doc of got) {
+      if (doc === null) continue;
+      expect(takePreparedRow(doc)).toEqual(prepareRow(doc));
+      expect(takePreparedRow(doc)).toBeUndefined();
+    }
   });
 
   it("a batch the worker cannot read is read in process, failing as readIndexDocs does", async () => {
