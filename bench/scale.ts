@@ -164,7 +164,7 @@ export async function runMany(ctx: BenchContext): Promise<Section> {
         value: allReady,
         unit: "ms",
         target: { on: "value", op: "<=", value: 30_000 },
-        note: `server CPU ${cpu.toFixed(1)} s in that time (builds run on its main thread)`,
+        note: `server CPU ${cpu.toFixed(1)} s in that time (inserts on its main thread, file reads on one worker thread)`,
       },
       {
         name: "50 KBs x 2,000: server peak RSS",
