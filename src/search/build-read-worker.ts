@@ -1,9 +1,10 @@
 /**
  * The worker thread of build-reader.ts: reads and parses batches of concept files
  * (readIndexDocs: file read, content hash, frontmatter parse) and computes their row values
- * (prepareRow) while the main thread writes the previous batch into SQLite. Warnings go back with the answer (the main thread's logger writes
- * them). Any failure answers `failed`: the main thread then reads that batch itself, so errors
- * keep the types and messages of an in-process read.
+ * (prepareRow) while the main thread writes the previous batch into SQLite. Warnings go back
+ * with the answer (the main thread's logger writes them). Any failure answers `failed`: the
+ * main thread then reads that batch itself, so errors keep the types and messages of an
+ * in-process read.
  */
 import { parentPort } from "node:worker_threads";
 import { readIndexDocs } from "../kb/index-read.js";

@@ -28,6 +28,13 @@ export const BULK_HASHSIZE = 16 * 1024 * 1024;
 export const DEFAULT_HASHSIZE = 1024 * 1024;
 
 /**
+ * Page cache of a first build, KiB (16 MiB instead of 64): its rows and segments are appended,
+ * so the larger cache only held dirty pages. In-process A/B over 100,000 concepts: peak RSS
+ * 373 → 339–343 MB, build time within noise (21.8 vs 21.8–24.6 s at load ~3).
+ */
+export const BULK_CACHE_KIB = 16_384;
+
+/**
  * Meta key set while a first build runs in bulk mode and removed when it ends. Found at open,
  * it means the process died mid-build (killed, crashed): the file holds part of the rows
  * without its secondary indexes or deferred vocabulary, and written without fsync

@@ -92,12 +92,15 @@ export function isDamagedDbError(err: unknown): boolean {
 
 const DAMAGED = /^SQLITE_(CORRUPT|NOTADB|IOERR|CANTOPEN|READONLY|PERM)/;
 
+/** Page cache per connection, KiB (64 MiB): the ranking joins touch every matching row. */
+export const CACHE_KIB = 65_536;
+
 function configure(db: Database.Database): void {
   db.pragma("journal_mode = WAL");
   // Derived data: losing the last transactions on power loss only costs a reconcile.
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
-  db.pragma("cache_size = -65536"); // 64 MiB: the ranking joins touch every matching row
+  db.pragma(`cache_size = -${CACHE_KIB}`);
 }
 
 /**

@@ -10,6 +10,7 @@ import { takePreparedRow } from "./build-reader.js";
 import {
   BULK_AUTOMERGE,
   BULK_BUILD_KEY,
+  BULK_CACHE_KIB,
   BULK_COMMIT_ROWS,
   BULK_HASHSIZE,
   DEFAULT_AUTOMERGE,
@@ -21,7 +22,7 @@ import { insertConceptRow, removeConceptRow } from "./concept-rows.js";
 import { HeldTransaction } from "./held-transaction.js";
 import { quickCheckInWorker } from "./integrity-check.js";
 import { runList } from "./list-query.js";
-import { isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
+import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
 import type { ConceptRow, FileStat } from "./rows.js";
 import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
 import { type PathExists, runSearch } from "./search-query.js";
@@ -222,7 +223,9 @@ class Index implements SqliteSearchIndex {
         this.cache.get("DELETE FROM meta WHERE key = ?").run(BULK_BUILD_KEY);
       }
     });
-    this.db.pragma(`synchronous = ${on ? "OFF" : "NORMAL"}`); // NORMAL: as open-db.ts sets it
+    // NORMAL and CACHE_KIB: as open-db.ts configures every connection.
+    this.db.pragma(`synchronous = ${on ? "OFF" : "NORMAL"}`);
+    this.db.pragma(`cache_size = -${on ? BULK_CACHE_KIB : CACHE_KIB}`);
     this.vocab.reset();
     this.cache.clear();
     this.bulk = on;

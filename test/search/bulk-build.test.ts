@@ -75,7 +75,7 @@ describe("bulk builds fill the vocabulary from the word index", () => {
     expect(snap.results.map((h) => h.id)).toEqual(["ops/backup"]);
   });
 
-  it("merges FTS5 segments 16 at a time while bulk, 4 (FTS5's default) again afterwards", () => {
+  it("merges FTS5 segments 16 at a time while bulk, 4 (FTS5's default) again afterwards, and restores the pragmas", () => {
     const index = fresh();
     const automerge = () =>
       ["concepts_fts", "concepts_tri"].map(
@@ -86,11 +86,16 @@ describe("bulk builds fill the vocabulary from the word index", () => {
             .pluck()
             .get() ?? "default",
       );
+    const pragma = (name: string) => index.database().pragma(name, { simple: true });
     expect(automerge()).toEqual(["default", "default"]);
+    expect([pragma("cache_size"), pragma("synchronous")]).toEqual([-65_536, 1]); // 1: NORMAL
     index.bulkMode(true);
     expect(automerge()).toEqual([16, 16]);
+    // A smaller page cache and no fsync while a first build fills the file (bulk-settings.ts).
+    expect([pragma("cache_size"), pragma("synchronous")]).toEqual([-16_384, 0]);
     index.bulkMode(false);
     expect(automerge()).toEqual([4, 4]);
+    expect([pragma("cache_size"), pragma("synchronous")]).toEqual([-65_536, 1]);
   });
 
   it("a search during a bulk build sees the rows written so far (uncommitted)", () => {
