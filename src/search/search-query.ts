@@ -103,16 +103,27 @@ function fetch(
   // longer token starts with is matched exactly, the same rows and scores (prefix-terms.ts).
   const words = terms.words.map(foldText);
   const whole = wholeTokenTerms(cache, words);
-  const wordExpr = ftsExpression(words, op, (t) => !whole.has(t));
+  const prefix = (t: string) => !whole.has(t);
+  const wordExpr = ftsExpression(words, op, prefix);
   // Substrings of id/title/tags (trigram); under AND every term must be long enough for it.
   const triTerms =
     op === "AND" ? (terms.long.length === terms.all.length ? terms.long : []) : terms.long;
-  const rankers: Ranker[] = [{ table: "concepts_fts", rank: WORD_RANK, match: wordExpr }];
+  const rankers: Ranker[] = [
+    {
+      table: "concepts_fts",
+      rank: WORD_RANK,
+      match: wordExpr,
+      phrases: words.map((w) => ftsExpression([w], op, prefix)),
+    },
+  ];
+  // The trigram ranker first: its few, short fields are cheap to score and usually fill the
+  // page above anything the word ranker could score, which is then skipped (top-ranked.ts).
   if (triTerms.length > 0)
-    rankers.push({
+    rankers.unshift({
       table: "concepts_tri",
       rank: TRI_RANK,
       match: ftsExpression(triTerms, op, false),
+      phrases: triTerms.map((t) => ftsExpression([t], op, false)),
     });
   const top = topRanked(cache, rankers, filters, limit);
   if (top !== null) return pageRows(cache, top);

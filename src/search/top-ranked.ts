@@ -11,14 +11,17 @@
  * null and the caller runs the full ranking. Filters (visibility, scope) stay in each ranker's WHERE before its LIMIT, so
  * LIMIT counts visible rows only (D118).
  */
+import { bm25Bound, type FtsTable } from "./score-bound.js";
 import { andAll, placeholders, type SqlFragment, TRUE_SQL } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 
 export interface Ranker {
-  /** The FTS5 table and its score expression (larger is better). */
-  table: "concepts_fts" | "concepts_tri";
+  /** The FTS5 table and its score expression (-bm25 with the table's weights; larger is better). */
+  table: FtsTable;
   rank: string;
   match: string;
+  /** Each phrase of `match` alone (bm25's per-phrase document counts, score-bound.ts). */
+  phrases: string[];
 }
 
 /** Rows fetched beyond `limit` from each ranker, to hold a run of scores equal to the cut. */
@@ -41,6 +44,7 @@ export function topRanked(
 ): Scored[] | null {
   const best = new Map<number, number>();
   for (const ranker of rankers) {
+    if (cannotReachPage(cache, ranker, best, limit)) continue;
     const window = limit + TIE_WINDOW;
     const rows = rankerTop(cache, ranker, filters, window);
     // Every row scoring as high as the limit-th: the cut then never splits a run of equal
@@ -65,6 +69,26 @@ export function topRanked(
     });
   }
   return ranked.slice(0, limit);
+}
+
+/**
+ * True when no row of `ranker` can score as high as the `limit`-th best row found so far: then
+ * none of its rows changes the page (a row's score is the larger of its rankers' scores, and the
+ * rows earlier rankers scored at or above that cut are all in `best`). On 100,000 concepts the
+ * trigram ranker (id, title, tags; high IDF) usually fills the page with scores above any the
+ * word ranker could give a common word, whose scoring of ~5,000 matches is most of a query.
+ */
+function cannotReachPage(
+  cache: StatementCache,
+  ranker: Ranker,
+  best: ReadonlyMap<number, number>,
+  limit: number,
+): boolean {
+  // Inside a build's held transaction FTS5's row count may be ahead of its stored record.
+  if (best.size < limit || cache.inTransaction) return false;
+  const cut = [...best.values()].sort((a, b) => b - a)[limit - 1] as number;
+  if (!Number.isFinite(cut)) return false;
+  return bm25Bound(cache, ranker.table, ranker.phrases, (partial) => partial >= cut) < cut;
 }
 
 /**
