@@ -66,7 +66,7 @@ export const inProcessReader: DocReader = {
   read: (root, maps, files, logger) => readIndexDocs(root, files, maps, logger),
 };
 
-/** A worker with nothing to do for this long is stopped (its heap is ~10-20 MB of RSS). */
+/** A worker with nothing to do for this long is stopped (its heap is ~50 MB of RSS). */
 const IDLE_MS = 5_000;
 
 interface Pending {
@@ -80,8 +80,14 @@ class ReadWorker {
   private readonly pending = new Map<number, Pending>();
   private idleTimer: NodeJS.Timeout | null = null;
 
+  constructor(private readonly idleMs: number) {}
+
   get load(): number {
     return this.pending.size;
+  }
+
+  get running(): boolean {
+    return this.worker !== null;
   }
 
   /** The documents, or null when the worker could not read them (the caller reads in process). */
@@ -133,7 +139,7 @@ class ReadWorker {
 
   private idle(): void {
     this.worker?.unref();
-    this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS);
+    this.idleTimer = setTimeout(() => void this.stop(), this.idleMs);
     this.idleTimer.unref();
   }
 
@@ -159,10 +165,13 @@ export class ReadWorkerPool implements DocReader {
   /** Batches answered by a worker and batches read in process instead (tests, diagnostics). */
   readonly batches = { worker: 0, inProcess: 0 };
 
-  constructor(readonly threads = 1) {
+  constructor(
+    readonly threads = 1,
+    idleMs = IDLE_MS,
+  ) {
     if (!Number.isInteger(threads) || threads < 1)
       throw new RangeError(`read worker threads must be a positive integer, got ${threads}`);
-    this.workers = Array.from({ length: threads }, () => new ReadWorker());
+    this.workers = Array.from({ length: threads }, () => new ReadWorker(idleMs));
   }
 
   async read(
@@ -179,6 +188,11 @@ export class ReadWorkerPool implements DocReader {
     }
     this.batches.inProcess++;
     return readIndexDocs(root, files, maps, logger);
+  }
+
+  /** Threads alive now (they start on demand and stop after `idleMs` without work). */
+  get running(): number {
+    return this.workers.filter((w) => w.running).length;
   }
 
   /** Stops every thread (requests under way are read in process). */

@@ -110,6 +110,21 @@ describe("ReadWorkerPool", () => {
     expect(pool.batches.worker).toBe(1);
   });
 
+  it("starts its thread on demand and stops it when idle", async () => {
+    const root = kbWith({ "data/infra/a.md": "---\ntype: note\n---\nx\n" });
+    const pool = new ReadWorkerPool(1, 50);
+    pools.push(pool);
+    expect(pool.running).toBe(0);
+    await pool.read(root, maps, stats(root, ["data/infra/a.md"]), undefined);
+    expect(pool.running).toBe(1);
+    for (let waited = 0; pool.running > 0 && waited < 5_000; waited += 25)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(pool.running).toBe(0);
+    const again = await pool.read(root, maps, stats(root, ["data/infra/a.md"]), undefined);
+    expect(again[0]?.type).toBe("note");
+    expect(pool.batches).toEqual({ worker: 2, inProcess: 0 });
+  });
+
   it("spreads concurrent batches over its threads and answers each with its own files", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 40; i++)
