@@ -17,8 +17,8 @@ import { openSearchIndex } from "../../src/search/sqlite-index.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const identity = { name: "test", email: "test@localhost" };
-/** Above the bulk threshold (200) and over two batches of 500. */
-const COUNT = 1_100;
+/** Above the bulk threshold (200) and the read worker's (1,500 files: three batches of 500). */
+const COUNT = 1_600;
 const newDir = useTempDirs("carto-firstbuild-");
 let root: string;
 let store: KbStore;
@@ -47,15 +47,17 @@ function concept(i: number): string {
   return `---\n${fm}\n---\n# ${w(2)}\n\nword${i} shared ${w(3)} text ${i % 13} ${w(4)}.\n`;
 }
 
+function fileOf(i: number): string {
+  const folder = i % 4 === 0 ? "log" : i % 4 === 1 ? "misc" : "infra";
+  return `data/${folder}/c${i}.md`;
+}
+
 beforeEach(async () => {
   root = path.join(newDir(), "kb");
   await initKb(root, { identity });
   write("data/infra/_map.md", "---\ntype: Map\ntitle: Infra\nkind: map\n---\n# Infra\n");
   write("data/log/_map.md", "---\ntype: Map\ntitle: Log\nkind: journal\n---\n# Log\n");
-  for (let i = 0; i < COUNT; i++) {
-    const folder = i % 4 === 0 ? "log" : i % 4 === 1 ? "misc" : "infra";
-    write(`data/${folder}/c${i}.md`, concept(i));
-  }
+  for (let i = 0; i < COUNT; i++) write(fileOf(i), concept(i));
   write("data/infra/expanded/index.md", concept(COUNT));
   write("data/misc/bad.md", "---\ntype: [unclosed\n---\nbody\n");
   store = await openKb({
@@ -125,7 +127,7 @@ describe("a first build through the worker pool", () => {
     const stats = await buildKbIndex(store, index, { reader: pool });
     index.close();
     expect(stats.added).toBe(COUNT + 2);
-    expect(pool.batches).toEqual({ worker: 3, inProcess: 0 });
+    expect(pool.batches).toEqual({ worker: 4, inProcess: 0 });
     const built = { rows: contents(kbIndexPath(store)), answers: answers(kbIndexPath(store)) };
 
     fs.rmSync(kbIndexPath(store));
@@ -136,5 +138,17 @@ describe("a first build through the worker pool", () => {
     expect(built.rows.vocab.length).toBeGreaterThan(COUNT);
     expect(QUERIES.filter((_, i) => built.answers[i]?.results.length === 0)).toEqual([]);
     expect(built).toEqual(rebuilt);
+  });
+
+  it("a pass of fewer than 1,500 files reads in process (starting the worker costs more)", async () => {
+    for (let i = 0; i < COUNT; i++) if (i >= 1_000) fs.rmSync(path.join(root, fileOf(i)));
+    const pool = new ReadWorkerPool(1);
+    pools.push(pool);
+    const index = openKbIndexFile(store);
+    const stats = await buildKbIndex(store, index, { reader: pool });
+    index.close();
+    expect(stats.added).toBe(1_002);
+    expect(pool.batches).toEqual({ worker: 0, inProcess: 0 });
+    expect(pool.running).toBe(0);
   });
 });
