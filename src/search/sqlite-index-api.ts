@@ -31,9 +31,10 @@ export interface SqliteSearchIndex extends SearchIndex {
   readonly damaged: boolean;
   /**
    * Runs quick_check on a worker thread (an open with deferQuickCheck skipped it); a damaged
-   * file marks the index damaged, so the next reconcile pass recreates and refills it.
+   * file marks the index damaged, so the next reconcile pass recreates and refills it. Skipped
+   * for a file created at open or last closed cleanly by the previous process (clean-close.ts).
    */
-  checkIntegrity(): Promise<void>;
+  checkIntegrity(): Promise<"skipped" | "ok" | "damaged">;
   /** Moves the damaged file aside and continues on a fresh, empty one (refill it next). */
   recreate(reason: string): void;
   /** Inserts or replaces a concept; `stat` lets the next open skip the file while unchanged. */

@@ -18,6 +18,7 @@ import {
   setAutomerge,
   setHashsize,
 } from "./bulk-settings.js";
+import { markCleanClose, takeCleanClose } from "./clean-close.js";
 import { insertConceptRow, removeConceptRow } from "./concept-rows.js";
 import { HeldTransaction } from "./held-transaction.js";
 import { quickCheckInWorker } from "./integrity-check.js";
@@ -73,6 +74,8 @@ class Index implements SqliteSearchIndex {
   private readonly held = new HeldTransaction(() => this.db, BULK_COMMIT_ROWS);
   /** Where the bulk build's vocabulary fill goes on (fillVocabularyStep); null once done. */
   private vocabFrom: string | null = "";
+  /** The previous process closed the file itself: no deferred quick_check (clean-close.ts). */
+  private readonly closedCleanly: boolean;
 
   constructor(
     private db: Database.Database,
@@ -81,6 +84,7 @@ class Index implements SqliteSearchIndex {
   ) {
     this.cache = new StatementCache(db);
     this.vocab = new Vocabulary(this.cache);
+    this.closedCleanly = !isFresh && opts.dbPath !== ":memory:" && takeCleanClose(db);
   }
 
   get fresh(): boolean {
@@ -91,13 +95,14 @@ class Index implements SqliteSearchIndex {
     return this.wasDamaged;
   }
 
-  async checkIntegrity(): Promise<void> {
-    if (this.opts.dbPath === ":memory:" || this.isFresh) return;
+  async checkIntegrity(): Promise<"skipped" | "ok" | "damaged"> {
+    if (this.opts.dbPath === ":memory:" || this.isFresh || this.closedCleanly) return "skipped";
     const check = await quickCheckInWorker(this.opts.dbPath);
-    if (!check.ok)
-      this.markDamaged(
-        Object.assign(new Error(check.message), { code: check.code ?? "SQLITE_CORRUPT" }),
-      );
+    if (check.ok) return "ok";
+    this.markDamaged(
+      Object.assign(new Error(check.message), { code: check.code ?? "SQLITE_CORRUPT" }),
+    );
+    return "damaged";
   }
 
   recreate(reason: string): void {
@@ -359,6 +364,7 @@ class Index implements SqliteSearchIndex {
     if (this.closed) return;
     this.closed = true;
     this.cache.clear();
+    if (!this.wasDamaged && this.opts.dbPath !== ":memory:") markCleanClose(this.db);
     this.db.close();
   }
 
