@@ -27,7 +27,9 @@ export function markCleanClose(db: Database.Database): void {
 /** True when the file carries the mark; removes it, so only a clean close puts it back. */
 export function takeCleanClose(db: Database.Database): boolean {
   try {
-    const removed = db.prepare("DELETE FROM meta WHERE key = ?").run(CLEAN_CLOSE_KEY);
+    const removed = db
+      .prepare("DELETE FROM meta WHERE key = ? AND value = '1'")
+      .run(CLEAN_CLOSE_KEY);
     return removed.changes > 0;
   } catch {
     return false;

@@ -3,23 +3,20 @@
  * (clean-close.ts, issue 16): a clean close leaves a mark the next open takes; a process that
  * dies, or closes mid-transaction, leaves none, and its successor checks the file.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openSearchIndex } from "../../src/search/sqlite-index.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { doc } from "./docs.js";
 
-let dir: string;
+const newDir = useTempDirs("carto-clean-close-");
 let dbPath: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "carto-clean-close-"));
-  dbPath = join(dir, "index.db");
+  dbPath = join(newDir(), "index.db");
   const index = openSearchIndex(dbPath);
   index.reconcile([doc("ops/a"), doc("ops/b")]);
   index.close();
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the deferred quick_check after a clean close", () => {
   it("is skipped once after a clean close; an open that found no mark checks", async () => {

@@ -7,14 +7,13 @@
  * titles, and filters.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Visibility } from "../../src/kb/types.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { doc } from "./docs.js";
 
 const WORDS = ["gateway", "gateways", "gate", "router", "routing", "backup", "restores", "vpn"];
@@ -62,12 +61,13 @@ function corpus() {
   return docs;
 }
 
+const newDir = useTempDirs("carto-rank-", "file");
 let dir: string;
 let index: SqliteSearchIndex;
 let db: Database.Database;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "carto-rank-"));
+  dir = newDir();
   index = openSearchIndex(join(dir, "index.db"));
   index.reconcile(corpus());
   db = new Database(join(dir, "index.db"), { readonly: true });
@@ -75,7 +75,6 @@ beforeAll(() => {
 afterAll(() => {
   db?.close();
   index?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const quoted = (t: string) => `"${t.replace(/"/g, '""')}"`;

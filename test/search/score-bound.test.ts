@@ -3,8 +3,6 @@
  * ever scores above the bound, and a word ranker whose bound is under the page's cut is never
  * run — with the answer still that of ranking every match.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +12,7 @@ import { TRUE_SQL } from "../../src/search/sql-fragment.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { StatementCache } from "../../src/search/statement-cache.js";
 import { type Ranker, topRanked } from "../../src/search/top-ranked.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { doc } from "./docs.js";
 
 const WORDS = ["gateway", "router", "backup", "restores", "vpn", "alert", "latency", "disk"];
@@ -38,6 +37,7 @@ function corpus() {
   );
 }
 
+const newDir = useTempDirs("carto-bound-", "file");
 let dir: string;
 let index: SqliteSearchIndex;
 let db: Database.Database;
@@ -45,7 +45,7 @@ const executed: string[] = [];
 let cache: StatementCache;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "carto-bound-"));
+  dir = newDir();
   index = openSearchIndex(join(dir, "index.db"));
   index.reconcile(corpus());
   // Deleted rows (tombstones) must count neither in N nor in a phrase's hits.
@@ -62,7 +62,6 @@ beforeAll(() => {
 afterAll(() => {
   db?.close();
   index?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const WORD_RANK = "-bm25(concepts_fts, 4.0, 8.0, 3.0, 1.0)";
