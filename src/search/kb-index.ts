@@ -318,7 +318,9 @@ const KNOWN_PAGE = 1_000;
  * which `/health` and every call waited out. Rows a tool changes meanwhile are in the pass's
  * tracked set, which wins over this copy.
  */
-async function indexedFilesInSteps(index: SqliteSearchIndex): Promise<Map<string, IndexedFile>> {
+export async function indexedFilesInSteps(
+  index: SqliteSearchIndex,
+): Promise<Map<string, IndexedFile>> {
   const all = new Map<string, IndexedFile>();
   for (let after = ""; ; ) {
     const page = index.indexedFiles({ after, limit: KNOWN_PAGE });

@@ -1,71 +1,70 @@
 /**
- * A full rebuild of one KB's index (the `reindex` tool and CLI): every concept read, the whole
- * content swapped in one transaction. The incremental passes are in kb-index.ts.
+ * A full rebuild of one KB's index (the `index_rebuild` tool and the `reindex` CLI): the index
+ * is emptied, then filled by the same batched pass as a server's first build (kb-index.ts:
+ * bulk mode, one batch of documents in memory, the event loop free between batches). Vectors
+ * (embeddings) stay: only the keyword tables are emptied. The incremental passes are in
+ * kb-index.ts.
  */
 import type { KbStore } from "../kb/api.js";
-import type { ConceptDoc } from "../kb/types.js";
 import { silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
 import {
+  buildKbIndex,
+  indexedFilesInSteps,
   type KbIndexOptions,
   kbIndexPath,
-  LAYOUT_KEY,
-  layoutSignature,
-  readDocs,
+  type PassControl,
   recovering,
 } from "./kb-index.js";
 import { isDamagedDbError } from "./open-db.js";
-import type { FileStat } from "./rows.js";
 import { openSearchIndex, type SqliteSearchIndex } from "./sqlite-index.js";
 
-export interface ReindexOptions extends KbIndexOptions {
-  /** Called as concepts are indexed (0 first, then every few hundred): `done` of `total`. */
+export interface ReindexOptions extends KbIndexOptions, Pick<PassControl, "reader" | "signal"> {
+  /** Called as concepts are indexed (0 first, then after each batch): `done` of `total`. */
   onProgress?: (done: number, total: number) => void;
-  /** An index already open on this KB (the in-process `reindex` tool); opened and closed here otherwise. */
+  /** An index already open on this KB (the in-process tool); opened and closed here otherwise. */
   index?: SqliteSearchIndex;
 }
 
 /**
- * Rebuilds the KB's index from scratch: reads every concept (readDocs), then swaps the whole
- * content in one transaction (readers see the old index until the commit; `onProgress` runs
- * synchronously inside it). Returns what changed
- * relative to the previous content.
+ * Rebuilds the KB's index from scratch and returns what changed relative to the previous
+ * content. Searches on the same index meanwhile answer from what is indexed so far (the tool
+ * reports the build through the KB's index status, as a first build does). Before issue 16 the
+ * rows were swapped in one transaction: every document in memory at once (~0.75 GB at 100,000
+ * concepts) and the event loop held for the whole insert (~1.2 s per 10,000 concepts).
  */
 export async function reindexKb(
   store: KbStore,
   opts: ReindexOptions = {},
 ): Promise<ReconcileStats> {
-  const index =
-    opts.index ?? openSearchIndex(kbIndexPath(store), { logger: opts.logger ?? silentLogger });
+  const logger = opts.logger ?? silentLogger;
+  const index = opts.index ?? openSearchIndex(kbIndexPath(store), { logger });
   try {
-    const maps = await store.maps();
-    const layout = layoutSignature(maps);
-    // Stat before reading: a file edited in between keeps an older stat and is re-read later.
-    const files = await store.scanConceptFiles();
-    const docs = await readDocs(store.root, maps, files, opts.logger);
-    const entries: Array<{ doc: ConceptDoc; stat: FileStat }> = [];
-    for (const file of files) {
-      const doc = docs.get(file.id);
-      if (doc) entries.push({ doc, stat: { mtimeMs: file.mtimeMs, size: file.size } });
-    }
     // A damaged file cannot say what it held: everything then counts as added.
     let before = new Map<string, { hash: string }>();
     return await recovering(index, async () => {
-      before = readableFiles(index);
-      index.transaction(() => {
-        index.replaceAll(entries, opts.onProgress);
-        index.setMeta(LAYOUT_KEY, layout);
+      before = await readableFiles(index);
+      index.replaceAll([]); // empty: the pass below is a first build
+      await buildKbIndex(store, index, {
+        full: true,
+        logger,
+        ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+        ...(opts.reader ? { reader: opts.reader } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.bulkReadThreshold !== undefined
+          ? { bulkReadThreshold: opts.bulkReadThreshold }
+          : {}),
       });
-      return diffStats(before, entries);
+      return diffStats(before, await indexedFilesInSteps(index));
     });
   } finally {
     if (!opts.index) index.close();
   }
 }
 
-function readableFiles(index: SqliteSearchIndex): Map<string, { hash: string }> {
+async function readableFiles(index: SqliteSearchIndex): Promise<Map<string, { hash: string }>> {
   try {
-    return index.indexedFiles();
+    return await indexedFilesInSteps(index);
   } catch (err) {
     if (isDamagedDbError(err)) return new Map();
     throw err;
@@ -74,17 +73,15 @@ function readableFiles(index: SqliteSearchIndex): Map<string, { hash: string }> 
 
 function diffStats(
   before: Map<string, { hash: string }>,
-  entries: Array<{ doc: ConceptDoc }>,
+  after: Map<string, { hash: string }>,
 ): ReconcileStats {
   const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: 0 };
-  const now = new Set<string>();
-  for (const { doc } of entries) {
-    now.add(doc.id);
-    const prev = before.get(doc.id);
+  for (const [id, { hash }] of after) {
+    const prev = before.get(id);
     if (!prev) stats.added++;
-    else if (prev.hash !== doc.hash) stats.changed++;
+    else if (prev.hash !== hash) stats.changed++;
     else stats.unchanged++;
   }
-  for (const id of before.keys()) if (!now.has(id)) stats.removed++;
+  for (const id of before.keys()) if (!after.has(id)) stats.removed++;
   return stats;
 }

@@ -35,11 +35,28 @@ const indexRebuild = defineTool({
   handler: async (_args, ctx) => {
     rebuildCooldown.take(ctx.runtime, ctx.now());
     const started = Date.now();
-    const { store, index } = ctx.runtime;
+    const { store, index, indexStatus } = ctx.runtime;
     const sqlite = asSqlite(index);
     if (sqlite) {
-      const stats = await reindexKb(store, { index: sqlite });
-      return { ...stats, total: index.count(), ms: Date.now() - started };
+      // Batched like a first build (issue 16): searches meanwhile answer from what is indexed
+      // and say so (the `index` field), and no batch holds up the calls of other KBs.
+      indexStatus.set("building", 0, 0);
+      try {
+        const stats = await reindexKb(store, {
+          index: sqlite,
+          onProgress: (done, total) => {
+            indexStatus.set("building", done, total);
+            ctx.progress?.(done, total);
+          },
+        });
+        const { total } = indexStatus.progress;
+        indexStatus.set("ready", total, total);
+        return { ...stats, total: index.count(), ms: Date.now() - started };
+      } catch (err) {
+        const { done, total } = indexStatus.progress;
+        indexStatus.set("failed", done, total, "index_rebuild did not finish: call it again");
+        throw err;
+      }
     }
     // Another SearchIndex implementation: re-upsert everything, drop what vanished.
     const docs = await store.listConcepts();
