@@ -10,7 +10,6 @@ import { silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
 import {
   buildKbIndex,
-  indexedFilesInSteps,
   type KbIndexOptions,
   kbIndexPath,
   type PassControl,
@@ -55,7 +54,7 @@ export async function reindexKb(
           ? { bulkReadThreshold: opts.bulkReadThreshold }
           : {}),
       });
-      return diffStats(before, await indexedFilesInSteps(index));
+      return diffStats(before, await hashesInSteps(index));
     });
   } finally {
     if (!opts.index) index.close();
@@ -64,10 +63,27 @@ export async function reindexKb(
 
 async function readableFiles(index: SqliteSearchIndex): Promise<Map<string, { hash: string }>> {
   try {
-    return await indexedFilesInSteps(index);
+    return await hashesInSteps(index);
   } catch (err) {
     if (isDamagedDbError(err)) return new Map();
     throw err;
+  }
+}
+
+/** Rows read per step (the event loop runs between steps). */
+const PAGE = 1_000;
+
+/** Every indexed id with its content hash only (the whole rows of 100,000 concepts: ~200 MB). */
+async function hashesInSteps(index: SqliteSearchIndex): Promise<Map<string, { hash: string }>> {
+  const all = new Map<string, { hash: string }>();
+  for (let after = ""; ; ) {
+    const page = index.indexedFiles({ after, limit: PAGE });
+    for (const [id, file] of page) {
+      all.set(id, { hash: file.hash });
+      after = id;
+    }
+    if (page.size < PAGE) return all;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 

@@ -5,6 +5,7 @@ import { isKbError } from "../../kb/errors.js";
 import { acquireKbLock } from "../../kb/kb-lock.js";
 import { openKb } from "../../kb/store.js";
 import { stderrLogger } from "../../logger.js";
+import { ReadWorkerPool } from "../../search/build-reader.js";
 import { reindexKb } from "../../search/index.js";
 import { normalizeKbName } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
@@ -36,8 +37,13 @@ export async function reindexCommand(io: CliIo, kbPath: string): Promise<void> {
   const progress = progressReporter(io.stderr, "reindex");
   const started = Date.now();
   const logger = stderrLogger(io.stderr); // a damaged index is moved aside with a warning
-  const stats = await reindexKb(store, { onProgress: progress.update, logger }).finally(() =>
-    lock.release(),
+  // Files are read and parsed on a worker thread while this one writes (as a server's build).
+  const reader = new ReadWorkerPool();
+  const stats = await reindexKb(store, { onProgress: progress.update, logger, reader }).finally(
+    async () => {
+      await reader.close();
+      await lock.release();
+    },
   );
   progress.done();
   const seconds = ((Date.now() - started) / 1000).toFixed(2);
