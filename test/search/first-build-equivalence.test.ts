@@ -11,7 +11,7 @@ import type { KbStore } from "../../src/kb/api.js";
 import { initKb, openKb } from "../../src/kb/store.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { ReadWorkerPool } from "../../src/search/build-reader.js";
-import { buildKbIndex, kbIndexPath, openKbIndexFile } from "../../src/search/kb-index.js";
+import { buildKbIndex, kbIndexPath, openKbIndexFile, readDocs } from "../../src/search/kb-index.js";
 import { reindexKb } from "../../src/search/reindex-kb.js";
 import { openSearchIndex } from "../../src/search/sqlite-index.js";
 import { useTempDirs } from "../support/temp-dir.js";
@@ -119,6 +119,27 @@ function answers(dbPath: string) {
   }
 }
 
+/**
+ * The plain way, as reindex was before it went through the batched pass: every document read
+ * in process, then every row inserted in one transaction (replaceAll).
+ */
+async function referenceBuild(): Promise<void> {
+  const maps = await store.maps();
+  const files = await store.scanConceptFiles();
+  const docs = await readDocs(store.root, maps, files, undefined);
+  const index = openSearchIndex(kbIndexPath(store));
+  try {
+    index.replaceAll(
+      files.flatMap((f) => {
+        const doc = docs.get(f.id);
+        return doc ? [{ doc, stat: { mtimeMs: f.mtimeMs, size: f.size } }] : [];
+      }),
+    );
+  } finally {
+    index.close();
+  }
+}
+
 describe("a first build through the worker pool", () => {
   it("stores the same rows, vocabulary and search answers as reindex", async () => {
     const pool = new ReadWorkerPool(1);
@@ -131,8 +152,12 @@ describe("a first build through the worker pool", () => {
     const built = { rows: contents(kbIndexPath(store)), answers: answers(kbIndexPath(store)) };
 
     fs.rmSync(kbIndexPath(store));
+    await referenceBuild();
+    const reference = { rows: contents(kbIndexPath(store)), answers: answers(kbIndexPath(store)) };
+    fs.rmSync(kbIndexPath(store));
     await reindexKb(store);
     const rebuilt = { rows: contents(kbIndexPath(store)), answers: answers(kbIndexPath(store)) };
+    expect(rebuilt).toEqual(reference);
 
     expect(built.rows.concepts).toHaveLength(COUNT + 2);
     expect(built.rows.vocab.length).toBeGreaterThan(COUNT);
