@@ -217,6 +217,32 @@ describe("background index build", () => {
     expect(seen.length).toBeGreaterThanOrEqual(2);
   });
 
+  it("index_rebuild during a background build waits for it, then rebuilds; the KB reads ready", async () => {
+    const dir = tempDir();
+    const kb = await kbWith(dir, "notes", 30);
+    const scheduler = new IndexBuildScheduler(1);
+    const release = holdSlots(scheduler);
+    const app = await createCartographer({
+      kbs: [kb],
+      logger: memoryLogger(),
+      indexBuilds: scheduler,
+    });
+    cleanups.push(() => app.close());
+    const client = await clientOf(app);
+    const call = client.callTool({ name: "index_rebuild", arguments: {} });
+    let answered = false;
+    void call.then(() => {
+      answered = true;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answered).toBe(false); // two passes never run over one index at once
+    expect(app.kbs[0]?.index?.state).toBe("queued");
+    release();
+    const stats = json(await call);
+    expect(stats).toMatchObject({ unchanged: 30, added: 0, removed: 0, total: 30 });
+    expect(app.kbs[0]?.index).toMatchObject({ state: "ready", done: 30, total: 30 });
+  });
+
   it("closing the app mid-build stops the build and releases the KB", async () => {
     const dir = tempDir();
     const kb = await kbWith(dir, "notes", 600);

@@ -5,6 +5,7 @@
  * swapped) is also rate-limited per KB (docs/decisions.md).
  */
 import type { SearchIndex } from "../../search/api.js";
+import type { BuildStatus } from "../../search/build-status.js";
 import { buildKbIndex, reindexKb, type SqliteSearchIndex } from "../../search/index.js";
 import { Cooldown } from "../cooldown.js";
 import { defineTool } from "../define.js";
@@ -38,6 +39,8 @@ const indexRebuild = defineTool({
     const { store, index, indexStatus } = ctx.runtime;
     const sqlite = asSqlite(index);
     if (sqlite) {
+      // Never two passes over one index at once: the server's own build finishes first.
+      await buildSettled(indexStatus);
       // Batched like a first build (issue 16): searches meanwhile answer from what is indexed
       // and say so (the `index` field), and no batch holds up the calls of other KBs.
       indexStatus.set("building", 0, 0);
@@ -102,11 +105,7 @@ const reindex = defineTool({
     }
     // The server's background build does this same pass: wait for it (reporting its progress)
     // rather than run two passes at once, then run one more for edits made since (issue 16).
-    while (indexStatus.progress.state === "queued" || indexStatus.progress.state === "building") {
-      const { done, total } = indexStatus.progress;
-      if (total > 0) ctx.progress?.(done, total);
-      await indexStatus.settled(REINDEX_POLL_MS);
-    }
+    await buildSettled(indexStatus, ctx.progress);
     // Batched, yielding between batches: `done` of `total` concept files, 0 first.
     let first = true;
     const stats = await buildKbIndex(store, sqlite, {
@@ -120,5 +119,17 @@ const reindex = defineTool({
     return { ...stats, total: index.count(), ms: Date.now() - started };
   },
 });
+
+/** Waits for the server's build of this index (queued or building), reporting its progress. */
+async function buildSettled(
+  status: BuildStatus,
+  progress?: (done: number, total?: number) => void,
+): Promise<void> {
+  while (status.progress.state === "queued" || status.progress.state === "building") {
+    const { done, total } = status.progress;
+    if (total > 0) progress?.(done, total);
+    await status.settled(REINDEX_POLL_MS);
+  }
+}
 
 export const indexTools: ToolSpec[] = [indexRebuild, reindex];
