@@ -34,6 +34,9 @@ const visible: string[] = [];
 beforeAll(async () => {
   const root = join(newDir(), "kb");
   const concepts = await generateKb(root, { concepts: 2000, maps: 8, seed: 5 });
+  // The writes below land in a later second than the generator's commit, so changes_since
+  // (newest first, whole seconds, 100 by default) lists them above its 2,000 additions.
+  await new Promise((r) => setTimeout(r, 1010 - (Date.now() % 1000)));
   const maps = [...new Set(concepts.map((c) => c.map))];
   visibleMap = maps[0] as string;
   const author = { name: BENCH_GIT_ENV.GIT_AUTHOR_NAME, email: BENCH_GIT_ENV.GIT_AUTHOR_EMAIL };
