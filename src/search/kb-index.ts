@@ -318,14 +318,21 @@ const KNOWN_PAGE = 1_000;
  * which `/health` and every call waited out. Rows a tool changes meanwhile are in the pass's
  * tracked set, which wins over this copy.
  */
-export async function indexedFilesInSteps(
+export function indexedFilesInSteps(index: SqliteSearchIndex): Promise<Map<string, IndexedFile>>;
+/** The same, keeping only `pick(row)` per id (a full rebuild's counts need the hash alone). */
+export function indexedFilesInSteps<T>(
   index: SqliteSearchIndex,
-): Promise<Map<string, IndexedFile>> {
-  const all = new Map<string, IndexedFile>();
+  pick: (file: IndexedFile) => T,
+): Promise<Map<string, T>>;
+export async function indexedFilesInSteps<T>(
+  index: SqliteSearchIndex,
+  pick: (file: IndexedFile) => T = (file) => file as T,
+): Promise<Map<string, T>> {
+  const all = new Map<string, T>();
   for (let after = ""; ; ) {
     const page = index.indexedFiles({ after, limit: KNOWN_PAGE });
     for (const [id, file] of page) {
-      all.set(id, file);
+      all.set(id, pick(file));
       after = id;
     }
     if (page.size < KNOWN_PAGE) return all;

@@ -10,6 +10,7 @@ import { silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
 import {
   buildKbIndex,
+  indexedFilesInSteps,
   type KbIndexOptions,
   kbIndexPath,
   type PassControl,
@@ -70,22 +71,9 @@ async function readableFiles(index: SqliteSearchIndex): Promise<Map<string, { ha
   }
 }
 
-/** Rows read per step (the event loop runs between steps). */
-const PAGE = 1_000;
-
-/** Every indexed id with its content hash only (the whole rows of 100,000 concepts: ~200 MB). */
-async function hashesInSteps(index: SqliteSearchIndex): Promise<Map<string, { hash: string }>> {
-  const all = new Map<string, { hash: string }>();
-  for (let after = ""; ; ) {
-    const page = index.indexedFiles({ after, limit: PAGE });
-    for (const [id, file] of page) {
-      all.set(id, { hash: file.hash });
-      after = id;
-    }
-    if (page.size < PAGE) return all;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-}
+/** Every indexed id with its content hash only (whole rows of 100,000 concepts: ~200 MB). */
+const hashesInSteps = (index: SqliteSearchIndex) =>
+  indexedFilesInSteps(index, (file) => ({ hash: file.hash }));
 
 function diffStats(
   before: Map<string, { hash: string }>,

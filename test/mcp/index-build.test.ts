@@ -186,9 +186,9 @@ describe("background index build", () => {
     expect(done).toBeLessThan(total as number);
   });
 
-  it("reindex during a background build waits for it, then reconciles and reports progress", async () => {
-    const dir = tempDir();
-    const kb = await kbWith(dir, "notes", 30);
+  /** An app serving one KB of `count` concepts whose build waits until `release()`. */
+  async function appWithBuildHeld(count: number) {
+    const kb = await kbWith(tempDir(), "notes", count);
     const scheduler = new IndexBuildScheduler(1);
     const release = holdSlots(scheduler);
     const app = await createCartographer({
@@ -197,19 +197,25 @@ describe("background index build", () => {
       indexBuilds: scheduler,
     });
     cleanups.push(() => app.close());
-    const client = await clientOf(app);
+    return { app, client: await clientOf(app), release };
+  }
+
+  /** Whether `call` settles within `ms`. */
+  const answeredWithin = (call: Promise<unknown>, ms: number) =>
+    Promise.race([
+      call.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), ms)),
+    ]);
+
+  it("reindex during a background build waits for it, then reconciles and reports progress", async () => {
+    const { client, release } = await appWithBuildHeld(30);
     const seen: Array<{ progress: number; total?: number }> = [];
     const call = client.request(
       { method: "tools/call", params: { name: "reindex", arguments: {} } },
       CallToolResultSchema,
       { onprogress: (p) => seen.push(p) },
     );
-    let answered = false;
-    void call.then(() => {
-      answered = true;
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(answered).toBe(false); // the build has not run: reindex waits for it
+    expect(await answeredWithin(call, 300)).toBe(false); // the build has not run: reindex waits for it
     release();
     const stats = json(await call);
     expect(stats.total).toBe(30);
@@ -218,24 +224,9 @@ describe("background index build", () => {
   });
 
   it("index_rebuild during a background build waits for it, then rebuilds; the KB reads ready", async () => {
-    const dir = tempDir();
-    const kb = await kbWith(dir, "notes", 30);
-    const scheduler = new IndexBuildScheduler(1);
-    const release = holdSlots(scheduler);
-    const app = await createCartographer({
-      kbs: [kb],
-      logger: memoryLogger(),
-      indexBuilds: scheduler,
-    });
-    cleanups.push(() => app.close());
-    const client = await clientOf(app);
+    const { app, client, release } = await appWithBuildHeld(30);
     const call = client.callTool({ name: "index_rebuild", arguments: {} });
-    let answered = false;
-    void call.then(() => {
-      answered = true;
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(answered).toBe(false); // two passes never run over one index at once
+    expect(await answeredWithin(call, 300)).toBe(false); // two passes never run over one index at once
     expect(app.kbs[0]?.index?.state).toBe("queued");
     release();
     const stats = json(await call);
