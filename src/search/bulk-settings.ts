@@ -16,16 +16,16 @@ export const BULK_COMMIT_ROWS = 20_000;
  * merges 16 at a time instead, far less rewriting (three A/B builds of 100,000 concepts: 7-19% less CPU)
  * for more segments, which queries did not measurably feel (20 segments vs 1: same CPU/query).
  */
-export const BULK_AUTOMERGE = 16;
-export const DEFAULT_AUTOMERGE = 4;
+const BULK_AUTOMERGE = 16;
+const DEFAULT_AUTOMERGE = 4;
 
 /**
  * Bytes of pending terms FTS5 buffers per table before it writes a segment (1 MiB by default):
  * a first build buffers 16 MiB, so a transaction of BULK_COMMIT_ROWS flushes a few large
  * segments instead of one per MiB of text.
  */
-export const BULK_HASHSIZE = 16 * 1024 * 1024;
-export const DEFAULT_HASHSIZE = 1024 * 1024;
+const BULK_HASHSIZE = 16 * 1024 * 1024;
+const DEFAULT_HASHSIZE = 1024 * 1024;
 
 /**
  * Page cache of a first build, KiB (16 MiB instead of 64): its rows and segments are appended,
@@ -42,12 +42,10 @@ export const BULK_CACHE_KIB = 16_384;
  */
 export const BULK_BUILD_KEY = "bulk_build";
 
-export function setAutomerge(db: Database.Database, segments: number): void {
-  setFtsOption(db, "automerge", segments);
-}
-
-export function setHashsize(db: Database.Database, bytes: number): void {
-  setFtsOption(db, "hashsize", bytes);
+/** The FTS5 merge and buffer options of a bulk build (`on`), or of ordinary upkeep. */
+export function setBulkFtsOptions(db: Database.Database, on: boolean): void {
+  setFtsOption(db, "automerge", on ? BULK_AUTOMERGE : DEFAULT_AUTOMERGE);
+  setFtsOption(db, "hashsize", on ? BULK_HASHSIZE : DEFAULT_HASHSIZE);
 }
 
 function setFtsOption(db: Database.Database, option: string, value: number): void {

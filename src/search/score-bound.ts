@@ -50,7 +50,7 @@ export function bm25Bound(
  * At least the N bm25 uses (a larger N only raises each IDF, so the bound stays a bound): the
  * larger of the row count FTS5 keeps in its averages record and the largest concept rowid.
  */
-function rowCountBound(cache: StatementCache, table: FtsTable): number {
+export function rowCountBound(cache: StatementCache, table: FtsTable): number {
   const block = cache.get(`SELECT block FROM ${table}_data WHERE id = 1`).pluck().get() as
     | Buffer
     | undefined;

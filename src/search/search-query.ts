@@ -7,6 +7,7 @@
 import type { SearchHit, SearchQuery, SearchResult } from "./api.js";
 import { wholeTokenTerms } from "./prefix-terms.js";
 import { ftsExpression, parseTerms, type QueryTerms } from "./query-terms.js";
+import type { OffThread } from "./rank-thread.js";
 import { BM25_WEIGHTS, TRI_WEIGHTS } from "./schema.js";
 import { scopeSql } from "./scope.js";
 import { makeSnippet } from "./snippet.js";
@@ -37,12 +38,21 @@ const TRI_RANK = `-bm25(concepts_tri, ${TRI_WEIGHTS.join(", ")})`;
 /** True when a KB-root-relative path still names a file (the index's stored `path`). */
 export type PathExists = (path: string) => boolean;
 
+/** What a search may use beyond the index's connection. */
+export interface SearchContext {
+  /** Rows whose file is gone are dropped (see `live`). */
+  exists?: PathExists;
+  /** A second thread for one of the two rankers (top-ranked.ts). */
+  offThread?: OffThread;
+}
+
 export function runSearch(
   cache: StatementCache,
   query: SearchQuery,
   vocab: Vocabulary,
-  exists?: PathExists,
+  context: SearchContext = {},
 ): SearchResult {
+  const { exists, offThread } = context;
   const terms = parseTerms(query.query);
   const limit = Math.max(0, Math.floor(query.limit));
   if (terms.all.length === 0 || limit === 0) return { results: [], match: "none" };
@@ -50,10 +60,10 @@ export function runSearch(
   const scope = scopeSql(query.scope, "c");
   if (scope) filters.push(scope);
 
-  const all = live((n) => fetch(cache, terms, "AND", filters, n), limit, exists);
+  const all = live((n) => fetch(cache, terms, "AND", filters, n, offThread), limit, exists);
   if (all.length > 0) return { results: toHits(all, terms), match: "all_terms" };
   if (terms.all.length >= 2) {
-    const any = live((n) => fetch(cache, terms, "OR", filters, n), limit, exists);
+    const any = live((n) => fetch(cache, terms, "OR", filters, n, offThread), limit, exists);
     if (any.length > 0) return { results: toHits(any, terms), match: "any_term" };
   }
   const sub = live((n) => substringRows(cache, vocab, query.query, filters, n), limit, exists);
@@ -93,6 +103,7 @@ function fetch(
   op: "AND" | "OR",
   filters: SqlFragment[],
   limit: number,
+  offThread: OffThread | undefined,
 ) {
   // A term made only of punctuation matches no index; with AND it could never be satisfied
   // through one, so such queries take the LIKE path (they are rare and short).
@@ -114,6 +125,7 @@ function fetch(
       rank: WORD_RANK,
       match: wordExpr,
       phrases: words.map((w) => ftsExpression([w], op, prefix)),
+      allTerms: op === "AND",
     },
   ];
   // The trigram ranker first: its few, short fields are cheap to score and usually fill the
@@ -124,8 +136,9 @@ function fetch(
       rank: TRI_RANK,
       match: ftsExpression(triTerms, op, false),
       phrases: triTerms.map((t) => ftsExpression([t], op, false)),
+      allTerms: op === "AND",
     });
-  const top = topRanked(cache, rankers, filters, limit);
+  const top = topRanked(cache, rankers, filters, limit, offThread);
   if (top !== null) return pageRows(cache, top);
   // A cut between equal scores: rank every match (rowids and the small columns only; bodies
   // are read for the final page alone).

@@ -8,25 +8,22 @@ import { type Logger, silentLogger } from "../logger.js";
 import type { ListQuery, ListResult, ReconcileStats, SearchQuery, SearchResult } from "./api.js";
 import { takePreparedRow } from "./build-reader.js";
 import {
-  BULK_AUTOMERGE,
   BULK_BUILD_KEY,
   BULK_CACHE_KIB,
   BULK_COMMIT_ROWS,
-  BULK_HASHSIZE,
-  DEFAULT_AUTOMERGE,
-  DEFAULT_HASHSIZE,
-  setAutomerge,
-  setHashsize,
+  setBulkFtsOptions,
 } from "./bulk-settings.js";
 import { markCleanClose, takeCleanClose } from "./clean-close.js";
 import { insertConceptRow, removeConceptRow } from "./concept-rows.js";
 import { HeldTransaction } from "./held-transaction.js";
+import { indexedFilesById, indexedFilesPage } from "./indexed-files.js";
 import { quickCheckInWorker } from "./integrity-check.js";
 import { runList } from "./list-query.js";
 import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
+import { type OffThread, offThreadFor } from "./rank-thread.js";
 import type { ConceptRow, FileStat } from "./rows.js";
 import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
-import { type PathExists, runSearch } from "./search-query.js";
+import { type PathExists, runSearch, type SearchContext } from "./search-query.js";
 import type { IndexedFile, SqliteSearchIndex } from "./sqlite-index-api.js";
 import { StatementCache } from "./statement-cache.js";
 import { fillVocabulary, fillVocabularyStep, Vocabulary } from "./vocabulary.js";
@@ -42,6 +39,8 @@ export interface OpenSearchIndexOptions {
   exists?: PathExists;
   /** See OpenDbOptions.deferQuickCheck (the background build runs checkIntegrity()). */
   deferQuickCheck?: boolean;
+  /** Where a large index runs its second ranker (default: the process's rank thread); false: here. */
+  offThread?: OffThread | false;
 }
 
 /**
@@ -55,12 +54,14 @@ export function openSearchIndex(
 ): SqliteSearchIndex {
   const logger = opts.logger ?? silentLogger;
   const { db, fresh } = openIndexDb(dbPath, logger, { deferQuickCheck: opts.deferQuickCheck });
-  return new Index(db, fresh, { dbPath, logger, exists: opts.exists });
+  const offThread =
+    opts.offThread === false || dbPath === ":memory:"
+      ? undefined
+      : (opts.offThread ?? offThreadFor(dbPath));
+  return new Index(db, fresh, { dbPath, logger, exists: opts.exists, offThread });
 }
 
 const PROGRESS_EVERY = 250;
-const FILE_COLUMNS =
-  "SELECT id, path, hash, frontmatter, mtime_ms AS mtimeMs, size, stat_at_ms AS statAtMs FROM concepts";
 
 class Index implements SqliteSearchIndex {
   private cache: StatementCache;
@@ -80,7 +81,7 @@ class Index implements SqliteSearchIndex {
   constructor(
     private db: Database.Database,
     private isFresh: boolean,
-    private readonly opts: { dbPath: string; logger: Logger; exists?: PathExists },
+    private readonly opts: { dbPath: string; logger: Logger } & SearchContext,
   ) {
     this.cache = new StatementCache(db);
     this.vocab = new Vocabulary(this.cache);
@@ -106,6 +107,7 @@ class Index implements SqliteSearchIndex {
   }
 
   recreate(reason: string): void {
+    this.opts.offThread?.forget();
     this.cache.clear();
     try {
       this.db.close();
@@ -215,8 +217,7 @@ class Index implements SqliteSearchIndex {
     // build): the marker below makes a build the process did not finish start over at the next
     // open, and a file torn by a power loss fails the integrity check and is rebuilt.
     this.transaction(() => {
-      setAutomerge(this.db, on ? BULK_AUTOMERGE : DEFAULT_AUTOMERGE);
-      setHashsize(this.db, on ? BULK_HASHSIZE : DEFAULT_HASHSIZE);
+      setBulkFtsOptions(this.db, on);
       if (on) {
         dropIndexes(this.db);
         this.setMeta(BULK_BUILD_KEY, "running");
@@ -274,7 +275,7 @@ class Index implements SqliteSearchIndex {
   }
 
   search(query: SearchQuery): SearchResult {
-    return this.guard(() => runSearch(this.cache, query, this.vocab, this.opts.exists));
+    return this.guard(() => runSearch(this.cache, query, this.vocab, this.opts));
   }
 
   list(query: ListQuery): ListResult {
@@ -288,19 +289,11 @@ class Index implements SqliteSearchIndex {
   }
 
   indexedFiles(page?: { after: string; limit: number }): Map<string, IndexedFile> {
-    const columns = FILE_COLUMNS;
-    const rows = (
-      page
-        ? this.cache.get(`${columns} WHERE id > ? ORDER BY id LIMIT ?`).all(page.after, page.limit)
-        : this.cache.get(columns).all()
-    ) as Array<IndexedFile & { id: string }>;
-    return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+    return indexedFilesPage(this.cache, page);
   }
 
   indexedFilesOf(ids: readonly string[]): Map<string, IndexedFile> {
-    const one = this.cache.get(`${FILE_COLUMNS} WHERE id = ?`);
-    const rows = ids.map((id) => one.get(id) as (IndexedFile & { id: string }) | undefined);
-    return new Map(rows.filter((r) => r !== undefined).map(({ id, ...rest }) => [id, rest]));
+    return indexedFilesById(this.cache, ids);
   }
 
   touchStat(id: string, stat: FileStat): void {
@@ -363,6 +356,7 @@ class Index implements SqliteSearchIndex {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.opts.offThread?.forget();
     this.cache.clear();
     if (!this.wasDamaged && this.opts.dbPath !== ":memory:") markCleanClose(this.db);
     this.db.close();

@@ -11,7 +11,8 @@
  * null and the caller runs the full ranking. Filters (visibility, scope) stay in each ranker's WHERE before its LIMIT, so
  * LIMIT counts visible rows only (D118).
  */
-import { bm25Bound, type FtsTable } from "./score-bound.js";
+import type { OffThread } from "./rank-thread.js";
+import { bm25Bound, type FtsTable, rowCountBound } from "./score-bound.js";
 import { andAll, placeholders, type SqlFragment, TRUE_SQL } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 
@@ -22,6 +23,8 @@ export interface Ranker {
   match: string;
   /** Each phrase of `match` alone (bm25's per-phrase document counts, score-bound.ts). */
   phrases: string[];
+  /** Whether `match` joins its phrases with AND (else OR). */
+  allTerms: boolean;
 }
 
 /** Rows fetched beyond `limit` from each ranker, to hold a run of scores equal to the cut. */
@@ -41,12 +44,19 @@ export function topRanked(
   rankers: Ranker[],
   filters: SqlFragment[],
   limit: number,
+  offThread?: OffThread,
 ): Scored[] | null {
   const best = new Map<number, number>();
-  for (const ranker of rankers) {
-    if (cannotReachPage(cache, ranker, best, limit)) continue;
-    const window = limit + TIE_WINDOW;
-    const rows = rankerTop(cache, ranker, filters, window);
+  const window = limit + TIE_WINDOW;
+  const split = offThread && splitRankers(cache, rankers, filters, window, offThread);
+  for (const [i, ranker] of rankers.entries()) {
+    let rows: Scored[];
+    if (split && i === 0) rows = split.first();
+    else if (split?.second) rows = split.second;
+    else {
+      if (cannotReachPage(cache, ranker, best, limit, split?.bound)) continue;
+      rows = rankerTop(cache, ranker, filters, window);
+    }
     // Every row scoring as high as the limit-th: the cut then never splits a run of equal
     // scores (titles of one length often score alike), unless the run outgrows the window.
     const cut = rows[limit - 1]?.score ?? Number.NEGATIVE_INFINITY;
@@ -83,11 +93,13 @@ function cannotReachPage(
   ranker: Ranker,
   best: ReadonlyMap<number, number>,
   limit: number,
+  bound?: number,
 ): boolean {
   // Inside a build's held transaction FTS5's row count may be ahead of its stored record.
   if (best.size < limit || cache.inTransaction) return false;
   const cut = [...best.values()].sort((a, b) => b - a)[limit - 1] as number;
   if (!Number.isFinite(cut)) return false;
+  if (bound !== undefined) return bound < cut;
   return bm25Bound(cache, ranker.table, ranker.phrases, (partial) => partial >= cut) < cut;
 }
 
@@ -111,26 +123,58 @@ function tiedIds(cache: StatementCache, ranked: Scored[], limit: number): Map<nu
   return new Map(rows.map((r) => [r.rowid, r.id]));
 }
 
-/** One ranker's first `n` rows by score; joined to concepts only when a filter needs it. */
+/** One ranker's first `n` rows by score. */
 function rankerTop(
   cache: StatementCache,
   ranker: Ranker,
   filters: SqlFragment[],
   n: number,
 ): Scored[] {
+  const { sql, params } = rankerQuery(ranker, filters, n);
+  return cache.get(sql).all(...params) as Scored[];
+}
+
+/** The query of rankerTop; joined to concepts only when a filter needs it. */
+function rankerQuery(ranker: Ranker, filters: SqlFragment[], n: number): SqlFragment {
   const { table, rank, match } = ranker;
   if (filters.every((f) => f === TRUE_SQL)) {
-    return cache
-      .get(
-        `SELECT rowid, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score DESC LIMIT ?`,
-      )
-      .all(match, n) as Scored[];
+    return {
+      sql: `SELECT rowid, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score DESC LIMIT ?`,
+      params: [match, n],
+    };
   }
   const where = andAll(filters);
-  return cache
-    .get(
+  return {
+    sql:
       `SELECT c.rowid AS rowid, ${rank} AS score FROM ${table} JOIN concepts c ON c.rowid = ${table}.rowid ` +
-        `WHERE ${table} MATCH ? AND ${where.sql} ORDER BY score DESC LIMIT ?`,
-    )
-    .all(match, ...where.params, n) as Scored[];
+      `WHERE ${table} MATCH ? AND ${where.sql} ORDER BY score DESC LIMIT ?`,
+    params: [match, ...where.params, n],
+  };
+}
+
+/**
+ * The first ranker started on the rank thread (rank-thread.ts), and the main thread's share of
+ * the second done meanwhile: the second ranker itself when every term must match (the trigram
+ * ranker then seldom fills the page, so the word ranker runs anyway), else the bound that may
+ * let it be skipped. Null when the index is small or the thread is not up: then everything runs
+ * here, one ranker after the other.
+ */
+function splitRankers(
+  cache: StatementCache,
+  rankers: Ranker[],
+  filters: SqlFragment[],
+  window: number,
+  offThread: OffThread,
+): { first(): Scored[]; second?: Scored[]; bound?: number } | null {
+  const [first, second] = rankers;
+  if (!first || !second || rankers.length !== 2 || cache.inTransaction) return null;
+  if (rowCountBound(cache, first.table) < offThread.minRows) return null;
+  const query = rankerQuery(first, filters, window);
+  const pending = offThread.start(query.sql, query.params);
+  if (pending === null) return null;
+  const firstRows = () =>
+    (pending.result() as Scored[] | null) ?? rankerTop(cache, first, filters, window);
+  if (second.allTerms && second.phrases.length > 1)
+    return { second: rankerTop(cache, second, filters, window), first: firstRows };
+  return { bound: bm25Bound(cache, second.table, second.phrases, () => false), first: firstRows };
 }

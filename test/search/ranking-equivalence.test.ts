@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Visibility } from "../../src/kb/types.js";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
+import { offThreadFor, RankThread } from "../../src/search/rank-thread.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { doc } from "./docs.js";
@@ -176,20 +177,39 @@ function queries() {
   return out;
 }
 
+/** Every reference answer compared with `search`'s; returns how many were compared. */
+function compareAll(search: SqliteSearchIndex["search"]): number {
+  let compared = 0;
+  for (const q of queries()) {
+    const expected = reference(q.query, q.limit, q.visibility, q.scope);
+    if (expected === null) continue;
+    const got = search(q);
+    expect({ q, ids: got.results.map((h) => h.id), match: got.match }).toEqual({ q, ...expected });
+    compared++;
+  }
+  return compared;
+}
+
 describe("search ranks exactly as a full ranking of every match", () => {
   it("same hits, same order, same match kind over a varied query set", () => {
-    let compared = 0;
-    for (const q of queries()) {
-      const expected = reference(q.query, q.limit, q.visibility, q.scope);
-      if (expected === null) continue;
-      const got = index.search(q);
-      expect({ q, ids: got.results.map((h) => h.id), match: got.match }).toEqual({
-        q,
-        ...expected,
-      });
-      compared++;
-    }
     // The set must exercise long tie runs, filters and fallbacks, not only empty answers.
-    expect(compared).toBeGreaterThan(250);
+    expect(compareAll((q) => index.search(q))).toBeGreaterThan(250);
+  });
+
+  it("the same with the first ranker on the rank thread (any index size)", async () => {
+    const thread = new RankThread();
+    const file = join(dir, "index.db");
+    const split = openSearchIndex(file, { offThread: offThreadFor(file, thread, 0) });
+    try {
+      split.search({ query: "gateway", limit: 1, visibility: VISIBLE_ALL }); // starts the thread
+      for (let i = 0; i < 200 && !thread.ready; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(compareAll((q) => split.search(q))).toBeGreaterThan(250);
+      // Most queries had both rankers, split over the two threads.
+      expect(thread.counts.answered).toBeGreaterThan(150);
+      expect(thread.counts.handedBack).toBe(0);
+    } finally {
+      split.close();
+      await thread.stop();
+    }
   });
 });

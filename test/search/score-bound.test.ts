@@ -115,8 +115,14 @@ describe("bm25Bound", () => {
 
 describe("topRanked with a ranker that cannot reach the page", () => {
   const rankers = (word: string): Ranker[] => [
-    { table: "concepts_tri", rank: TRI_RANK, match: q(word), phrases: [q(word)] },
-    { table: "concepts_fts", rank: WORD_RANK, match: q(word, "*"), phrases: [q(word, "*")] },
+    { table: "concepts_tri", rank: TRI_RANK, match: q(word), phrases: [q(word)], allTerms: true },
+    {
+      table: "concepts_fts",
+      rank: WORD_RANK,
+      match: q(word, "*"),
+      phrases: [q(word, "*")],
+      allTerms: true,
+    },
   ];
   const wordRuns = () => executed.filter((s) => s.includes("concepts_fts MATCH ? ORDER BY"));
 
