@@ -18,6 +18,7 @@
  * integrity-check.ts, so it runs the same from src/ and dist/.
  */
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import {
   MessageChannel,
   type MessagePort,
@@ -218,6 +219,11 @@ export interface OffThread {
   minRows: number;
   /** Closes the thread's connection to the file (the index closed or replaced it). */
   forget(): void;
+}
+
+/** The process's rank thread for `file`, or none on a single core (the threads would take turns). */
+export function defaultOffThread(file: string): OffThread | undefined {
+  return availableParallelism() > 1 ? offThreadFor(file) : undefined;
 }
 
 export function offThreadFor(

@@ -20,7 +20,7 @@ import { indexedFilesById, indexedFilesPage } from "./indexed-files.js";
 import { quickCheckInWorker } from "./integrity-check.js";
 import { runList } from "./list-query.js";
 import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
-import { type OffThread, offThreadFor } from "./rank-thread.js";
+import { defaultOffThread, type OffThread } from "./rank-thread.js";
 import type { ConceptRow, FileStat } from "./rows.js";
 import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
 import { type PathExists, runSearch, type SearchContext } from "./search-query.js";
@@ -57,7 +57,7 @@ export function openSearchIndex(
   const offThread =
     opts.offThread === false || dbPath === ":memory:"
       ? undefined
-      : (opts.offThread ?? offThreadFor(dbPath));
+      : (opts.offThread ?? defaultOffThread(dbPath));
   return new Index(db, fresh, { dbPath, logger, exists: opts.exists, offThread });
 }
 
