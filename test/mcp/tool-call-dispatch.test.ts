@@ -22,7 +22,7 @@ function surface(calls: Array<{ name: string; args: unknown; ctx: CallContext }>
       if (name !== "echo") return textResult(`tool not found: ${name}`, true);
       return {
         content: [{ type: "text", text: JSON.stringify(args), marker: 1 }],
-      } as CallToolResult;
+      } as unknown as CallToolResult;
     },
   };
 }
