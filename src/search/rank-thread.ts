@@ -18,7 +18,7 @@
  * integrity-check.ts, so it runs the same from src/ and dist/.
  */
 import { createRequire } from "node:module";
-import { availableParallelism, loadavg } from "node:os";
+import { availableParallelism } from "node:os";
 import {
   MessageChannel,
   type MessagePort,
@@ -231,24 +231,13 @@ export function defaultOffThread(file: string): OffThread | undefined {
   return availableParallelism() > 1 ? offThreadFor(file) : undefined;
 }
 
-/**
- * Whether another core is likely free: the 1-minute load average is under the core count. On a
- * busy machine the rank thread waits for a core while the main thread waits for it, and a split
- * query was measured 0-25% slower than ranking in order (docs/benchmarks.md); answers are the
- * same either way.
- */
-export function coreLikelyFree(): boolean {
-  return (loadavg()[0] ?? 0) < availableParallelism();
-}
-
 export function offThreadFor(
   file: string,
   thread: RankThread = rankThread,
   minRows = RANK_THREAD_MIN_ROWS,
-  worthIt: () => boolean = coreLikelyFree,
 ): OffThread {
   return {
-    start: (sql, params) => (worthIt() ? thread.start(file, sql, params) : null),
+    start: (sql, params) => thread.start(file, sql, params),
     minRows,
     forget: () => thread.forget(file),
   };

@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { offThreadFor, RankThread } from "../../src/search/rank-thread.js";
+import { RankThread } from "../../src/search/rank-thread.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const newDir = useTempDirs("carto-rank-thread-");
@@ -89,19 +89,5 @@ describe("RankThread", () => {
     expect(thread.start(file, "SELECT x FROM t", [])?.result()).toEqual([{ x: 1 }]);
     thread.forget(file);
     expect(thread.start(file, "SELECT x FROM t", [])?.result()).toEqual([{ x: 2 }]);
-  });
-
-  it("is not used (nor started) while no core is likely free", () => {
-    const file = join(newDir(), "a.db");
-    writeDb(file, [1]);
-    const thread = makeThread();
-    let free = false;
-    const off = offThreadFor(file, thread, 0, () => free);
-    expect(off.start("SELECT x FROM t", [])).toBeNull();
-    expect(thread.running).toBe(false);
-    free = true;
-    expect(off.start("SELECT x FROM t", [])).toBeNull(); // starts it; ranks here meanwhile
-    expect(thread.running).toBe(true);
-    expect(thread.counts).toEqual({ answered: 0, handedBack: 0 });
   });
 });

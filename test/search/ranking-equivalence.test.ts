@@ -199,7 +199,7 @@ describe("search ranks exactly as a full ranking of every match", () => {
   it("the same with the first ranker on the rank thread (any index size)", async () => {
     const thread = new RankThread();
     const file = join(dir, "index.db");
-    const split = openSearchIndex(file, { offThread: offThreadFor(file, thread, 0, () => true) });
+    const split = openSearchIndex(file, { offThread: offThreadFor(file, thread, 0) });
     try {
       split.search({ query: "gateway", limit: 1, visibility: VISIBLE_ALL }); // starts the thread
       for (let i = 0; i < 200 && !thread.ready; i++) await new Promise((r) => setTimeout(r, 10));
