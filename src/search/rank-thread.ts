@@ -106,11 +106,6 @@ export class RankThread {
     private readonly idleMs = DEFAULT_IDLE_MS,
   ) {}
 
-  /** Whether the thread has been started (it may still be loading). */
-  get running(): boolean {
-    return this.worker !== null;
-  }
-
   /** Whether the thread is up and takes queries now. */
   get ready(): boolean {
     return this.worker !== null && Atomics.load(this.signal, READY) === 1;
