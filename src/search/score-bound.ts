@@ -11,6 +11,7 @@
  * above Σ IDF_i·(k1 + 1). A phrase no row matches adds 0 to every row. top-ranked.ts uses this to
  * skip a ranker none of whose rows could reach the page.
  */
+import type { SqlFragment } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 
 const K1 = 1.2;
@@ -38,11 +39,37 @@ export function bm25Bound(
       .get(`SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`)
       .pluck()
       .get(phrase) as number;
-    if (hits === 0) continue;
-    const idf = Math.max(Math.log((rows - hits + 0.5) / (hits + 0.5)), MIN_IDF);
-    bound += idf * (K1 + 1);
+    bound += share(rows, hits);
     if (stop(bound)) return Number.POSITIVE_INFINITY;
   }
+  return withSlack(bound);
+}
+
+/**
+ * The same bound from each phrase's document count, counted elsewhere (the rank thread runs
+ * phraseCountsQuery while the main thread ranks); `rows` as rowCountBound gives it.
+ */
+export function boundFromCounts(rows: number, hits: readonly number[]): number {
+  return withSlack(hits.reduce((bound, n) => bound + share(rows, n), 0));
+}
+
+/** One row per phrase, `{ i, n }`: phrase i matches n rows. */
+export function phraseCountsQuery(table: FtsTable, phrases: readonly string[]): SqlFragment {
+  return {
+    sql: phrases
+      .map((_, i) => `SELECT ${i} AS i, count(*) AS n FROM ${table} WHERE ${table} MATCH ?`)
+      .join(" UNION ALL "),
+    params: [...phrases],
+  };
+}
+
+/** A phrase's most a row can get from it: IDF·(k1 + 1); none when no row matches it. */
+function share(rows: number, hits: number): number {
+  if (hits === 0) return 0;
+  return Math.max(Math.log((rows - hits + 0.5) / (hits + 0.5)), MIN_IDF) * (K1 + 1);
+}
+
+function withSlack(bound: number): number {
   return bound * (1 + SLACK) + SLACK;
 }
 

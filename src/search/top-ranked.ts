@@ -11,29 +11,18 @@
  * null and the caller runs the full ranking. Filters (visibility, scope) stay in each ranker's WHERE before its LIMIT, so
  * LIMIT counts visible rows only (D118).
  */
+
 import type { OffThread } from "./rank-thread.js";
-import { bm25Bound, type FtsTable, rowCountBound } from "./score-bound.js";
-import { andAll, placeholders, type SqlFragment, TRUE_SQL } from "./sql-fragment.js";
+import { type Ranker, rankerTop, type Scored } from "./ranker-query.js";
+import { splitRankers } from "./ranker-split.js";
+import { bm25Bound } from "./score-bound.js";
+import { placeholders, type SqlFragment } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 
-export interface Ranker {
-  /** The FTS5 table and its score expression (-bm25 with the table's weights; larger is better). */
-  table: FtsTable;
-  rank: string;
-  match: string;
-  /** Each phrase of `match` alone (bm25's per-phrase document counts, score-bound.ts). */
-  phrases: string[];
-  /** Whether `match` joins its phrases with AND (else OR). */
-  allTerms: boolean;
-}
+export type { Ranker } from "./ranker-query.js";
 
 /** Rows fetched beyond `limit` from each ranker, to hold a run of scores equal to the cut. */
 const TIE_WINDOW = 32;
-
-interface Scored {
-  rowid: number;
-  score: number;
-}
 
 /**
  * Rowids and scores of the first `limit` hits of the rankers, best first (ties by id), or null
@@ -51,9 +40,10 @@ export function topRanked(
   const split = offThread && splitRankers(cache, rankers, filters, window, offThread);
   for (const [i, ranker] of rankers.entries()) {
     let rows: Scored[];
-    if (split) rows = i === 0 ? split.first() : split.second;
+    if (split && i === 0) rows = split.first();
+    else if (split?.second) rows = split.second;
     else {
-      if (cannotReachPage(cache, ranker, best, limit)) continue;
+      if (cannotReachPage(cache, ranker, best, limit, split?.bound)) continue;
       rows = rankerTop(cache, ranker, filters, window);
     }
     // Every row scoring as high as the limit-th: the cut then never splits a run of equal
@@ -92,11 +82,14 @@ function cannotReachPage(
   ranker: Ranker,
   best: ReadonlyMap<number, number>,
   limit: number,
+  counted?: () => number | null,
 ): boolean {
   // Inside a build's held transaction FTS5's row count may be ahead of its stored record.
   if (best.size < limit || cache.inTransaction) return false;
   const cut = [...best.values()].sort((a, b) => b - a)[limit - 1] as number;
   if (!Number.isFinite(cut)) return false;
+  const bound = counted?.();
+  if (bound !== undefined && bound !== null) return bound < cut;
   return bm25Bound(cache, ranker.table, ranker.phrases, (partial) => partial >= cut) < cut;
 }
 
@@ -118,62 +111,4 @@ function tiedIds(cache: StatementCache, ranked: Scored[], limit: number): Map<nu
     .get(`SELECT rowid, id FROM concepts WHERE rowid IN (${placeholders(tied.length)})`)
     .all(...tied) as Array<{ rowid: number; id: string }>;
   return new Map(rows.map((r) => [r.rowid, r.id]));
-}
-
-/** One ranker's first `n` rows by score. */
-function rankerTop(
-  cache: StatementCache,
-  ranker: Ranker,
-  filters: SqlFragment[],
-  n: number,
-): Scored[] {
-  const { sql, params } = rankerQuery(ranker, filters, n);
-  return cache.get(sql).all(...params) as Scored[];
-}
-
-/** The query of rankerTop; joined to concepts only when a filter needs it. */
-function rankerQuery(ranker: Ranker, filters: SqlFragment[], n: number): SqlFragment {
-  const { table, rank, match } = ranker;
-  if (filters.every((f) => f === TRUE_SQL)) {
-    return {
-      sql: `SELECT rowid, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score DESC LIMIT ?`,
-      params: [match, n],
-    };
-  }
-  const where = andAll(filters);
-  return {
-    sql:
-      `SELECT c.rowid AS rowid, ${rank} AS score FROM ${table} JOIN concepts c ON c.rowid = ${table}.rowid ` +
-      `WHERE ${table} MATCH ? AND ${where.sql} ORDER BY score DESC LIMIT ?`,
-    params: [match, ...where.params, n],
-  };
-}
-
-/**
- * The first ranker started on the rank thread (rank-thread.ts) and the second run here
- * meanwhile, when both will run anyway: every one of two or more terms must match, so the
- * trigram ranker seldom fills the page and the word ranker is seldom skipped. A single term or
- * any-term query ranks here, first ranker first: its word ranker is usually skipped by its bound
- * (~0.2 ms), less than handing the trigram ranker over costs (measured over stdio: single words
- * were 0.2-0.5 ms slower split). Null also when the index is small or the thread is not up.
- */
-function splitRankers(
-  cache: StatementCache,
-  rankers: Ranker[],
-  filters: SqlFragment[],
-  window: number,
-  offThread: OffThread,
-): { first(): Scored[]; second: Scored[] } | null {
-  const [first, second] = rankers;
-  if (!first || !second || rankers.length !== 2 || cache.inTransaction) return null;
-  if (!second.allTerms || second.phrases.length < 2) return null;
-  if (rowCountBound(cache, first.table) < offThread.minRows) return null;
-  const query = rankerQuery(first, filters, window);
-  const pending = offThread.start(query.sql, query.params);
-  if (pending === null) return null;
-  const rows = rankerTop(cache, second, filters, window);
-  return {
-    first: () => (pending.result() as Scored[] | null) ?? rankerTop(cache, first, filters, window),
-    second: rows,
-  };
 }
