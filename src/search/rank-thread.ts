@@ -1,15 +1,15 @@
 /**
  * A second thread for the ranking queries of a search (issue 16). On 100,000 concepts a query
  * of two or more words runs two rankers, the trigram one (id, title, tags) and the word one,
- * ~1.5 ms each, one after the other on the main thread. Here the trigram ranker runs on a worker
- * thread, over its own read-only connection to the same file, while the main thread runs the word
- * ranker: the query takes about as long as the slower ranker.
+ * ~1.5 ms each, one after the other on the main thread. Here one part of a search runs on a
+ * worker thread, over its own read-only connection to the same file, while the main thread does
+ * the rest (which part: ranker-split.ts), so the query takes about as long as the longer part.
  *
  * The hand-over is synchronous, so search() stays a plain call and no other call interleaves
  * with it: the main thread posts the query, does its own share, then blocks on a shared counter
  * (Atomics.wait) until the worker has answered and takes the answer off the port
  * (receiveMessageOnPort). Both connections read the same committed state: the main thread holds
- * no transaction (top-ranked.ts asks) and commits nothing while it waits.
+ * no transaction (ranker-split.ts asks) and commits nothing while it waits.
  *
  * Nothing depends on the thread being there: it starts on the first query that could use it
  * (that query and the next few, until it is up, rank on the main thread), stops after a minute

@@ -26,7 +26,8 @@ const TIE_WINDOW = 32;
 
 /**
  * Rowids and scores of the first `limit` hits of the rankers, best first (ties by id), or null
- * when a run of equal scores at a ranker's cut outgrows its window.
+ * when a run of equal scores at a ranker's cut outgrows its window. With `offThread`, part of
+ * the work may run on the rank thread (ranker-split.ts); the answer is the same.
  */
 export function topRanked(
   cache: StatementCache,
