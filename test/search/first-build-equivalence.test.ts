@@ -14,9 +14,9 @@ import { ReadWorkerPool } from "../../src/search/build-reader.js";
 import { buildKbIndex, kbIndexPath, openKbIndexFile, readDocs } from "../../src/search/kb-index.js";
 import { reindexKb } from "../../src/search/reindex-kb.js";
 import { openSearchIndex } from "../../src/search/sqlite-index.js";
+import { TEST_AUTHOR, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
-const identity = { name: "test", email: "test@localhost" };
 /** Above the bulk threshold (200) and the read worker's (1,500 files: three batches of 500). */
 const COUNT = 1_600;
 const newDir = useTempDirs("carto-firstbuild-");
@@ -54,19 +54,13 @@ function fileOf(i: number): string {
 
 beforeEach(async () => {
   root = path.join(newDir(), "kb");
-  await initKb(root, { identity });
+  await initKb(root, { gitAuthor: TEST_AUTHOR });
   write("data/infra/_map.md", "---\ntype: Map\ntitle: Infra\nkind: map\n---\n# Infra\n");
   write("data/log/_map.md", "---\ntype: Map\ntitle: Log\nkind: journal\n---\n# Log\n");
   for (let i = 0; i < COUNT; i++) write(fileOf(i), concept(i));
   write("data/infra/expanded/index.md", concept(COUNT));
   write("data/misc/bad.md", "---\ntype: [unclosed\n---\nbody\n");
-  store = await openKb({
-    name: "kb",
-    root,
-    allowArtifactWrite: false,
-    autocommit: true,
-    gitAuthor: identity,
-  });
+  store = await openKb(testKbSettings(root, { name: "kb" }));
 });
 
 /** Everything the index stores, by concept id (rowids and stat times aside). */

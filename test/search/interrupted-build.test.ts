@@ -14,9 +14,9 @@ import { initKb, openKb } from "../../src/kb/store.js";
 import { memoryLogger } from "../../src/logger.js";
 import { buildKbIndex, kbIndexPath, openKbIndexFile } from "../../src/search/kb-index.js";
 import { reindexKb } from "../../src/search/reindex-kb.js";
+import { TEST_AUTHOR, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
-const identity = { name: "test", email: "test@localhost" };
 const COUNT = 1_200;
 const CHILD = path.join(import.meta.dirname, "support", "build-then-die.ts");
 const newDir = useTempDirs("carto-interrupted-");
@@ -25,7 +25,7 @@ let store: KbStore;
 
 beforeEach(async () => {
   root = path.join(newDir(), "kb");
-  await initKb(root, { identity });
+  await initKb(root, { gitAuthor: TEST_AUTHOR });
   fs.mkdirSync(path.join(root, "data", "infra"), { recursive: true });
   fs.writeFileSync(
     path.join(root, "data/infra/_map.md"),
@@ -36,13 +36,7 @@ beforeEach(async () => {
       path.join(root, `data/infra/c${i}.md`),
       `---\ntype: note\ntitle: Concept ${i}\ntags: [t${i % 5}]\n---\nword${i} gateway\n`,
     );
-  store = await openKb({
-    name: "kb",
-    root,
-    allowArtifactWrite: false,
-    autocommit: true,
-    gitAuthor: identity,
-  });
+  store = await openKb(testKbSettings(root, { name: "kb" }));
 });
 
 function contents() {

@@ -12,9 +12,9 @@ import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { quickCheckInWorker } from "../../src/search/integrity-check.js";
 import { buildKbIndex, kbIndexPath, openKbIndexFile } from "../../src/search/kb-index.js";
 import { reindexKb } from "../../src/search/reindex-kb.js";
+import { TEST_AUTHOR, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
-const identity = { name: "test", email: "test@localhost" };
 const COUNT = 600;
 const newDir = useTempDirs("carto-kbbuild-");
 let root: string;
@@ -29,17 +29,11 @@ const concept = (title: string, body: string) => `---\ntype: note\ntitle: ${titl
 
 beforeEach(async () => {
   root = path.join(newDir(), "kb");
-  await initKb(root, { identity });
+  await initKb(root, { gitAuthor: TEST_AUTHOR });
   write("data/infra/_map.md", "---\ntype: Map\ntitle: Infra\nkind: map\n---\n# Infra\n");
   for (let i = 0; i < COUNT; i++)
     write(`data/infra/c${i}.md`, concept(`Concept ${i}`, `word${i} shared gateway text ${i % 13}`));
-  store = await openKb({
-    name: "kb",
-    root,
-    allowArtifactWrite: false,
-    autocommit: true,
-    gitAuthor: identity,
-  });
+  store = await openKb(testKbSettings(root, { name: "kb" }));
 });
 
 /** Rows of the word index's segment table: one FTS5 segment per savepoint inflates it. */

@@ -7,10 +7,10 @@ import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { kbIndexPath, openKbIndex } from "../../src/search/kb-index.js";
 import { reindexKb } from "../../src/search/reindex-kb.js";
+import { TEST_AUTHOR, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const newDir = useTempDirs("carto-kbindex-");
-const identity = { name: "test", email: "test@localhost" };
 let root: string;
 let store: KbStore;
 
@@ -23,7 +23,7 @@ const concept = (title: string, body: string) => `---\ntype: note\ntitle: ${titl
 
 beforeEach(async () => {
   root = path.join(newDir(), "kb");
-  await initKb(root, { identity });
+  await initKb(root, { gitAuthor: TEST_AUTHOR });
   write(
     "data/infra/_map.md",
     "---\ntype: Map\ntitle: Infra\nkind: map\nconcept_types: [note]\n---\n# Infra\n",
@@ -31,13 +31,7 @@ beforeEach(async () => {
   write("data/infra/alpha.md", concept("Alpha", "The alpha gateway routes packets."));
   write("data/infra/beta.md", concept("Beta", "Beta keeps the backups."));
   write("data/notes.md", concept("Notes", "Loose notes about the gateway."));
-  store = await openKb({
-    name: "kb",
-    root,
-    allowArtifactWrite: false,
-    autocommit: true,
-    gitAuthor: identity,
-  });
+  store = await openKb(testKbSettings(root, { name: "kb" }));
 });
 
 const ids = (r: { results: Array<{ id: string }> }) => r.results.map((h) => h.id).sort();

@@ -5,15 +5,10 @@
  */
 import { openKb } from "../../../src/kb/store.js";
 import { buildKbIndex, openKbIndexFile } from "../../../src/search/kb-index.js";
+import { testKbSettings } from "../../support/kb.js";
 
 const [root, after] = [process.argv[2] as string, Number(process.argv[3])];
-const store = await openKb({
-  name: "kb",
-  root,
-  allowArtifactWrite: false,
-  autocommit: true,
-  gitAuthor: { name: "test", email: "test@localhost" },
-});
+const store = await openKb(testKbSettings(root, { name: "kb" }));
 const index = openKbIndexFile(store);
 await buildKbIndex(store, index, {
   onProgress: (done) => {
