@@ -1,6 +1,6 @@
 /**
  * Issue 14 "Proof": a Go v0.5 deployment carried over unchanged. The built binary serves a copy
- * of shared/fixtures/go-kb-homelab-lite (a KB the Go implementation wrote: legacy `_archive.md`,
+ * of test/fixtures/go-kb-homelab-lite (a KB the Go implementation wrote: legacy `_archive.md`,
  * expanded concept, frontmatter starting with a blank line) plus an empty folder that Go's
  * `init: true` turns into a KB, from a Go-style cartographer.yaml in which EVERY Go v0.5 key is
  * set (config.example.yaml with all its commented keys switched on). The Go project's operator
@@ -45,9 +45,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GO_KEYS, goKeyPath } from "../../src/cli/config/go-keys.js";
+import { GO_FIXTURE_KB } from "../support/fixture.js";
 import { cleanEnv, GIT_ENV, type RunningServer, runBin, startServer, tempDir } from "./helpers.js";
 
-const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/go-kb-homelab-lite");
+const FIXTURE = GO_FIXTURE_KB;
 
 const TOKENS = {
   admin: "go-admin-token-0123456789abcdef",

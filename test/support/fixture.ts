@@ -1,25 +1,25 @@
 /**
- * The Go implementation's fixture KB lives in shared/, beside the repository (CI lays a copy of
- * shared/ next to its clone). Fails loudly when it is missing: these tests must not skip.
+ * The Go implementation's fixture KB and content-hash vectors, copied into the repository
+ * (test/fixtures/) so a user's clone tests green with nothing beside it. Fails loudly when a
+ * file is missing: these tests must not skip.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
-const REPO_ROOT = resolve(import.meta.dirname, "../..");
+const FIXTURES = resolve(import.meta.dirname, "../fixtures");
 
-export const GO_FIXTURE_KB: string = (() => {
-  const beside = resolve(REPO_ROOT, "../shared/fixtures/go-kb-homelab-lite");
-  if (existsSync(beside)) return beside;
+function fixturePath(relative: string): string {
+  const path = resolve(FIXTURES, relative);
+  if (existsSync(path)) return path;
   throw new Error(
-    `the Go fixture KB is missing: expected ${beside} (shared/ beside the repository)`,
+    `the test fixture is missing: expected test/fixtures/${relative} in the repository`,
   );
-})();
+}
 
-/** The content hashes the Go implementation computed (shared/fixtures/go-content-hash). */
-export const GO_HASH_VECTORS: string = (() => {
-  const beside = resolve(REPO_ROOT, "../shared/fixtures/go-content-hash/vectors.json");
-  if (existsSync(beside)) return beside;
-  throw new Error(
-    `the Go content-hash vectors are missing: expected ${beside} (shared/ beside the repository)`,
-  );
-})();
+export const GO_FIXTURE_KB: string = fixturePath("go-kb-homelab-lite");
+
+/** The content hashes the Go implementation computed (test/fixtures/go-content-hash). */
+export const GO_HASH_VECTORS: string = fixturePath("go-content-hash/vectors.json");
+
+/** Go's vectors for frontmatter with empty block-list and flow-list items. */
+export const GO_LIST_ITEM_VECTORS: string = fixturePath("go-content-hash/vectors-list-items.json");
