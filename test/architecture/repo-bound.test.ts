@@ -42,7 +42,7 @@ function escapesRepo(file: string, base: string, parts: string[]): boolean {
   return rel.startsWith("..") || path.isAbsolute(rel);
 }
 
-export function findEscapes(file: string, text: string): string[] {
+function findEscapes(file: string, text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(ANCHORED)) {
     const parts = [...(m[2] ?? "").matchAll(/["']([^"']*)["']/g)].map((p) => p[1] ?? "");
