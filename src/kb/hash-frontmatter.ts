@@ -1,6 +1,6 @@
 /**
  * The canonical frontmatter the content hash covers, read the way the Go implementation reads
- * it (its 300 vectors in shared/fixtures/go-content-hash pin this down). Pure.
+ * it (its 360 vectors in test/fixtures/go-content-hash pin this down). Pure.
  *
  * This reading is deliberately lenient and separate from frontmatter-parse.ts: the hash must be
  * defined for every file (including frontmatter our strict parser refuses), and values are the
@@ -8,7 +8,8 @@
  *
  * Rules (Go v0.5.0 `internal/okf`):
  * - blank lines and lines starting with `#` (after spaces) are skipped;
- * - `- item` (after spaces) appends an item to the list of the last key;
+ * - `- item` (after spaces) appends an item to the list of the last key; a bare `-` (nothing
+ *   but blanks after the dash) adds nothing and ends that list, so later items are dropped;
  * - otherwise the text before the first `:` is the key, the trimmed text after it the value;
  *   a line without `:` is skipped; an empty value starts a (block) list, `key:` alone is null;
  * - `[ ... ]` is a flow list split on `,` outside quotes; items and scalars lose one pair of
@@ -82,7 +83,14 @@ function readEntries(lines: string[]): Map<string, GoValue> {
   for (const line of lines) {
     const trimmed = goTrimSpace(line);
     if (trimmed === "" || trimmed.startsWith("#")) continue;
-    if (trimmed === "-" || trimmed.startsWith("- ")) {
+    if (trimmed === "-") {
+      // An item with nothing after the dash is no item and ends the list: later `- x` lines
+      // belong to no key (Go's reading, pinned by
+      // vectors-list-items.json; docs/decisions.md, "A bare `-` list item").
+      lastKey = null;
+      continue;
+    }
+    if (trimmed.startsWith("- ")) {
       if (lastKey === null) continue;
       const current = values.get(lastKey);
       const list = Array.isArray(current) ? current : [];

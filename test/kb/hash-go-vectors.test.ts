@@ -7,15 +7,19 @@ import { describe, expect, it } from "vitest";
 import { goQuote, goTrimSpace } from "../../src/kb/go-strconv.js";
 import { contentHash } from "../../src/kb/hash.js";
 import { formatGoScalar } from "../../src/kb/hash-frontmatter.js";
-import { GO_HASH_VECTORS } from "../support/fixture.js";
+import { GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS } from "../support/fixture.js";
 
 interface Vector {
   input: string;
   sha256: string;
 }
 
-const vectors = (JSON.parse(readFileSync(GO_HASH_VECTORS, "utf8")) as { vectors: Vector[] })
-  .vectors;
+function readVectors(path: string): Vector[] {
+  return (JSON.parse(readFileSync(path, "utf8")) as { vectors: Vector[] }).vectors;
+}
+
+const vectors = readVectors(GO_HASH_VECTORS);
+const listItemVectors = readVectors(GO_LIST_ITEM_VECTORS);
 
 describe("content hash: the Go vectors", () => {
   it("has all 300 vectors to check", () => {
@@ -25,6 +29,27 @@ describe("content hash: the Go vectors", () => {
   it("hashes every vector as Go did", () => {
     const wrong = vectors.filter((v) => contentHash(v.input) !== v.sha256).map((v) => v.input);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("content hash: the Go vectors for empty list items", () => {
+  it("has all 60 vectors to check", () => {
+    expect(listItemVectors.length).toBe(60);
+  });
+
+  it("hashes every vector as Go did", () => {
+    const wrong = listItemVectors
+      .filter((v) => contentHash(v.input) !== v.sha256)
+      .map((v) => v.input);
+    expect(wrong).toEqual([]);
+  });
+
+  it("reads a bare `-` as the end of its list: later items belong to no key", () => {
+    const h = (fm: string) => contentHash(`---\n${fm}\n---\nbody\n`);
+    expect(h("tags:\n  - a\n  -\n  - b")).toBe(h("tags: [a]"));
+    expect(h("tags:\n  - a\n  -   \n  - b")).toBe(h("tags: [a]"));
+    expect(h("tags:\n  -\n  - b")).toBe(h("tags:"));
+    expect(h("tags: [a, , b]")).not.toBe(h("tags: [a, b]"));
   });
 });
 

@@ -7,11 +7,13 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { contentHash } from "../../src/kb/hash.js";
 import { ContentHashStream, FrontmatterTooLongError } from "../../src/kb/hash-stream.js";
-import { GO_HASH_VECTORS } from "../support/fixture.js";
+import { GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS } from "../support/fixture.js";
 
-const vectors = (
-  JSON.parse(readFileSync(GO_HASH_VECTORS, "utf8")) as { vectors: Array<{ input: string }> }
-).vectors.map((v) => v.input);
+const vectors = [GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS].flatMap((path) =>
+  (JSON.parse(readFileSync(path, "utf8")) as { vectors: Array<{ input: string }> }).vectors.map(
+    (v) => v.input,
+  ),
+);
 
 function streamed(pieces: string[]): string {
   const h = new ContentHashStream();
