@@ -10,7 +10,8 @@ import type { Principal } from "../auth/types.js";
 import type { Logger } from "../logger.js";
 import { createMcpServer } from "../mcp/server.js";
 import type { ToolSurface, ToolsProfile } from "../mcp/surface.js";
-import type { HttpReply, HttpRequest } from "./exchange.js";
+import { acceptedReplies } from "./accept.js";
+import { type HttpReply, type HttpRequest, headerOf } from "./exchange.js";
 
 export interface McpExchange {
   surface: ToolSurface;
@@ -36,9 +37,11 @@ export async function serveMcpRequest(
     // D187: metadata needs read access to at least one KB this endpoint reaches.
     metadataGate: () => canReadAnyKb(x.principal.policy, kbs),
   });
-  // A call asking for progress gets an SSE response, written as it goes (issue 15): the
-  // notifications, then the result. Everything else stays one JSON response.
-  const sse = wantsProgress(parsedBody) && acceptsEventStream(req);
+  // A call asking for progress gets an SSE response, written as it goes: the notifications,
+  // then the result; so does a client that accepts only SSE. Everything else stays one JSON
+  // response, whatever else Accept lists (accept.ts; the route answered 406 for neither).
+  const accepted = acceptedReplies(headerOf(req, "accept"));
+  const sse = accepted.eventStream && (!accepted.json || wantsProgress(parsedBody));
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: !sse,
@@ -84,10 +87,6 @@ function wantsProgress(body: unknown): boolean {
   );
 }
 
-function acceptsEventStream(req: HttpRequest): boolean {
-  return req.headers.some(([n, v]) => n === "accept" && v.includes("text/event-stream"));
-}
-
 function isEventStream(response: Response): boolean {
   return (response.headers.get("content-type") ?? "").includes("text/event-stream");
 }
@@ -124,10 +123,15 @@ function closing(
   });
 }
 
-/** The web Request the SDK transport reads headers from (the body is passed parsed). */
+/**
+ * The web Request the SDK transport reads headers from (the body is passed parsed). Accept was
+ * negotiated here already, so the SDK gets the one value its check wants (it refuses anything
+ * but both types, which plain JSON clients do not send).
+ */
 function webRequestOf(req: HttpRequest): Request {
-  const headers = new Headers();
+  const headers = new Headers({ accept: "application/json, text/event-stream" });
   for (const [name, value] of req.headers) {
+    if (name === "accept") continue;
     try {
       headers.append(name, value);
     } catch {

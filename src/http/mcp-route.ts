@@ -1,6 +1,6 @@
 /**
  * The MCP route handler: bearer (401) → KB selection (400/404, 503 for a KB that could not be
- * opened) → Content-Type (415) → body cap (413) → JSON-RPC shape and batch cap (400) → one
+ * opened) → Content-Type (415) → Accept (406, accept.ts) → body cap (413) → JSON-RPC shape and batch cap (400) → one
  * stateless MCP exchange (mcp-endpoint.ts).
  */
 import { parseBearer, wwwAuthenticate } from "../auth/bearer.js";
@@ -8,6 +8,7 @@ import type { Principal } from "../auth/types.js";
 import { LOCAL_ADMIN } from "../mcp/context.js";
 import { serverName } from "../mcp/server.js";
 import type { ToolSurface } from "../mcp/surface.js";
+import { acceptedReplies } from "./accept.js";
 import { DEFAULT_MAX_BATCH_MESSAGES, parseRpcBody } from "./body.js";
 import { isJsonContentType } from "./content-type.js";
 import type { RouteContext } from "./core.js";
@@ -41,6 +42,14 @@ export async function serveMcpRoute(ctx: RouteContext): Promise<HttpReply | null
       415,
       RpcCode.serverError,
       "unsupported media type: Content-Type must be application/json",
+      cors,
+    );
+  const accepted = acceptedReplies(headerOf(req, "accept"));
+  if (!accepted.json && !accepted.eventStream)
+    return rpcError(
+      406,
+      RpcCode.serverError,
+      "Not Acceptable: Accept must allow application/json or text/event-stream (or be left out)",
       cors,
     );
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

@@ -192,14 +192,25 @@ describe("HTTP routes", () => {
     expect(ok.status).toBe(202);
   });
 
-  it("an Accept without both application/json and text/event-stream is 406 with a JSON-RPC error naming both", async () => {
-    for (const accept of ["application/json", "text/event-stream", "*/*", undefined]) {
-      const headers: Record<string, string> = {
-        "Content-Type": "application/json",
-        Origin: "https://app.example",
-      };
+  it("plain JSON clients (Accept: application/json, */*, or none) get JSON; only an Accept allowing neither is 406", async () => {
+    for (const accept of ["application/json", "*/*", "application/*", undefined]) {
+      const headers: Record<string, string> = { "Content-Type": "application/json" };
       if (accept !== undefined) headers.Accept = accept;
       const r = await hit({ path: "/mcp/a", headers, body: INITIALIZE });
+      expect(r.status, accept).toBe(200);
+      expect(r.headers["content-type"], accept).toMatch(/^application\/json/);
+      expect(r.json(), accept).toMatchObject({ jsonrpc: "2.0", result: { serverInfo: {} } });
+    }
+    for (const accept of ["text/html", "application/json;q=0", "text/plain, image/png"]) {
+      const r = await hit({
+        path: "/mcp/a",
+        headers: {
+          "Content-Type": "application/json",
+          Origin: "https://app.example",
+          Accept: accept,
+        },
+        body: INITIALIZE,
+      });
       expect(r.status, accept).toBe(406);
       expect(r.headers["content-type"], accept).toMatch(/^application\/json/);
       expect(r.headers["access-control-allow-origin"], accept).toBe("https://app.example");
@@ -208,10 +219,20 @@ describe("HTTP routes", () => {
         id: null,
         error: {
           code: -32000,
-          message: expect.stringMatching(/application\/json and text\/event-stream/),
+          message: expect.stringMatching(/application\/json or text\/event-stream/),
         },
       });
     }
+  });
+
+  it("a client accepting only text/event-stream is answered in SSE", async () => {
+    const r = await hit({
+      path: "/mcp/a",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: INITIALIZE,
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers["content-type"]).toMatch(/^text\/event-stream/);
   });
 
   it("DNS rebinding: a non-loopback Host or Origin is 403; loopback names pass", async () => {
