@@ -4,8 +4,9 @@
  *
  * | artifact                                   | outcome                                        |
  * |--------------------------------------------|------------------------------------------------|
- * | `source: bundle` (skills of the package)   | accepted: it ships with the installed package  |
- * | `bundle` from a KB with pinned keys        | accepted only if it is this package's own copy |
+ * | `source: bundle`, a skill byte for byte    | accepted: it is what the installed package      |
+ * |   this client package's own bundled copy   |   ships (the label alone proves nothing)       |
+ * | `source: bundle`, anything else            | held (`bundle`): the label is the server's word |
  * | signed, key id not pinned for its KB       | THROW `untrusted` (the sync writes nothing)    |
  * | signed, pinned key, signature bad          | THROW `untrusted` (tampering)                  |
  * | signed, pinned key, signature good         | accepted (pinning the key is the consent)      |
@@ -38,7 +39,7 @@ export interface TrustOptions {
   env?: Record<string, string | undefined>;
   /**
    * name → content hash of the skills this client's package ships (default: read from the
-   * package, bundled.ts). Only consulted for a KB with pinned keys.
+   * package, bundled.ts). Every `source: "bundle"` artifact is checked against it.
    */
   bundledSkills?: ReadonlyMap<string, string>;
 }
@@ -168,6 +169,17 @@ function mcpHold(
   return null;
 }
 
+/** Why a `bundle`-labelled artifact is not this package's own skill, or null when it is. */
+function bundleMismatch(a: Artifact, opts: TrustOptions): string | null {
+  if (a.kind !== "skill")
+    return `labelled bundled, but this client's package bundles skills only, not a ${a.kind}`;
+  const own = (opts.bundledSkills ?? ownBundledSkills()).get(a.name);
+  if (own === undefined) return "labelled bundled, but this client's package has no such skill";
+  if (own !== a.contentHash)
+    return "labelled bundled, but it differs from this client's package copy";
+  return null;
+}
+
 /**
  * Splits the validated manifests (fetchManifests) into accepted and held artifacts. Throws an
  * `untrusted` ClientError — and the caller must then write nothing — for a signature by a key
@@ -193,13 +205,14 @@ export function evaluateTrust(
       }
     }
     for (const a of manifest.artifacts) {
-      if (a.source === "bundle" && keys.length > 0) {
-        // With pinned keys the server's word is not enough: `bundle` is only a label.
-        const own = (opts.bundledSkills ?? ownBundledSkills()).get(a.name);
-        if (own !== a.contentHash) {
+      if (a.source === "bundle") {
+        // `bundle` is a label the server (or anyone between) chose, signed by nobody: only
+        // this package's own copy is taken on it (docs/decisions.md, Client).
+        const why = bundleMismatch(a, opts);
+        if (why !== null) {
           hold(
             a,
-            `labelled bundled, but ${own === undefined ? "this client's package has no such skill" : "it differs from this client's package copy"}; KB ${a.kb} pins signing keys, so unsigned content is not taken on the server's word — run the same cartographer version on both sides`,
+            `${why}; the bundle label is signed by no one, so only this client's own copy is taken on it — run the same cartographer version on both sides`,
             "bundle",
           );
           continue;
