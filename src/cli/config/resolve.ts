@@ -11,8 +11,10 @@ import type { GitIdentity, McpAllowEntry } from "../../kb/types.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
 import { warnDeprecated } from "./deprecated-keys.js";
 import { resolveEmbeddings } from "./embeddings-keys.js";
+import { applyGoSpellings } from "./go-aliases.js";
 import { applyGoFlags, GIT_AUTOCOMMIT_VAR, type GoServeFlags } from "./go-flags.js";
 import { goKeyWarnings } from "./go-keys.js";
+import { dropGoZeroValues } from "./go-zero-values.js";
 import { type HttpLimits, resolveHttpLimits } from "./http-limits.js";
 import { checkDataDir, dedupeKbs, kbFoldersIn, mountSpec } from "./kb-specs.js";
 import { resolvePublicUrl } from "./public-url.js";
@@ -120,7 +122,11 @@ export const EMBEDDED_DATA_DIR = "cartographer-data";
 export const DEFAULT_INDEX_REFRESH_SECONDS = 30;
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-export function loadConfigFile(path: string): FileConfig {
+/**
+ * Reads and validates a config file. Go's zero values are dropped and Go's docs spellings renamed
+ * first (go-zero-values.ts, go-aliases.ts); the renames' warnings go to `warnings`.
+ */
+export function loadConfigFile(path: string, warnings: string[] = []): FileConfig {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -137,9 +143,16 @@ export function loadConfigFile(path: string): FileConfig {
       `config file ${path}: not valid YAML: ${(err as Error).message.split("\n")[0]}`,
     );
   }
-  const parsed = fileConfigSchema.safeParse(raw);
+  let normalized: unknown;
+  try {
+    normalized = applyGoSpellings(dropGoZeroValues(raw), warnings);
+  } catch (err) {
+    if (err instanceof SettingError) throw new SettingError(`config file ${path}: ${err.message}`);
+    throw err;
+  }
+  const parsed = fileConfigSchema.safeParse(normalized);
   if (!parsed.success) {
-    throw new SettingError(`config file ${path}: ${describeIssues(parsed.error, raw)}`);
+    throw new SettingError(`config file ${path}: ${describeIssues(parsed.error, normalized)}`);
   }
   return parsed.data;
 }
@@ -153,7 +166,7 @@ export function resolveServerConfig(
   const env = applyGoFlags(flags, processEnv);
   const warnings: string[] = [];
   const configPath = flags.config ?? env.CARTOGRAPHER_CONFIG ?? null;
-  const file: FileConfig = configPath ? loadConfigFile(resolvePath(cwd, configPath)) : {};
+  const file: FileConfig = configPath ? loadConfigFile(resolvePath(cwd, configPath), warnings) : {};
   const at = (p: string) => resolvePath(cwd, p);
 
   warnDeprecated(file, env, flags, warnings);
