@@ -22,6 +22,12 @@ beforeAll(async () => {
 afterAll(async () => kb.cleanup());
 
 describe("map_create / map_delete", () => {
+  it("kind defaults to map (Go's kb-create skill sends only {name, title})", async () => {
+    await callTool(kb.runtime, tool(mapTools, "map_create"), { name: "gomap", title: "Go Map" });
+    const maps = await kb.runtime.store.maps();
+    expect(maps.find((m) => m.name === "gomap")).toMatchObject({ kind: "map", title: "Go Map" });
+  });
+
   it("creates a map in one commit and refuses a duplicate", async () => {
     const before = commitCount(kb.root);
     await callTool(kb.runtime, tool(mapTools, "map_create"), {

@@ -14,7 +14,8 @@ const mapCreate = defineTool({
     "Create a top-level map or journal folder with its _map.md. Errors: already_exists, invalid_id.",
   args: {
     name: nonEmptyStr(),
-    kind: enumOf(["map", "journal"]),
+    // Go's kb-create skill sends {name, title}: kind defaults to map as in Go (docs/migrating-from-go.md).
+    kind: opt(enumOf(["map", "journal"]), "map"),
     title: opt(str()),
     concept_types: opt(arr(str())),
     ontology_mode: opt(enumOf(["strict", "emergent", "off"])),
