@@ -163,13 +163,13 @@ export const GO_KEYS: readonly GoKey[] = [
   ),
   key("audit", "key_seed", "implemented", "same 64-hex Ed25519 seed"),
   key("audit", "mode", "implemented", "an unknown mode is an error (Go fell back to required)"),
-  key("audit", "max_segment_bytes", "implemented", ""),
+  key("audit", "max_segment_bytes", "implemented", "0 (Go's zero value) = no rotation, as unset"),
   key("audit", "archive_dir", "implemented", ""),
   key(
     "audit",
     "retention_days",
     "implemented",
-    "age is the segment's last entry time (Go: file mtime)",
+    "0 (Go's zero value) = keep forever, as unset; age is the segment's last entry time (Go: file mtime)",
   ),
   key(
     "sops",
