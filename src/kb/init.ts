@@ -3,12 +3,14 @@
  * built in a hidden sibling folder and renamed into place, so a failure leaves nothing behind.
  */
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdir, readdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { KbError } from "./errors.js";
 import { serializeDocument } from "./frontmatter.js";
 import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git } from "./git.js";
+import { initInPlace } from "./init-in-place.js";
 import { ensureLocalState } from "./local-state.js";
 import { EMPTY_LOG } from "./log.js";
 import type { GitIdentity } from "./types.js";
@@ -19,6 +21,11 @@ export interface InitKbOptions {
   identity?: GitIdentity;
   /** Alias of `identity` (the KbSettings spelling). */
   gitAuthor?: GitIdentity;
+  /**
+   * A non-empty folder that is not a KB yet gets the layout written into it (init-in-place.ts;
+   * `serve --init`, as Go) instead of `already_exists` (`kb create`).
+   */
+  inPlace?: boolean;
 }
 
 async function entriesOf(dir: string): Promise<string[] | null> {
@@ -45,20 +52,25 @@ async function removeEmptyUpTo(dir: string, top: string): Promise<void> {
   }
 }
 
-/** Creates a KB at `root`. Refuses an existing non-empty folder (`already_exists`). */
+/**
+ * Creates a KB at `root`. An existing non-empty folder is refused (`already_exists`) unless
+ * `inPlace` is set; one that is a KB already (`data/index.md`) is refused either way.
+ */
 export async function initKb(root: string, opts: InitKbOptions = {}): Promise<void> {
   const target = resolve(root);
   const existing = await entriesOf(target);
+  const title = opts.title?.trim() || basename(target);
+  // Same order as every later commit: given identity → git's own (global) → cartographer.
+  const identity =
+    opts.identity ?? opts.gitAuthor ?? (await configuredIdentity(tmpdir())) ?? FALLBACK_IDENTITY;
   if (existing !== null && existing.length > 0) {
+    if (opts.inPlace && !existsSync(join(target, "data", "index.md")))
+      return initInPlace(target, title, identity);
     throw new KbError(
       "already_exists",
       `${target} exists and is not empty: pick a new folder for the KB`,
     );
   }
-  const title = opts.title?.trim() || basename(target);
-  // Same order as every later commit: given identity → git's own (global) → cartographer.
-  const identity =
-    opts.identity ?? opts.gitAuthor ?? (await configuredIdentity(tmpdir())) ?? FALLBACK_IDENTITY;
   // The first folder this call creates (if any): removed again on failure, so a KB created
   // under a new data directory leaves no empty data directory behind.
   const createdParent = await mkdir(dirname(target), { recursive: true });

@@ -4,7 +4,7 @@
  * binary (`npm run build` first), like test/e2e.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -42,7 +42,7 @@ async function mountedNames(url: string): Promise<string[]> {
 }
 
 describe("serve --init (issue 14)", () => {
-  it("--data DIR --init: every empty subfolder becomes a KB and is mounted; nothing else is touched", async () => {
+  it("--data DIR --init: every subfolder becomes a KB and is mounted; a non-empty one keeps its files", async () => {
     const dir = sandbox();
     const data = join(dir, "kbs");
     mkdirSync(join(data, "alpha"), { recursive: true });
@@ -57,7 +57,7 @@ describe("serve --init (issue 14)", () => {
     expect(made.code).toBe(0);
 
     const server = await serve(["--data", "kbs", "--init"], dir);
-    expect(await mountedNames(server.url)).toEqual(["alpha", "beta-team", "kept"]);
+    expect(await mountedNames(server.url)).toEqual(["alpha", "beta-team", "kept", "papers"]);
     for (const kb of ["alpha", "Beta Team"]) {
       expect(existsSync(join(data, kb, "data", "index.md"))).toBe(true);
       const commits = execFileSync("git", ["rev-list", "--count", "HEAD"], {
@@ -66,9 +66,46 @@ describe("serve --init (issue 14)", () => {
       });
       expect(commits.trim()).toBe("1");
     }
-    expect(readdirSync(join(data, "papers"))).toEqual(["draft.txt"]);
+    // Go writes the layout into a folder that is not a KB yet; the user's file stays as it was.
+    expect(readFileSync(join(data, "papers", "draft.txt"), "utf8")).toBe("mine\n");
+    expect(existsSync(join(data, "papers", "data", "index.md"))).toBe(true);
     expect(readdirSync(join(data, ".hidden"))).toEqual([]);
-    expect(server.stderr()).toMatch(/init: not a KB and not empty, left untouched: papers/);
+  });
+
+  it("--kb DIR --init into a folder seeded with skills/ and mcp/: layout written, nothing overwritten, all committed", async () => {
+    const dir = sandbox();
+    const kb = join(dir, "seeded");
+    mkdirSync(join(kb, "skills", "s1"), { recursive: true });
+    mkdirSync(join(kb, "mcp"));
+    mkdirSync(join(kb, "data"));
+    writeFileSync(join(kb, "skills", "s1", "SKILL.md"), "---\nname: s1\ndescription: d\n---\nx\n");
+    writeFileSync(join(kb, "mcp", "tools.json"), '{"type":"http","url":"https://t.example/mcp"}\n');
+    writeFileSync(join(kb, "data", "log.md"), "# Log\n\n- my own entry\n");
+    const server = await serve(["--kb", "seeded", "--init"], dir);
+    expect(await mountedNames(server.url)).toEqual(["seeded"]);
+    expect(readFileSync(join(kb, "data", "log.md"), "utf8")).toBe("# Log\n\n- my own entry\n");
+    expect(readFileSync(join(kb, "data", "index.md"), "utf8")).toMatch(/^---\ntype: Index\n/);
+    const tracked = execFileSync("git", ["ls-files"], { cwd: kb, encoding: "utf8" });
+    expect(tracked.split("\n").filter(Boolean).sort()).toEqual([
+      "data/index.md",
+      "data/log.md",
+      "mcp/tools.json",
+      "skills/s1/SKILL.md",
+    ]);
+    const status = execFileSync("git", ["status", "--porcelain"], { cwd: kb, encoding: "utf8" });
+    expect(status).toBe("");
+  });
+
+  it("kb create still refuses a non-empty folder", async () => {
+    const dir = sandbox();
+    mkdirSync(join(dir, "kbs", "busy"), { recursive: true });
+    writeFileSync(join(dir, "kbs", "busy", "x.txt"), "x\n");
+    const r = await runBin(["kb", "create", "busy", "--data", "kbs"], {
+      cwd: dir,
+      env: cleanEnv(GIT_ENV),
+    });
+    expect(r.code).not.toBe(0);
+    expect(existsSync(join(dir, "kbs", "busy", "data"))).toBe(false);
   });
 
   it("YAML init: true with a data directory that does not exist: created, served with no KB (Go's behaviour)", async () => {

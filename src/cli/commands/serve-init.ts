@@ -3,7 +3,7 @@
  *  - every named KB (`--kb`, `kbs[].path`) that is not a KB yet is created;
  *  - a missing data directory is created, and every EMPTY subfolder of it becomes a KB.
  * KBs are made by initKb, the function behind `cartographer kb create`. A non-empty folder that is
- * not a KB is never written into: it is skipped with a warning (Go initialized it in place).
+ * not a KB gets the layout written into it, never overwriting a file (as Go; init-in-place.ts).
  * An empty data directory stays empty: the server starts with no KB (Go did the same).
  * A KB with a `remote` is never initialized here: it is cloned (as in Go, clone comes first),
  * and an empty folder waiting for its clone must stay empty.
@@ -26,7 +26,11 @@ export async function initForServe(config: ServerConfig, logger: Logger): Promis
   let created = 0;
   for (const kb of config.kbs) {
     if (isKb(kb.root) || clones.has(kb.root)) continue;
-    await initKb(kb.root, { title: kb.name, ...(kb.gitAuthor ? { identity: kb.gitAuthor } : {}) });
+    await initKb(kb.root, {
+      title: kb.name,
+      inPlace: true,
+      ...(kb.gitAuthor ? { identity: kb.gitAuthor } : {}),
+    });
     logger.info(`created KB '${kb.name}' at ${kb.root}`);
     created++;
   }
@@ -45,24 +49,18 @@ async function initDataDir(
     logger.info(`created the data directory ${dataDir}`);
   }
   let created = 0;
-  const skipped: string[] = [];
   for (const entry of readdirSync(dataDir).sort()) {
     if (entry.startsWith(".")) continue;
     const root = join(dataDir, entry);
     // lstat: a symlink is never followed, so init never writes outside the data directory.
     if (!lstatSync(root).isDirectory() || isKb(root) || clones.has(root)) continue;
-    if (readdirSync(root).length > 0) {
-      skipped.push(entry);
-      continue;
-    }
+    const inPlace = readdirSync(root).length > 0;
     const name = normalizeKbName(basename(root));
-    await initKb(root, { title: name || entry });
-    logger.info(`created KB '${name}' at ${root} (init: empty folder of the data directory)`);
+    await initKb(root, { title: name || entry, inPlace });
+    logger.info(
+      `created KB '${name}' at ${root} (init: ${inPlace ? "layout written into a folder" : "empty folder"} of the data directory)`,
+    );
     created++;
   }
-  if (skipped.length > 0)
-    logger.warn(
-      `init: not a KB and not empty, left untouched: ${skipped.join(", ")} (in ${dataDir}); init only turns empty folders into KBs`,
-    );
   return created;
 }

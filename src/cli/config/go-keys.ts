@@ -56,7 +56,7 @@ export const GO_KEYS: readonly GoKey[] = [
     "",
     "init",
     "implemented",
-    "every empty subfolder of `data` (and every missing `kbs[].path`) becomes a KB",
+    "every subfolder of `data` and every `kbs[].path` that is not a KB yet becomes one; a non-empty folder gets the layout written into it, nothing overwritten (as Go)",
   ),
   key("", "data", "implemented", "must exist unless `init` is set (Go created it silently)"),
   key("", "kbs", "implemented", "a `kbs[]` entry with only `remote` is cloned under `data`"),
