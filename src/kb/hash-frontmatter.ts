@@ -1,64 +1,72 @@
 /**
  * The canonical frontmatter the content hash covers, read the way the Go implementation reads
- * it (its 360 vectors in test/fixtures/go-content-hash pin this down). Pure.
+ * it (Go v0.5.0 `internal/okf` ParseFrontmatter + CanonicalString; its 360 vectors in
+ * test/fixtures/go-content-hash pin this down). Pure.
  *
  * This reading is deliberately lenient and separate from frontmatter-parse.ts: the hash must be
  * defined for every file (including frontmatter our strict parser refuses), and values are the
  * text written — `1.0`, `007`, `~`, `true` stay those strings, no YAML typing.
  *
- * Rules (Go v0.5.0 `internal/okf`):
- * - blank lines and lines starting with `#` (after spaces) are skipped;
- * - `- item` (after spaces) appends an item to the list of the last key; a bare `-` (nothing
- *   but blanks after the dash) adds nothing and ends that list, so later items are dropped;
+ * Rules:
+ * - blank lines and lines starting with `#` (after spaces) are skipped, and so is any other line
+ *   without a `:`;
  * - otherwise the text before the first `:` is the key, the trimmed text after it the value;
- *   a line without `:` is skipped; an empty value starts a (block) list, `key:` alone is null;
- * - `[ ... ]` is a flow list split on `,` outside quotes; items and scalars lose one pair of
- *   surrounding `"…"` or `'…'` (no escape processing);
+ * - an empty value takes the `- item` lines right below it as a block list (the first line that
+ *   is not `- …` ends it, a bare `-` too); with no such line the key is null (`key:`). A `- x`
+ *   line anywhere else is an ordinary line: skipped, or a key `- x` when it holds a `:`;
+ * - a value starting with `[` is a flow list up to its last `]`, split on `,` outside quotes;
+ *   with no `]` at all the block does not parse and the hash covers its raw lines instead;
+ * - items and scalars lose one pair of surrounding quotes: `'…'` as written, `"…"` through Go's
+ *   `strconv.Unquote` (as written when that fails);
  * - a repeated key keeps its first position and takes its last value;
  * - canonical lines `key: value` sorted bytewise by key, lists as `[a, b]`, each scalar quoted
  *   by {@link formatGoScalar}; then every line starting with `timestamp:` is dropped.
  */
 import { goQuote, goTrimSpace } from "./go-strconv.js";
+import { goUnquoteDouble } from "./go-unquote.js";
 
 type GoValue = string | null | string[];
 
-/** Removes one pair of matching surrounding quotes; the text inside stays as written. */
+/** Go's unquoteScalar: one pair of surrounding quotes goes; `"…"` is unescaped when valid. */
 function unquote(s: string): string {
-  if (s.length >= 2 && (s[0] === '"' || s[0] === "'") && s[s.length - 1] === s[0]) {
-    return s.slice(1, -1);
-  }
-  return s;
+  if (s.length < 2) return s;
+  const first = s[0];
+  if (first !== '"' && first !== "'") return s;
+  if (s[s.length - 1] !== first) return s;
+  if (first === '"') return goUnquoteDouble(s) ?? s.slice(1, -1);
+  return s.slice(1, -1);
 }
 
-/** Splits a flow list's inside on commas that are not inside a quote (any `'`/`"` opens one). */
+/** Splits a flow list's inside on commas outside quotes (`\` escapes inside `"…"` only). */
 function splitFlow(inner: string): string[] {
   const parts: string[] = [];
-  let current = "";
+  let start = 0;
   let quote: string | null = null;
-  for (const c of inner) {
+  let escaped = false;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
     if (quote !== null) {
-      if (c === quote) quote = null;
+      if (escaped) escaped = false;
+      else if (c === "\\" && quote === '"') escaped = true;
+      else if (c === quote) quote = null;
     } else if (c === '"' || c === "'") {
       quote = c;
     } else if (c === ",") {
-      parts.push(current);
-      current = "";
-      continue;
+      parts.push(inner.slice(start, i));
+      start = i + 1;
     }
-    current += c;
   }
-  parts.push(current);
+  parts.push(inner.slice(start));
   return parts;
 }
 
-function readValue(raw: string): GoValue {
-  if (raw === "") return null;
-  if (raw.startsWith("[") && raw.endsWith("]")) {
-    const inner = raw.slice(1, -1);
-    if (goTrimSpace(inner) === "") return [];
-    return splitFlow(inner).map((item) => unquote(goTrimSpace(item)));
-  }
-  return unquote(raw);
+/** A flow list's items, or null when its `]` is missing (Go: the block does not parse). */
+function readFlowList(raw: string): string[] | null {
+  const closing = raw.lastIndexOf("]");
+  if (closing < 0) return null;
+  const inner = raw.slice(1, closing);
+  if (goTrimSpace(inner) === "") return [];
+  return splitFlow(inner).map((item) => unquote(goTrimSpace(item)));
 }
 
 const NEEDS_QUOTES = /[:,[\]{}#\n\r\t\\"]/;
@@ -76,33 +84,44 @@ function canonicalLine(key: string, v: GoValue): string {
   return `${key}: ${formatGoScalar(v)}`;
 }
 
-/** Reads the lines between the `---` delimiters into keys in first-seen order and last values. */
-function readEntries(lines: string[]): Map<string, GoValue> {
+/** The `- item` lines right below line `at`, unquoted (none: an empty list). */
+function blockItems(lines: string[], at: number): string[] {
+  const items: string[] = [];
+  for (let j = at + 1; j < lines.length; j++) {
+    const next = goTrimSpace(lines[j] as string);
+    if (!next.startsWith("- ")) break;
+    items.push(unquote(goTrimSpace(next.slice(2))));
+  }
+  return items;
+}
+
+/**
+ * Reads the lines between the `---` delimiters into keys in first-seen order and last values,
+ * or null when a flow list has no `]` (the block then hashes as its raw lines, as in Go).
+ */
+function readEntries(lines: string[]): Map<string, GoValue> | null {
   const values = new Map<string, GoValue>();
-  let lastKey: string | null = null;
-  for (const line of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
     const trimmed = goTrimSpace(line);
     if (trimmed === "" || trimmed.startsWith("#")) continue;
-    if (trimmed === "-") {
-      // An item with nothing after the dash is no item and ends the list: later `- x` lines
-      // belong to no key (Go's reading, pinned by
-      // vectors-list-items.json; docs/decisions.md, "A bare `-` list item").
-      lastKey = null;
-      continue;
-    }
-    if (trimmed.startsWith("- ")) {
-      if (lastKey === null) continue;
-      const current = values.get(lastKey);
-      const list = Array.isArray(current) ? current : [];
-      list.push(unquote(goTrimSpace(trimmed.slice(1))));
-      values.set(lastKey, list);
-      continue;
-    }
     const colon = line.indexOf(":");
     if (colon < 0) continue;
-    lastKey = goTrimSpace(line.slice(0, colon));
+    const key = goTrimSpace(line.slice(0, colon));
+    const raw = goTrimSpace(line.slice(colon + 1));
+    let value: GoValue;
+    if (raw === "") {
+      const items = blockItems(lines, i);
+      i += items.length;
+      value = items.length > 0 ? items : null;
+    } else if (raw.startsWith("[")) {
+      value = readFlowList(raw);
+      if (value === null) return null;
+    } else {
+      value = unquote(raw);
+    }
     // Map.set on an existing key keeps its insertion position: first position, last value.
-    values.set(lastKey, readValue(goTrimSpace(line.slice(colon + 1))));
+    values.set(key, value);
   }
   return values;
 }
@@ -111,7 +130,9 @@ const TIMESTAMP_LINE = /^[ \t]*timestamp:/;
 
 /** The canonical frontmatter text (no trailing newline) of the lines between the delimiters. */
 export function canonicalGoFrontmatter(lines: string[]): string {
-  const entries = [...readEntries(lines)];
+  const read = readEntries(lines);
+  if (read === null) return lines.filter((line) => !TIMESTAMP_LINE.test(line)).join("\n");
+  const entries = [...read];
   // Bytewise order: UTF-16 code-unit comparison differs from UTF-8 bytes only above U+FFFF
   // against U+E000–U+FFFF; Buffer.compare is exact.
   entries.sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])));

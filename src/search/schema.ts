@@ -4,7 +4,8 @@
  */
 import type Database from "better-sqlite3";
 
-export const SCHEMA_VERSION = 4;
+/** Also bumped when the content-hash rule changes: `concepts.hash` is derived from it. */
+export const SCHEMA_VERSION = 5;
 
 /**
  * `concepts` holds one narrow row per concept (filters and ranking joins touch only it); the

@@ -2,6 +2,7 @@
  * Our content hash equals the Go implementation's on every vector it computed (issue 10): the
  * `if_match` a Go-written KB hands out must be accepted here, and the other way round.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { goQuote, goTrimSpace } from "../../src/kb/go-strconv.js";
@@ -12,6 +13,10 @@ import { GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS } from "../support/fixture.js";
 interface Vector {
   input: string;
   sha256: string;
+}
+
+function sha256Hex(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 function readVectors(path: string): Vector[] {
@@ -44,12 +49,41 @@ describe("content hash: the Go vectors for empty list items", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("reads a bare `-` as the end of its list: later items belong to no key", () => {
-    const h = (fm: string) => contentHash(`---\n${fm}\n---\nbody\n`);
+  const h = (fm: string) => contentHash(`---\n${fm}\n---\nbody\n`);
+
+  it("takes only the `- x` lines right below `key:` as its block list (Go's ParseFrontmatter)", () => {
     expect(h("tags:\n  - a\n  -\n  - b")).toBe(h("tags: [a]"));
     expect(h("tags:\n  - a\n  -   \n  - b")).toBe(h("tags: [a]"));
     expect(h("tags:\n  -\n  - b")).toBe(h("tags:"));
+    expect(h("tags:\n\n  - b")).toBe(h("tags:"));
+    expect(h("title: a\n  - b")).toBe(h("title: a"));
     expect(h("tags: [a, , b]")).not.toBe(h("tags: [a, b]"));
+  });
+
+  it("reads a stray `- x` holding a colon as a key, as Go does", () => {
+    expect(h("tags:\n  -\n  - http://h")).toBe(sha256Hex("---\n- http: //h\ntags:\n---\nbody"));
+  });
+});
+
+describe("content hash: Go's flow lists and quoted values", () => {
+  const h = (fm: string) => contentHash(`---\n${fm}\n---\nbody\n`);
+
+  it("reads a flow list up to its last `]`", () => {
+    expect(h("tags: [a, b] trailing")).toBe(h("tags: [a, b]"));
+  });
+
+  it("hashes the raw lines of a block whose flow list has no `]`", () => {
+    expect(contentHash("---\nb: [x\na: 1\n---\nbody\n")).toBe(
+      sha256Hex("---\nb: [x\na: 1\n---\nbody"),
+    );
+  });
+
+  it("unquotes double-quoted values with strconv.Unquote", () => {
+    expect(h('v: "a\\"b"')).toBe(h(`v: 'a"b'`));
+    expect(h('v: "caf\\u00e9 \\x41"')).toBe(h("v: café A"));
+    expect(h('tags: ["x\\", y", z]')).toBe(h(`tags: ['x", y', z]`));
+    // Not valid for Go's Unquote: the quotes go, the text stays as written.
+    expect(h('v: "a\\qb"')).toBe(h("v: 'a\\qb'"));
   });
 });
 
