@@ -25,7 +25,7 @@ import { isContentSurface } from "./content-surface.js";
 import type { CallContext, ProgressFn, Transport } from "./context.js";
 import { guardRequests } from "./request-guard.js";
 import { contentCapabilities, installContentHandlers } from "./server-content.js";
-import type { ToolSurface, ToolsProfile } from "./surface.js";
+import type { DescriptorList, ToolSurface, ToolsProfile } from "./surface.js";
 
 export { FORBIDDEN_CODE } from "./request-guard.js";
 
@@ -102,7 +102,9 @@ export function createMcpServer(surface: ToolSurface, opts: McpServerOptions): S
   }));
   setToolCallHandler(server, async (request, extra) => {
     const token = request.params._meta?.progressToken;
-    if (token === undefined)
+    // An unknown tool answers `tool not found` with no progress at all: a client shown 0 and
+    // 1/1 first would take it for a call that ran.
+    if (token === undefined || !callable(surface, request.params.name))
       return surface.callTool(request.params.name, request.params.arguments ?? {}, context());
     const progress = progressSender(token, extra.sendNotification);
     progress(0);
@@ -117,6 +119,19 @@ export function createMcpServer(surface: ToolSurface, opts: McpServerOptions): S
   });
   if (content) installContentHandlers(server, content, context, live);
   return server;
+}
+
+const toolNames = new WeakMap<DescriptorList, ReadonlySet<string>>();
+
+/** Whether the surface has a tool of that name (its full list holds every callable tool). */
+function callable(surface: ToolSurface, name: string): boolean {
+  const list = surface.descriptors("full");
+  let names = toolNames.get(list);
+  if (names === undefined) {
+    names = new Set(list.tools.map((tool) => tool.name));
+    toolNames.set(list, names);
+  }
+  return names.has(name);
 }
 
 type ToolCallHandler = (
