@@ -53,6 +53,18 @@ export class ProtocolError extends ClientError {
   }
 }
 
+/**
+ * The server's `artifact_manifest` answer is unusable (not JSON, a malformed field, an unsafe
+ * path, over the client's limits): unlike a server that cannot answer, the run then writes
+ * nothing at all — no entry, no block, no yaml (docs/decisions.md, Client).
+ */
+export class BadManifestError extends ClientError {
+  constructor(message: string) {
+    super("protocol", message);
+    this.name = "BadManifestError";
+  }
+}
+
 /** The server answered an MCP tool call with isError: true. */
 export class ToolError extends ClientError {
   constructor(

@@ -21,7 +21,7 @@ export interface KbDigest {
   concepts?: number;
   /** The root index's title, from index_get. */
   indexTitle?: string;
-  /** The KB-root instructions.md, from atlas_overview's `instructions`. */
+  /** The KB-root instructions.md: the manifest's `instructions` artifact the trust gate accepted. */
   instructions?: string;
 }
 

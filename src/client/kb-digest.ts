@@ -46,13 +46,14 @@ export function mapsOf(answer: unknown): { maps: string[]; journals: string[] } 
   return out;
 }
 
-/** atlas_overview's `{kb, concepts, maps, instructions}`: the count and instructions.md. */
-export function overviewOf(answer: unknown): { concepts?: number; instructions?: string } {
-  const obj = answer as { concepts?: unknown; instructions?: unknown } | undefined;
-  return {
-    ...(typeof obj?.concepts === "number" ? { concepts: obj.concepts } : {}),
-    ...(typeof obj?.instructions === "string" ? { instructions: obj.instructions } : {}),
-  };
+/**
+ * atlas_overview's `{kb, concepts, maps, instructions}`: the count only. Its `instructions` are
+ * not taken: the block carries a KB's instructions.md only as the manifest's `instructions`
+ * artifact, through the trust gate (docs/decisions.md, Client).
+ */
+export function overviewOf(answer: unknown): { concepts?: number } {
+  const obj = answer as { concepts?: unknown } | undefined;
+  return typeof obj?.concepts === "number" ? { concepts: obj.concepts } : {};
 }
 
 /** The root index's title from index_get's `{content}`: frontmatter `title:`, else its `# ` heading. */
@@ -68,8 +69,8 @@ export function indexTitleOf(answer: unknown): string | undefined {
 
 /**
  * Asks the server, over MCP, what the instructions block should say: tool names, each KB's
- * top-level maps and journals (map_list), concept count and KB-root instructions.md
- * (atlas_overview), and the root index's title (index_get).
+ * top-level maps and journals (map_list), concept count (atlas_overview), and the root index's
+ * title (index_get). The KB's instructions.md comes from the trust-gated manifest instead.
  * Never throws: each failure becomes a warning naming its kind (unreachable/protocol/tool).
  */
 export async function describeKbs(
@@ -122,7 +123,7 @@ export async function describeKbs(
             Object.assign(digest, overviewOf(await call("atlas_overview")));
           } catch (err) {
             warnings.push(
-              `instructions of KB ${target.kb} left out: ${(err as ClientError).message}`,
+              `concept count of KB ${target.kb} left out: ${(err as ClientError).message}`,
             );
           }
         }

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import { readTextOrNull, writeFileAtomic } from "../atomic-file.js";
 import type { ClientConfig, ProviderId, Scope } from "../config.js";
-import { applyBlock, removeBlock, renderBlock } from "../instructions.js";
+import { applyBlock, type KbDigest, removeBlock, renderBlock } from "../instructions.js";
 import { type DigestResult, type DigestTarget, describeKbs } from "../kb-digest.js";
 import { PROVIDERS, type ProviderAdapter, type ProviderFiles } from "../providers/index.js";
 import { isOwnedEntry } from "../topology.js";
@@ -71,6 +71,8 @@ export class ProviderFailure extends Error {
 /**
  * Writes one provider: removes every entry name the client may own (both shapes, D187) that
  * the live shape does not reuse, writes the live entries, then the instructions block.
+ * `instructions`: each KB's `instructions.md` as the trust gate accepted it (kb → text); a KB
+ * without one gets no instructions in the block (docs/decisions.md, Client).
  * In dry-run mode prints what would change and writes nothing.
  */
 export async function applyPlan(
@@ -80,10 +82,15 @@ export async function applyPlan(
   digests: DigestCache,
   io: CommandIo,
   dryRun: boolean,
+  instructions: ReadonlyMap<string, string> = new Map(),
 ): Promise<string[]> {
   let touched = false;
   try {
-    return await applyPlanSteps(plan, config, routed, digests, io, dryRun, () => {
+    const digestOf = async (targets: DigestTarget[]): Promise<DigestResult> => {
+      const digest = await digests.get(targets);
+      return { ...digest, kbs: digest.kbs.map((k) => withInstructions(k, instructions)) };
+    };
+    return await applyPlanSteps(plan, config, routed, digestOf, io, dryRun, () => {
       touched = true;
     });
   } catch (err) {
@@ -91,11 +98,17 @@ export async function applyPlan(
   }
 }
 
+function withInstructions(kb: KbDigest, instructions: ReadonlyMap<string, string>): KbDigest {
+  const { instructions: _fromServer, ...rest } = kb;
+  const text = instructions.get(kb.name);
+  return text === undefined ? rest : { ...rest, instructions: text };
+}
+
 async function applyPlanSteps(
   plan: ProviderPlan,
   config: ClientConfig,
   routed: boolean,
-  digests: DigestCache,
+  digestOf: (targets: DigestTarget[]) => Promise<DigestResult>,
   io: CommandIo,
   dryRun: boolean,
   wroteConfig: () => void,
@@ -140,7 +153,7 @@ async function applyPlanSteps(
       `${adapter.label} cannot reference $${config.token_env}: no token written to ${tilde(io, files.config)}; pass --write-token to write it (file mode 0600)`,
     );
   }
-  const digest = await digests.get(digestTargets(plan, routed));
+  const digest = await digestOf(digestTargets(plan, routed));
   warnings.push(...digest.warnings);
   const block = renderBlock({
     serverName: config.server_name,

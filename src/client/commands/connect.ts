@@ -25,6 +25,7 @@ import {
 } from "./io.js";
 import { planProvider } from "./plan.js";
 import {
+  acceptedInstructions,
   materialize,
   type ProvisionFlags,
   type ProvisionStep,
@@ -150,6 +151,7 @@ export async function applyBindings(
     serverKbs: health.kbs,
   };
   const digests = new DigestCache(bearerHeaders(config, io), io);
+  const instructions = acceptedInstructions(provision);
   // One provider's unparsable or read-only file fails that provider only: the others are
   // still written, and every provider whose file was written is recorded in the yaml (so
   // status and disconnect know about it).
@@ -160,7 +162,7 @@ export async function applyBindings(
       const old = previous.get(binding.name);
       if (old) await leaveOldPlace(io, config, old, binding, dryRun);
       const plan = planProvider(config, binding, topology, io, !dryRun);
-      const warnings = await applyPlan(plan, config, routed, digests, io, dryRun);
+      const warnings = await applyPlan(plan, config, routed, digests, io, dryRun, instructions);
       for (const w of warnings) log.warn(`${binding.name}: ${w}`);
       if (!routed && FLAT_NAMESPACE.has(binding.name) && plan.entries.length >= 2) {
         log.warn(

@@ -5,7 +5,7 @@
  * only reports; disconnect prunes what the lockfile says we wrote, offline.
  */
 import type { ClientConfig, ProviderBinding } from "../config.js";
-import { ClientError } from "../errors.js";
+import { BadManifestError, ClientError } from "../errors.js";
 import type { ServerHealth } from "../health.js";
 import { prepareProvisioning } from "../provision/prepare.js";
 import type { Prepared, TargetFor, TrustFlags } from "../provision/provision.js";
@@ -42,11 +42,13 @@ export interface ProvisionUnavailable {
 }
 
 /**
- * Fetches and gates every manifest the bindings reach. A bad signature or a hash mismatch
- * (`untrusted` / `integrity`) throws: the command then writes nothing at all, entries included.
- * Any other failure to fetch (server unreachable, HTTP error, a token that may not read a KB)
- * comes back as `{error}`: the entries and instructions are written as before, no artifact is
- * written or removed for any provider, and the command exits 2 (docs/decisions.md "Client").
+ * Fetches and gates every manifest the bindings reach. An answer that fails any check — a bad
+ * signature, a hash mismatch, a malformed field, an unsafe path, over the limits (`untrusted` /
+ * `integrity` / BadManifestError) — throws: the command then writes nothing at all, entries,
+ * block and yaml included. A server that cannot answer (unreachable, HTTP error, a token that
+ * may not read a KB) comes back as `{error}`: the entries and instructions are written as
+ * before, no artifact is written or removed for any provider, and the command exits 2
+ * (docs/decisions.md "Client").
  */
 export async function prepareStep(
   io: CommandIo,
@@ -60,11 +62,29 @@ export async function prepareStep(
     const prepared = await prepareProvisioning(io, config, bindings, topology, flags);
     return { prepared, force: flags.force === true, targetFor };
   } catch (err) {
+    if (err instanceof BadManifestError) throw err;
     if (err instanceof ClientError && (err.kind === "integrity" || err.kind === "untrusted"))
       throw err;
     if (!(err instanceof ClientError)) throw err;
     return { error: err.message };
   }
+}
+
+/**
+ * Each KB's instructions.md as the trust gate accepted it (kb → text): an artifact like any
+ * other, so a KB whose `instructions` artifact is held (unsigned, not trusted), whose manifest
+ * could not be fetched, or whose server has no manifest at all gets none in the block.
+ */
+export function acceptedInstructions(
+  step: ProvisionStep | ProvisionUnavailable | undefined,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!step || "error" in step) return out;
+  for (const a of step.prepared.decision.accepted) {
+    const file = a.kind === "instructions" ? a.files[0] : undefined;
+    if (file) out.set(a.kb, file.bytes.toString("utf8"));
+  }
+  return out;
 }
 
 /**

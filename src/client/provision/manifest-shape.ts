@@ -18,7 +18,7 @@ import {
   artifactKeyId,
   manifestRevision,
 } from "../../kb/artifact-sign.js";
-import { ClientError } from "../errors.js";
+import { BadManifestError, ClientError } from "../errors.js";
 import {
   ARTIFACT_KINDS,
   type Artifact,
@@ -106,8 +106,7 @@ class Reader {
   constructor(readonly kb: string) {}
 
   fail(field: string, what: string): never {
-    throw new ClientError(
-      "protocol",
+    throw new BadManifestError(
       `KB ${this.kb}: the artifact_manifest answer is malformed: ${printable(field)} ${printable(what)}; the sync writes nothing (is the server a Cartographer server of this version?)`,
     );
   }
@@ -278,8 +277,7 @@ function artifactOf(r: Reader, value: unknown, index: number, budget: ManifestBu
   }
   budget.bytes += bytes;
   if (budget.bytes > MANIFEST_LIMITS.maxTotalBytes) {
-    throw new ClientError(
-      "protocol",
+    throw new BadManifestError(
       `KB ${r.kb}: the manifests hold more than ${MANIFEST_LIMITS.maxTotalBytes / 1024 / 1024} MiB of artifact files (the client's limit); bind fewer KBs to this client or slim the KB's artifacts`,
     );
   }
@@ -333,8 +331,7 @@ export function readManifest(kb: string, value: unknown, budget: ManifestBudget)
   const list = r.array(o.artifacts, "artifacts");
   budget.artifacts += list.length;
   if (budget.artifacts > MANIFEST_LIMITS.maxArtifacts) {
-    throw new ClientError(
-      "protocol",
+    throw new BadManifestError(
       `KB ${kb}: the manifests list more than ${MANIFEST_LIMITS.maxArtifacts} artifacts (the client's limit); bind fewer KBs to this client`,
     );
   }

@@ -4,7 +4,7 @@
  * content hashes and revision recomputed and matched. Any failure throws: one bad KB fails the
  * whole sync, so nothing is written from a partly trusted answer.
  */
-import { ClientError, ToolError } from "../errors.js";
+import { BadManifestError, ToolError } from "../errors.js";
 import type { McpSession } from "../mcp-session.js";
 import type { ManifestCache } from "./manifest-cache.js";
 import { MANIFEST_LIMITS, type ManifestBudget, readManifest } from "./manifest-shape.js";
@@ -102,16 +102,14 @@ const KNOWN_REVISION = "known_revision";
 /** The answer's JSON, within the client's size limit. */
 function parseAnswer(kb: string, text: string): unknown {
   if (text.length > MAX_ANSWER_CHARS) {
-    throw new ClientError(
-      "protocol",
+    throw new BadManifestError(
       `KB ${kb}: the ${MANIFEST_TOOL} answer is over ${MAX_ANSWER_CHARS / 1024 / 1024} MiB of text (the client's limit); slim the KB's artifacts`,
     );
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new ClientError(
-      "protocol",
+    throw new BadManifestError(
       `KB ${kb}: the ${MANIFEST_TOOL} answer is not JSON (${JSON.stringify(text.slice(0, 80))}); is the server a Cartographer server of this version?`,
     );
   }
@@ -122,8 +120,7 @@ function isUnchanged(kb: string, value: unknown, known: string): boolean {
   const o = value as { kb?: unknown; revision?: unknown; unchanged?: unknown } | null;
   if (typeof o !== "object" || o === null || o.unchanged === undefined) return false;
   if (o.unchanged !== true || o.kb !== kb || o.revision !== known) {
-    throw new ClientError(
-      "protocol",
+    throw new BadManifestError(
       `KB ${kb}: the ${MANIFEST_TOOL} answer says unchanged for a revision the client did not send; is the server a Cartographer server of this version?`,
     );
   }

@@ -76,7 +76,7 @@ export async function prepareProvisioning(
           serverKbs: topology.serverKbs,
           manifests: new Map(),
           decision: { accepted: [], held: [] },
-          skipped: `the server has no ${MANIFEST_TOOL} tool (an older server): skills, agents, hooks and MCP servers of the KBs are not provisioned; upgrade the server`,
+          skipped: `the server has no ${MANIFEST_TOOL} tool (an older server): skills, agents, hooks, MCP servers and instructions.md of the KBs are not provisioned; upgrade the server`,
         };
       }
       throw err;

@@ -94,9 +94,8 @@ export function syncLine(run: BindingRun): string {
 export function printSync(io: CommandIo, result: ProvisionResult, quietUnchanged = false): number {
   let exit = 0;
   if (result.skipped) io.stderr.write(`cartographer note: ${result.skipped}\n`);
-  // A held instructions.md still reaches the agent through the instructions block (connect
-  // writes it from the server); status --json lists it under held.
-  for (const h of result.held.filter((x) => x.kind !== "instructions"))
+  // A held instructions.md is left out of the instructions block too (acceptedInstructions).
+  for (const h of result.held)
     io.stderr.write(
       `cartographer warn: held ${h.kind} "${h.name}" of KB ${h.kb}: ${heldLine(h)}\n`,
     );
@@ -190,7 +189,7 @@ export function printStatus(io: CommandIo, json: ProvisioningJson): void {
   }
   for (const e of json.errors) io.stdout.write(`${e.provider} artifacts: error: ${e.message}\n`);
   for (const o of json.orphaned ?? []) io.stdout.write(`artifacts: drift: ${o.message}\n`);
-  for (const h of json.held.filter((x) => x.kind !== "instructions"))
+  for (const h of json.held)
     io.stdout.write(`note: held ${h.kind} "${h.name}" of KB ${h.kb}: ${heldLine(h)}\n`);
   for (const n of json.notes) io.stdout.write(`note: ${n}\n`);
 }
