@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { isKbError, isSettingError } from "../kb/errors.js";
 import { VERSION } from "../version.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "./io.js";
+import { unknownCommandHint } from "./unknown-command.js";
 
 type Register = (program: Command, ctx: CommandContext) => void;
 
@@ -20,8 +21,19 @@ const COMMAND_MODULES: ReadonlyArray<readonly [readonly string[], () => Promise<
   [["reindex"], async () => (await import("./commands/reindex.js")).registerReindexCommand],
   [["token"], async () => (await import("./commands/token.js")).registerTokenCommands],
   [["audit"], async () => (await import("./commands/audit.js")).registerAuditCommands],
+  [["version", "agents"], async () => (await import("./commands/info.js")).registerInfoCommands],
   [
-    ["connect", "sync", "status", "doctor", "reconnect", "disconnect"],
+    [
+      "connect",
+      "sync",
+      "status",
+      "doctor",
+      "reconnect",
+      "disconnect",
+      "trust",
+      "approve",
+      "revoke",
+    ],
     async () => (await import("./commands/client.js")).registerClientCommands,
   ],
 ];
@@ -48,6 +60,9 @@ export async function buildProgram(
   const chosen = only ? [only] : COMMAND_MODULES;
   const registers = await Promise.all(chosen.map(([, load]) => load()));
   for (const register of registers) register(program, ctx);
+  // Top-level "did you mean" is ours, within two edits as Go's CLI (unknown-command.ts); set after
+  // registration so subcommands keep commander's suggestions for their own words and options.
+  program.showSuggestionAfterError(false);
   return program;
 }
 
@@ -71,6 +86,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
+      if (err.code === "commander.unknownCommand")
+        io.stderr.write(unknownCommandHint(program, argv));
       // Help and version are successful exits; parse errors were already printed by commander.
       return err.exitCode === 0 ? 0 : EXIT_USAGE;
     }

@@ -18,8 +18,9 @@ import type { Scope } from "../../client/config.js";
 import { parsePinKeys } from "../../client/provision/trust.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
 import type { CommandContext } from "../program.js";
+import { type ApproveFlags, approveForm, onlyApprovalKb } from "./approve-forms.js";
 
-function clientIo(io: CliIo): CommandIo {
+export function clientIo(io: CliIo): CommandIo {
   return {
     home: io.env.HOME ?? homedir(),
     cwd: io.cwd,
@@ -46,6 +47,8 @@ const PIN_KEY_HELP =
 const AUTO_TRUST_HELP =
   "accept unsigned KB artifacts for this run only (not saved; see cartographer trust)";
 
+const AGENTS_HELP = "providers as a comma list (Go's spelling), added to the positional ones";
+
 const FORCE_HELP =
   "overwrite skills, agents and hook files you edited (and files in their place not written by cartographer)";
 
@@ -65,6 +68,7 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
     )
     .option(configOption, configHelp)
     .option("--kbs <list>", "bind these KBs (comma list; empty = all)", list)
+    .option("--agents <list>", AGENTS_HELP, list)
     .option("--server-url <url>", "server URL (default: saved, else http://127.0.0.1:39273)")
     .option(
       "--token-env <name>",
@@ -87,6 +91,7 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
         opts: {
           config?: string;
           kbs?: string[];
+          agents?: string[];
           serverUrl?: string;
           tokenEnv?: string;
           scope?: string;
@@ -104,13 +109,13 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
             `--scope: '${opts.scope}' is not a scope; use user or project`,
           );
         }
-        const { pinKey, ...rest } = opts;
+        const { pinKey, agents, ...rest } = opts;
         const pinKeys = pinKeysOf(pinKey);
         setExit(
           await connect(clientIo(io), {
             ...rest,
             scope: opts.scope as Scope | undefined,
-            providers,
+            providers: [...providers, ...(agents ?? [])],
             ...(pinKeys ? { pinKeys } : {}),
           }),
         );
@@ -166,9 +171,13 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
     .command("disconnect [providers...]")
     .description("remove exactly what connect wrote (entries and instructions block); idempotent")
     .option(configOption, configHelp)
-    .action(async (providers: string[], opts: { config?: string }) =>
-      setExit(await disconnect(clientIo(io), { ...opts, providers })),
-    );
+    .option("--agents <list>", AGENTS_HELP, list)
+    .action(async (providers: string[], opts: { config?: string; agents?: string[] }) => {
+      const { agents, ...rest } = opts;
+      setExit(
+        await disconnect(clientIo(io), { ...rest, providers: [...providers, ...(agents ?? [])] }),
+      );
+    });
   program
     .command("trust [kb]")
     .description(
@@ -188,15 +197,25 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
       ) => setExit(await trust(clientIo(io), { ...opts, ...(kb !== undefined ? { kb } : {}) })),
     );
   program
-    .command("approve <kb> <name>")
+    .command("approve <words...>")
+    .usage("<kb> <name> | mcp <name> --kb <kb> [--yes] | revoke mcp <name> [--kb <kb>]")
     .description(
-      "show a KB's MCP server descriptor (transport, URL or command, env and header names) and approve that exact descriptor for sync",
+      "show a KB's MCP server descriptor (transport, URL or command, env and header names) and approve that exact descriptor for sync; Go's forms `approve mcp <name> --kb <kb> [--yes]` and `approve revoke mcp <name> --kb <kb>` work too",
     )
     .option(configOption, configHelp)
+    .option("--kb <kb>", "the KB (Go's form)")
+    .option("--yes", "accepted for Go's form: approving never asks here")
     .option("--json", "print JSON")
-    .action(async (kb: string, name: string, opts: { config?: string; json?: boolean }) =>
-      setExit(await approve(clientIo(io), { ...opts, kb, name })),
-    );
+    .action(async (words: string[], opts: ApproveFlags) => {
+      const form = approveForm(words, opts);
+      const common = { ...(opts.config ? { config: opts.config } : {}), json: opts.json };
+      if (form.revoke) {
+        const kb = form.kb ?? (await onlyApprovalKb(io, opts.config, form.name));
+        setExit(await revoke(clientIo(io), { ...common, kb, name: form.name }));
+      } else {
+        setExit(await approve(clientIo(io), { ...common, kb: form.kb, name: form.name }));
+      }
+    });
   program
     .command("revoke <kb> <name>")
     .description("withdraw the approval of a KB's MCP server descriptor; the next sync removes it")

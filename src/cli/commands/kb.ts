@@ -58,32 +58,43 @@ export function registerKbCommands(program: Command, { io }: CommandContext): vo
       const root = await createKb(io, name, opts.data, opts.title);
       io.stdout.write(`created KB '${name}' at ${root}\n`);
     });
-  kb.command("clone <url>")
+  kb.command("clone <url> [name]")
     .description(
       "clone a remote KB into <data>/<name> (name: the URL's last segment without .git); serve then syncs it",
     )
-    .option("--name <name>", "KB name (default: from the URL)")
+    .option("--name <name>", "KB name (default: from the URL; Go's positional [name] also works)")
     .option("--data <dir>", "data directory (default: $CARTOGRAPHER_DATA or ./cartographer-data)")
-    .action(async (url: string, opts: { name?: string; data?: string }) => {
-      const name = opts.name ?? remoteKbName(url);
-      validateKbName(name);
-      const root = join(dataDirOf(io, opts.data), name);
-      if (existsSync(root))
-        throw new CliExit(
-          EXIT_USAGE,
-          `${root} already exists; choose another --name or remove it first`,
-        );
-      // The same token/SSH settings serve would use (git.token_dir, git.ssh_key, their env).
-      const configPath = io.env.CARTOGRAPHER_CONFIG;
-      const file = configPath ? loadConfigFile(resolve(io.cwd, configPath)) : {};
-      const sync = resolveSyncConfig(file, io.env, (p) => resolve(io.cwd, p));
-      try {
-        await cloneKb(url, root, syncSettingsFor({ sync }, { name }, io.env));
-      } catch (err) {
-        throw new CliExit(1, `cannot clone ${redactRemote(url)}: ${(err as Error).message}`);
-      }
-      io.stdout.write(`cloned KB '${name}' into ${root}\n`);
-    });
+    .action(
+      async (
+        url: string,
+        positional: string | undefined,
+        opts: { name?: string; data?: string },
+      ) => {
+        if (positional !== undefined && opts.name !== undefined && positional !== opts.name)
+          throw new CliExit(
+            EXIT_USAGE,
+            `kb clone: the name is given twice ('${positional}', --name '${opts.name}'); give one`,
+          );
+        const name = positional ?? opts.name ?? remoteKbName(url);
+        validateKbName(name);
+        const root = join(dataDirOf(io, opts.data), name);
+        if (existsSync(root))
+          throw new CliExit(
+            EXIT_USAGE,
+            `${root} already exists; choose another --name or remove it first`,
+          );
+        // The same token/SSH settings serve would use (git.token_dir, git.ssh_key, their env).
+        const configPath = io.env.CARTOGRAPHER_CONFIG;
+        const file = configPath ? loadConfigFile(resolve(io.cwd, configPath)) : {};
+        const sync = resolveSyncConfig(file, io.env, (p) => resolve(io.cwd, p));
+        try {
+          await cloneKb(url, root, syncSettingsFor({ sync }, { name }, io.env));
+        } catch (err) {
+          throw new CliExit(1, `cannot clone ${redactRemote(url)}: ${(err as Error).message}`);
+        }
+        io.stdout.write(`cloned KB '${name}' into ${root}\n`);
+      },
+    );
   kb.command("list")
     .description("list the KBs of a data directory")
     .option("--data <dir>", "data directory (default: $CARTOGRAPHER_DATA or ./cartographer-data)")

@@ -1,0 +1,113 @@
+/**
+ * `cartographer agents [--json]` (Go's command of the same name): which agent tools look
+ * installed on this machine — a binary on PATH or the tool's own folder in the home — and which
+ * are connected (listed in `.cartographer.yaml`). Offline; reads nothing but the file system.
+ */
+import { accessSync, constants, statSync } from "node:fs";
+import path from "node:path";
+import { loadConfig, PROVIDER_IDS, type ProviderId } from "../config.js";
+import { PROVIDERS } from "../providers/index.js";
+import { type CommandIo, type CommonOptions, configPath, EXIT_OK, reportFailure } from "./io.js";
+
+export interface AgentsOptions extends CommonOptions {
+  json?: boolean;
+}
+
+export interface AgentRow {
+  provider: ProviderId;
+  name: string;
+  installed: boolean;
+  connected: boolean;
+  /** The binary or folder that showed it installed; null when not installed. */
+  evidence: string | null;
+}
+
+/** Per provider: binaries to look for on PATH, then folders under the home (Go's rules + ours). */
+const PROBES: Record<ProviderId, { bins: string[]; dirs: (home: string, env: Env) => string[] }> = {
+  claude: { bins: ["claude"], dirs: (h) => [path.join(h, ".claude")] },
+  codex: {
+    bins: ["codex"],
+    dirs: (h, env) => [env.CODEX_HOME || path.join(h, ".codex")],
+  },
+  opencode: {
+    bins: ["opencode"],
+    dirs: (h) => [path.join(h, ".config", "opencode"), path.join(h, ".opencode")],
+  },
+  kiro: { bins: ["kiro", "kiro-cli"], dirs: (h) => [path.join(h, ".kiro")] },
+  antigravity: {
+    bins: ["agy", "antigravity"],
+    dirs: (h) => [path.join(h, ".gemini", "antigravity")],
+  },
+};
+
+type Env = Record<string, string | undefined>;
+
+function onPath(bin: string, env: Env): string | null {
+  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+    if (!dir) continue;
+    const file = path.join(dir, bin);
+    try {
+      if (statSync(file).isFile()) {
+        accessSync(file, constants.X_OK);
+        return file;
+      }
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+function isDir(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function detectAgents(home: string, env: Env, connected: ReadonlySet<string>): AgentRow[] {
+  return PROVIDER_IDS.map((provider) => {
+    const probe = PROBES[provider];
+    const evidence =
+      probe.bins.map((b) => onPath(b, env)).find((f) => f !== null) ??
+      probe.dirs(home, env).find(isDir) ??
+      null;
+    return {
+      provider,
+      name: PROVIDERS[provider].label,
+      installed: evidence !== null,
+      connected: connected.has(provider),
+      evidence,
+    };
+  });
+}
+
+export async function agents(io: CommandIo, opts: AgentsOptions): Promise<number> {
+  try {
+    const loaded = await loadConfig(configPath(io, opts));
+    const connected = new Set<string>(loaded.config.providers.map((p) => p.name));
+    const rows = detectAgents(io.home, io.env, connected);
+    if (opts.json) {
+      io.stdout.write(
+        `${JSON.stringify({ config: loaded.exists ? loaded.file : null, agents: rows })}\n`,
+      );
+      return EXIT_OK;
+    }
+    const line = (cells: string[]) =>
+      `${cells.map((c, i) => (i < cells.length - 1 ? c.padEnd([12, 10, 10][i] ?? 0) : c)).join(" ")}\n`;
+    io.stdout.write(line(["PROVIDER", "INSTALLED", "CONNECTED", "EVIDENCE"]));
+    for (const r of rows)
+      io.stdout.write(
+        line([
+          r.provider,
+          r.installed ? "yes" : "no",
+          r.connected ? "yes" : "no",
+          r.evidence ?? "-",
+        ]),
+      );
+    return EXIT_OK;
+  } catch (err) {
+    return reportFailure(io, err, opts.json);
+  }
+}
