@@ -70,6 +70,11 @@ export interface ChainCounts {
   valid: number;
   signed: number;
   unsigned: number;
+  /**
+   * Unsigned Go lines after a signed line, checked with a public key: valid, as Go's verify reads
+   * them (D18 "entries without sig remain valid"); the same in a line we wrote is a break.
+   */
+  goUnsignedAfterSigned: number;
   attempts: number;
   completions: number;
 }
@@ -92,7 +97,14 @@ export class ChainChecker {
   /** Expected prev_hash of the next line; null after a malformed line (link unknown). */
   prev: string | null = GENESIS;
   open = new Set<string>();
-  readonly counts: ChainCounts = { valid: 0, signed: 0, unsigned: 0, attempts: 0, completions: 0 };
+  readonly counts: ChainCounts = {
+    valid: 0,
+    signed: 0,
+    unsigned: 0,
+    goUnsignedAfterSigned: 0,
+    attempts: 0,
+    completions: 0,
+  };
   readonly breaks: VerifyBreak[] = [];
   breaksLeftOff = 0;
   private readonly ids = new Set<string>();
@@ -177,7 +189,7 @@ export class ChainChecker {
       facts.phase = e.phase as string;
       facts.request_id = e.request_id ?? "";
     }
-    this.accept(file, line, facts, computed, format === "go-v2", this.goAttemptsUnknown);
+    this.accept(file, line, facts, computed, format === "go-v2", this.goAttemptsUnknown, true);
     this.onEntry?.(e);
     return e;
   }
@@ -190,6 +202,7 @@ export class ChainChecker {
     computed: string,
     phased: boolean,
     tolerateUnpairedCompletion = false,
+    goSignatureRule = false,
   ): void {
     const before = this.breaks.length + this.breaksLeftOff;
     if (computed !== e.hash) {
@@ -219,7 +232,7 @@ export class ChainChecker {
         }
       }
     }
-    const job = this.signature(e, file, line);
+    const job = this.signature(e, file, line, goSignatureRule);
     const clean = this.breaks.length + this.breaksLeftOff === before;
     if (clean) this.counts.valid++;
     if (job) job.countedValid = clean;
@@ -231,12 +244,21 @@ export class ChainChecker {
     else this.formats.push({ file, firstLine: line, lastLine: line, format });
   }
 
-  private signature(e: Chained, file: string, line: number): SigJob | undefined {
+  private signature(
+    e: Chained,
+    file: string,
+    line: number,
+    goSignatureRule: boolean,
+  ): SigJob | undefined {
     if (e.sig === undefined) {
       this.counts.unsigned++;
-      // D18 keeps pre-signature entries valid; an unsigned entry after a signed one is a strip.
-      if (this.verifier && this.sawSigned)
-        this.addBreak({ file, line, reason: "missing signature" });
+      // D18 keeps pre-signature entries valid; in a line we wrote, an unsigned entry after a
+      // signed one is a strip. Go lines are read as Go's verify reads them: unsigned stays valid
+      // (docs/decisions.md "Go audit lines follow Go's signature rule").
+      if (this.verifier && this.sawSigned) {
+        if (goSignatureRule) this.counts.goUnsignedAfterSigned++;
+        else this.addBreak({ file, line, reason: "missing signature" });
+      }
       return undefined;
     }
     this.sawSigned = true;

@@ -71,6 +71,11 @@ export function formatCounts(r: VerifyReport): string {
     `valid: ${r.valid}`,
     `signed: ${r.signed}${sigNote}`,
     `unsigned: ${r.unsigned}`,
+    ...(r.goUnsignedAfterSigned > 0
+      ? [
+          `unsigned Go entries after signed ones: ${r.goUnsignedAfterSigned} (valid, as Go's verify reads them: D18)`,
+        ]
+      : []),
     `incomplete: ${r.incomplete} (attempts without completion)`,
     `segments: ${r.segmentsRetained} retained, ${r.segmentsCheckpointOnly} checkpoint-only (${r.checkpointOnlyEntries} entries)`,
     `head: ${r.head ?? "unknown"}`,
