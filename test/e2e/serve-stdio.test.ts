@@ -42,7 +42,7 @@ describe("cartographer serve over stdio (the built binary)", () => {
     const { tools } = await client.listTools();
     const write = tools.find((t) => t.name === "concept_write");
     expect(write?.inputSchema.properties).not.toHaveProperty("kb");
-    expect(tools.some((t) => t.name === "concept_batch")).toBe(false); // advanced: hidden in the agent profile
+    expect(tools.some((t) => t.name === "commit_gate")).toBe(false); // advanced: hidden in the agent profile
     const res = await client.callTool({
       name: "concept_write",
       arguments: { id: "a", frontmatter: { type: "note" }, body: "alpha" },

@@ -87,7 +87,7 @@ const conceptBatch = defineTool({
     "Apply ≤50 write/patch/delete operations ({op, …that tool's args}, distinct ids, ≤512 KiB) as one commit; all validated first, all or nothing. Errors: too_large; others name operations[i].",
   args: { operations: arr(openObject({ op: enumOf(OP_NAMES), id: str() })) },
   readOnly: false,
-  advanced: true,
+  advanced: false,
   resource: "batch",
   auditFields: [],
   targets: (args) => {

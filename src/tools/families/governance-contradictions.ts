@@ -22,7 +22,7 @@ const contradictionReport = defineTool({
     "Pairs of concepts that contradict: a contradicts/conflicts_with frontmatter field naming the other, or each superseded_by the other. prefix limits to ids under it.",
   args: { prefix: opt(str()) },
   readOnly: true,
-  advanced: true,
+  advanced: false,
   idempotent: true,
   resource: "collection",
   auditFields: [],
@@ -69,7 +69,7 @@ const conflictResolve = defineTool({
     "Settle the contradictions recorded on concept id. resolution keep: id stands, the others become superseded_by id; dismiss: clear the records only. body optionally replaces id's body. Errors: not_found, invalid_argument when none is recorded.",
   args: { id: nonEmptyStr(), resolution: enumOf(RESOLUTIONS), body: opt(str()) },
   readOnly: false,
-  advanced: true,
+  advanced: false,
   resource: "whole",
   auditFields: ["id"],
   handler: async (args, ctx) => {
