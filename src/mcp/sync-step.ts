@@ -12,11 +12,12 @@ import type { ToolSpec } from "../tools/spec.js";
 /** The tool that resolves conflicts must reach them (every other write to one is refused). */
 const RESOLVES_CONFLICTS = "git_conflict_resolve";
 
-/** Before a read: pull when due, under the lock; any failure leaves the local tree served. */
+/**
+ * Before a read: start the pull in the background when due and serve the local tree now — a
+ * read never waits on the network (docs/decisions.md).
+ */
 export async function syncBeforeRead(runtime: KbRuntime): Promise<void> {
-  const sync = runtime.sync;
-  if (!sync?.inDue()) return;
-  await runtime.store.withLock(() => sync.syncInLocked()).catch(() => {});
+  runtime.sync?.pullInBackground();
 }
 
 /** Before a write (caller holds the lock): pull when due; refuse a write to a conflicted concept. */

@@ -105,7 +105,7 @@ describe("sync config", () => {
   it("token_dir/<kb>.token is used only when it exists", () => {
     const { dir } = configFile("");
     writeFileSync(join(dir, "wiki.token"), "secret\n");
-    const sync = { enabled: true, inWindowMs: 0, outDebounceMs: 0, pollMs: 0, tokenDir: dir };
+    const sync = { enabled: true, inWindowMs: 0, outDebounceMs: 0, pollMs: 0, networkTimeoutMs: 30_000, tokenDir: dir };
     expect(syncSettingsFor({ sync }, { name: "wiki" }, {}).tokenFile).toBe(join(dir, "wiki.token"));
     expect(syncSettingsFor({ sync }, { name: "other" }, {}).tokenFile).toBeUndefined();
   });

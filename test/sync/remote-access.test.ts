@@ -19,6 +19,21 @@ import { useTempDirs } from "../support/temp-dir.js";
 const TOKEN = "ghp_CANARY0123456789abcdef";
 const newDir = useTempDirs("carto-token-");
 
+/** Real `git credential fill` with `access`; a failure to find one answers its stderr. */
+function fill(dir: string, access: ReturnType<typeof remoteAccess>, request: string): string {
+  try {
+    return execFileSync("git", [...access.args, "credential", "fill"], {
+      cwd: dir,
+      input: request,
+      env: { ...process.env, ...access.env, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" },
+      encoding: "utf8",
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+  } catch (err) {
+    return String((err as { stderr?: string }).stderr ?? err);
+  }
+}
+
 describe("remote access", () => {
   it("ssh: only the KB's key, StrictHostKeyChecking=yes, its known_hosts; quoted for the shell", () => {
     expect(sshCommand("/keys/id it's")).toBe(
@@ -28,24 +43,46 @@ describe("remote access", () => {
     const access = remoteAccess({ sshKey: "/k/id" });
     expect(access.env.GIT_SSH_COMMAND).toContain("StrictHostKeyChecking=yes");
     expect(access.env.GIT_TERMINAL_PROMPT).toBe("0");
-    expect(access.args).toEqual([]);
+    expect(access.args.join(" ")).not.toContain("credential");
   });
 
   it("token: real git credential fill answers the file's token; it is in no argv or env value", () => {
     const dir = newDir();
     const file = join(dir, "wiki.token");
     writeFileSync(file, `${TOKEN}\n`);
-    const access = remoteAccess({ tokenFile: file });
+    const access = remoteAccess({ tokenFile: file, remoteUrl: "https://git.example.com/team/wiki.git" });
     expect(JSON.stringify(access)).not.toContain(TOKEN);
     expect(access.env[TOKEN_FILE_VAR]).toBe(file);
-    const out = execFileSync("git", [...access.args, "credential", "fill"], {
-      cwd: dir,
-      input: "protocol=https\nhost=git.example.com\npath=team/wiki.git\n\n",
-      env: { ...process.env, ...access.env, HOME: dir },
-      encoding: "utf8",
-    });
+    const out = fill(dir, access, "protocol=https\nhost=git.example.com\npath=team/wiki.git\n\n");
     expect(out).toContain(`password=${TOKEN}\n`);
     expect(out).toContain("username=x-access-token\n");
+  });
+
+  it("token: the helper answers only the configured remote's protocol and host; inherited helpers are cleared", () => {
+    const dir = newDir();
+    const file = join(dir, "wiki.token");
+    writeFileSync(file, `${TOKEN}\n`);
+    // A machine-wide helper for the same host, as a user's `store` would be: never consulted.
+    writeFileSync(
+      join(dir, ".gitconfig"),
+      '[credential "https://git.example.com"]\n\thelper = "!f() { echo password=INHERITED; }; f"\n[credential]\n\thelper = "!f() { echo password=INHERITED; }; f"\n',
+    );
+    const access = remoteAccess({ tokenFile: file, remoteUrl: "https://git.example.com/team/wiki.git" });
+    const asked = (request: string) => fill(dir, access, request);
+    expect(asked("protocol=https\nhost=git.example.com\n\n")).toContain(`password=${TOKEN}`);
+    for (const other of [
+      "protocol=https\nhost=evil.example.com\n\n",
+      "protocol=http\nhost=git.example.com\n\n",
+      "protocol=https\nhost=git.example.com:8443\n\n",
+    ]) {
+      const out = asked(other);
+      expect(out, other).not.toContain(TOKEN);
+      expect(out, other).not.toContain("INHERITED");
+    }
+    expect(asked("protocol=https\nhost=git.example.com\n\n")).not.toContain("INHERITED");
+    // No remote URL (or one that is not HTTP): the token is given to no one.
+    const unscoped = remoteAccess({ tokenFile: file, remoteUrl: "git@git.example.com:team/wiki.git" });
+    expect(fill(dir, unscoped, "protocol=https\nhost=git.example.com\n\n")).not.toContain(TOKEN);
   });
 
   it("git messages lose URL credentials and the remote's own URL or path", () => {

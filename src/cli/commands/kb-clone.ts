@@ -35,6 +35,7 @@ export function syncSettingsFor(
     inWindowMs: sync.inWindowMs,
     outDebounceMs: sync.outDebounceMs,
     pollMs: sync.pollMs,
+    networkTimeoutMs: sync.networkTimeoutMs,
     env,
     ...(sshKey ? { sshKey } : {}),
     ...(knownHosts ? { knownHosts } : {}),
@@ -47,10 +48,10 @@ export function syncSettingsFor(
 export async function cloneKb(
   url: string,
   dest: string,
-  settings: Pick<SyncSettings, "sshKey" | "knownHosts" | "tokenFile" | "env">,
+  settings: Pick<SyncSettings, "sshKey" | "knownHosts" | "tokenFile" | "env" | "networkTimeoutMs">,
 ): Promise<void> {
   mkdirSync(dirname(dest), { recursive: true });
-  const access = remoteAccess(settings);
+  const access = remoteAccess({ ...settings, remoteUrl: url }, settings.env);
   const problem = await cloneRepo(dirname(dest), url, dest, access, {
     ...settings.env,
     ...access.env,

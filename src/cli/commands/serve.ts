@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { initKb } from "../../kb/init.js";
+import { abortNetworkGit } from "../../kb/sync/network-git.js";
 import type { KbSettings } from "../../kb/types.js";
 import { type Logger, stderrLogger } from "../../logger.js";
 import { type Cartographer, createCartographer } from "../../mcp/app.js";
@@ -271,6 +272,8 @@ function onSignals(handler: () => void): () => void {
   const listener = () => {
     if (fired) return;
     fired = true;
+    // A git fetch/push hung on a silent remote must not outlast the drain (docs/sync.md).
+    abortNetworkGit();
     handler();
   };
   process.on("SIGINT", listener);

@@ -83,6 +83,8 @@ export const fileConfigSchema = z.strictObject({
       in_window: z.union([z.number().min(0), z.string()]).optional(),
       out_debounce: z.union([z.number().min(0), z.string()]).optional(),
       poll_seconds: z.union([z.number().min(0), z.string()]).optional(),
+      /** Bound of every git network command (sync-keys.ts; default 30 s). */
+      network_timeout: z.union([z.number().min(0), z.string()]).optional(),
       ssh_key: z.string().min(1).optional(),
       known_hosts: z.string().min(1).optional(),
       token_dir: z.string().min(1).optional(),

@@ -5,6 +5,7 @@
  */
 import { basename, resolve as resolvePath } from "node:path";
 import { SettingError } from "../../kb/errors.js";
+import { DEFAULT_NETWORK_TIMEOUT_MS } from "../../kb/sync/network-git.js";
 import { redactRemote } from "../../kb/sync/remote-access.js";
 import {
   DEFAULT_IN_WINDOW_MS,
@@ -22,6 +23,8 @@ export interface SyncConfig {
   inWindowMs: number;
   outDebounceMs: number;
   pollMs: number;
+  /** `git.network_timeout` / CARTOGRAPHER_GIT_NETWORK_TIMEOUT: every git network command. */
+  networkTimeoutMs: number;
   /** `git.token_dir` / CARTOGRAPHER_GIT_TOKEN_DIR (absolute), for `<dir>/<kb>.token`. */
   tokenDir?: string;
   sshKey?: string;
@@ -101,6 +104,12 @@ export function resolveSyncConfig(
       "poll_seconds",
       git.poll_seconds,
       DEFAULT_POLL_MS,
+    ),
+    networkTimeoutMs: duration(
+      "CARTOGRAPHER_GIT_NETWORK_TIMEOUT",
+      "network_timeout",
+      git.network_timeout,
+      DEFAULT_NETWORK_TIMEOUT_MS,
     ),
     ...(tokenDir ? { tokenDir: at(tokenDir) } : {}),
     ...(git.ssh_key ? { sshKey: at(git.ssh_key) } : {}),

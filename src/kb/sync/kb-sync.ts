@@ -14,13 +14,17 @@ import {
   registerConflict,
   writeConflicts,
 } from "./conflicts.js";
-import { type RemoteAccess, remoteAccess } from "./remote-access.js";
+import { haltMessage, markSynced, type PullHalt, pullHalt } from "./diverged.js";
+import { recoverAtOpen, trustedConflicts } from "./open-recovery.js";
+import { OriginWatch } from "./origin-watch.js";
+import { remoteAccess } from "./remote-access.js";
 import {
   changedPaths,
   currentBranch,
-  fetchOrigin,
+  fetchOriginBounded,
   originUrl,
   pushBranch,
+  REMOTE,
   type RemoteContext,
   rebaseOnto,
   revParse,
@@ -83,27 +87,71 @@ export class KbSync {
   private retryMs = RETRY_MIN_MS;
   private closed = false;
   private conflicted: ConflictEntry[] = [];
-  private readonly ctx: RemoteContext;
+  private ctx: RemoteContext;
+  /** Why pulls and pushes are stopped (force-push, tracked private state), or null. */
+  private halt: PullHalt | null = null;
+  /** After a pull timed out, writes do not pull again before this (the poll and reads do). */
+  private quietUntil = 0;
+  private readonly origin: OriginWatch;
 
   private constructor(
     private readonly deps: KbSyncDeps,
-    private readonly url: string | null,
-    access: RemoteAccess,
+    private url: string | null,
   ) {
-    this.ctx = {
-      root: deps.root,
+    this.origin = new OriginWatch(deps.root, url);
+    this.ctx = this.contextFor(url);
+  }
+
+  private contextFor(url: string | null): RemoteContext {
+    const { settings } = this.deps;
+    const access = remoteAccess({ ...settings, ...(url ? { remoteUrl: url } : {}) }, settings.env);
+    return {
+      root: this.deps.root,
       access,
-      env: { ...deps.settings.env, ...access.env },
+      env: { ...settings.env, ...access.env },
       ...(url ? { url } : {}),
     };
   }
 
+  /** `origin` added, removed or changed since the last sync: use the new one from now on. */
+  private async refreshRemote(): Promise<void> {
+    if (!this.deps.settings.enabled) return;
+    const { url, changed } = await this.origin.current();
+    if (!changed) return;
+    const was = this.url;
+    this.url = url;
+    this.ctx = this.contextFor(url);
+    this.lastPullAt = 0;
+    this.halt = null;
+    this.deps.logger.info(
+      `sync of KB '${this.deps.kb}': origin ${url === null ? "removed" : was === null ? "added" : "changed"}; ${url === null ? "sync paused" : "syncing with it from now on"}`,
+    );
+  }
+
+  /** A write on a detached HEAD would never be pushed: refuse it (sync on, caller holds the lock). */
+  private async refuseDetached(): Promise<string> {
+    const branch = await currentBranch(this.deps.root);
+    if (branch) return branch;
+    this.fail("the KB is on a detached HEAD: sync needs a branch");
+    throw new KbError(
+      "git_failed",
+      "the KB's checkout is on a detached HEAD, where a write would never be pushed: check out its branch (or restart the server, which recovers an interrupted rebase) and retry",
+    );
+  }
+
   /** Reads the origin and the registry; starts the poll when sync is active. */
   static async open(deps: KbSyncDeps): Promise<KbSync> {
+    const opening = {
+      ...deps,
+      committer: async () => deps.settings.committer ?? (await deps.identity()),
+    };
+    if (deps.settings.enabled) await recoverAtOpen(opening);
     const url = deps.settings.enabled ? await originUrl(deps.root) : null;
-    const sync = new KbSync(deps, url, remoteAccess(deps.settings));
-    sync.conflicted = await readConflicts(deps.root);
-    if (sync.active && deps.settings.pollMs > 0) sync.schedulePoll();
+    const sync = new KbSync(deps, url);
+    await sync.origin.current();
+    sync.conflicted = await trustedConflicts(opening);
+    // Polls whenever sync is on: an origin added later is picked up within one poll.
+    if (deps.settings.enabled && deps.settings.pollMs > 0) sync.schedulePoll();
     return sync;
   }
 
@@ -131,6 +179,22 @@ export class KbSync {
     return window === 0 || this.now() - this.lastPullAt >= window;
   }
 
+  private backgroundPull: Promise<void> | null = null;
+
+  /**
+   * A read's pull (docs/sync.md "Timeouts"): started when due and never awaited, so a read is
+   * served from the local tree at once whatever the remote does; one runs at a time.
+   */
+  pullInBackground(): void {
+    if (this.backgroundPull || !this.inDue()) return;
+    this.backgroundPull = this.deps
+      .lock(() => this.syncInLocked())
+      .catch(() => {})
+      .finally(() => {
+        this.backgroundPull = null;
+      });
+  }
+
   /**
    * Sync-in (caller holds the lock): fetch + rebase onto origin when due. A conflict registers
    * the conflicting concepts and throws `conflict` naming them; an unreachable remote is logged
@@ -138,12 +202,18 @@ export class KbSync {
    * are pushed when the remote is back).
    */
   async syncInLocked(force = false): Promise<void> {
-    if (!force && !this.inDue()) return;
-    if (!this.active || this.conflicted.length > 0) return;
-    const branch = await currentBranch(this.deps.root);
-    if (!branch) return this.fail("the KB is on a detached HEAD: sync needs a branch");
-    const problem = await fetchOrigin(this.ctx);
-    if (problem) return this.pullFailed(problem);
+    await this.refreshRemote();
+    if (!this.active) return;
+    const branch = await this.refuseDetached();
+    if (!force && (!this.inDue() || this.now() < this.quietUntil)) return;
+    if (this.conflicted.length > 0 || this.halt?.kind === "diverged") return;
+    const fetched = await fetchOriginBounded(this.ctx);
+    if (fetched.problem) {
+      if (fetched.timedOut) this.quietUntil = this.now() + this.ctx.access.timeoutMs;
+      return this.pullFailed(fetched.problem);
+    }
+    this.quietUntil = 0;
+    if (await this.halted(branch)) return;
     const rebased = await rebaseOnto(this.ctx, branch, await this.committer());
     if (!rebased.ok && rebased.conflict) {
       const ids = await this.register(rebased.files, rebased.localSha, rebased.remoteSha);
@@ -154,6 +224,7 @@ export class KbSync {
       );
     }
     if (!rebased.ok) return this.pullFailed(rebased.message);
+    await this.markRemoteHeld(branch);
     this.lastPullAt = this.now();
     if (this.pullFailing)
       this.deps.logger.info(`sync of KB '${this.deps.kb}': remote reachable again`);
@@ -163,6 +234,31 @@ export class KbSync {
       await this.deps.onHeadMoved(
         await changedPaths(this.deps.root, rebased.before, rebased.after),
       );
+  }
+
+  /**
+   * Checks the fetched remote (diverged.ts); a halt stops pulls and pushes, is logged once and
+   * shown by sync_status. A diverged KB stays halted until `kb resync`; private state tracked
+   * by the remote is checked again at each sync (removing it from the remote resumes sync).
+   */
+  private async halted(branch: string): Promise<boolean> {
+    const halt = await pullHalt(this.deps.root, branch);
+    const was = this.halt;
+    this.halt = halt;
+    if (!halt) {
+      if (was) this.lastError = null;
+      return false;
+    }
+    const message = haltMessage(this.deps.kb, halt);
+    if (this.lastError !== message) this.deps.logger.warn(`sync of KB '${this.deps.kb}': ${message}`);
+    this.lastError = message;
+    return true;
+  }
+
+  /** The remote holds origin/<branch> (pulled in) or HEAD (pushed): the force-push marker. */
+  private async markRemoteHeld(branch: string, sha?: string): Promise<void> {
+    const held = sha ?? (await revParse(this.deps.root, `refs/remotes/${REMOTE}/${branch}`));
+    if (held) await markSynced(this.deps.root, held);
   }
 
   private pullFailed(reason: string): void {
@@ -222,6 +318,7 @@ export class KbSync {
    * has not landed yet, else null. Never throws: a push failure never fails the call.
    */
   async afterCommitLocked(): Promise<SyncNote | null> {
+    await this.refreshRemote();
     if (!this.active || this.closed) return null;
     if (this.deps.settings.outDebounceMs === 0) {
       await this.pushLocked(true).catch((err: unknown) => {
@@ -261,9 +358,12 @@ export class KbSync {
    * registers and stops. A network failure is retried inline (bounded) or on a timer.
    */
   private async pushLocked(inline: boolean): Promise<void> {
-    if (!this.active || this.conflicted.length > 0) return;
+    await this.refreshRemote();
+    if (!this.active || this.conflicted.length > 0 || this.halt) return;
     const branch = await currentBranch(this.deps.root);
     if (!branch) return this.fail("the KB is on a detached HEAD: sync needs a branch");
+    // The remote just timed out: the write answers now, the push is retried in the background.
+    if (inline && this.now() < this.quietUntil) return this.schedulePush(this.retryMs);
     if ((await unpushedCount(this.deps.root, branch)) === 0) {
       this.lastError = null;
       return;
@@ -274,6 +374,7 @@ export class KbSync {
       const pushed = await pushBranch(this.ctx, branch);
       if (pushed.ok) {
         // git push updates refs/remotes/origin/<branch> itself, so `unpushed` reads 0 now.
+        await this.markRemoteHeld(branch);
         this.lastError = null;
         this.retryMs = RETRY_MIN_MS;
         return;
@@ -285,9 +386,11 @@ export class KbSync {
         } catch {
           return; // conflict registered: pushes pause until resolved
         }
+        if (this.halt) return; // diverged or tracked private state: stopped, reported
         continue;
       }
-      if (!inline || attempt === PUSH_ATTEMPTS) break;
+      if (pushed.timedOut) this.quietUntil = this.now() + this.ctx.access.timeoutMs;
+      if (!inline || attempt === PUSH_ATTEMPTS || pushed.timedOut) break;
       await new Promise((r) => setTimeout(r, backoff));
       backoff *= 2;
     }
@@ -330,9 +433,11 @@ export class KbSync {
   async state(): Promise<SyncState> {
     if (!this.deps.settings.enabled) return "disabled";
     if (!this.active) return "no_remote";
+    if (this.halt?.kind === "diverged") return "diverged";
     if (this.conflicted.length > 0) return "failed";
     const branch = await currentBranch(this.deps.root);
-    const unpushed = branch ? await unpushedCount(this.deps.root, branch) : 0;
+    if (!branch) return "failed"; // detached: nothing can be pushed from here
+    const unpushed = await unpushedCount(this.deps.root, branch);
     if (this.lastError && (unpushed > 0 || !this.lastError.startsWith("push"))) return "failed";
     return unpushed > 0 ? "pending" : "clean";
   }
@@ -341,7 +446,7 @@ export class KbSync {
     const branch = await currentBranch(this.deps.root);
     const { settings } = this.deps;
     const head = await revParse(this.deps.root, "HEAD");
-    const unpushed = this.active && branch ? await unpushedCount(this.deps.root, branch) : 0;
+    const unpushed = this.active ? await unpushedCount(this.deps.root, branch) : 0;
     return {
       state: await this.state(),
       head,

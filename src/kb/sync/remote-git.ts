@@ -4,6 +4,7 @@
  */
 import { identityArgs, runGit, summarize } from "../git.js";
 import type { GitIdentity } from "../types.js";
+import { runNetworkGit } from "./network-git.js";
 import { type RemoteAccess, redactRemote } from "./remote-access.js";
 
 export const REMOTE = "origin";
@@ -18,7 +19,10 @@ export interface RemoteContext {
   url?: string;
 }
 
-export type PushOutcome = { ok: true } | { ok: false; rejected: boolean; message: string };
+/** `timedOut`: the remote did not answer within git.network_timeout (retrying now is futile). */
+export type PushOutcome =
+  | { ok: true }
+  | { ok: false; rejected: boolean; timedOut: boolean; message: string };
 
 export type RebaseOutcome =
   | { ok: true; moved: false }
@@ -49,13 +53,21 @@ function message(ctx: RemoteContext, what: string, stderr: string): string {
 
 /** `git fetch origin`: null when it worked, else the redacted reason. */
 export async function fetchOrigin(ctx: RemoteContext): Promise<string | null> {
-  const r = await runGit(
+  return (await fetchOriginBounded(ctx)).problem;
+}
+
+/** `git fetch origin`, saying whether a failure was the network timeout. */
+export async function fetchOriginBounded(
+  ctx: RemoteContext,
+): Promise<{ problem: string | null; timedOut: boolean }> {
+  const r = await runNetworkGit(
     ctx.root,
     [...ctx.access.args, "fetch", "--quiet", "--no-tags", REMOTE],
-    undefined,
     ctx.env,
+    ctx.access.timeoutMs,
   );
-  return r.code === 0 ? null : message(ctx, "fetch", r.stderr || r.stdout);
+  if (r.code === 0) return { problem: null, timedOut: false };
+  return { problem: message(ctx, "fetch", r.stderr || r.stdout), timedOut: r.timedOut === true };
 }
 
 /**
@@ -97,22 +109,30 @@ export async function rebaseOnto(
 
 /** `git push origin HEAD:refs/heads/<branch>`; `rejected` = non-fast-forward. */
 export async function pushBranch(ctx: RemoteContext, branch: string): Promise<PushOutcome> {
-  const r = await runGit(
+  const r = await runNetworkGit(
     ctx.root,
     [...ctx.access.args, "push", "--porcelain", REMOTE, `HEAD:refs/heads/${branch}`],
-    undefined,
     ctx.env,
+    ctx.access.timeoutMs,
   );
   if (r.code === 0) return { ok: true };
   const text = `${r.stdout}\n${r.stderr}`;
   const rejected = /non-fast-forward|\[rejected\]|fetch first|Updates were rejected/i.test(text);
-  return { ok: false, rejected, message: message(ctx, "push", r.stderr || r.stdout) };
+  const timedOut = r.timedOut === true;
+  return { ok: false, rejected, timedOut, message: message(ctx, "push", r.stderr || r.stdout) };
 }
 
-/** Commits on HEAD that origin/<branch> does not have (all of them when it has none). */
-export async function unpushedCount(root: string, branch: string): Promise<number> {
-  const upstream = await revParse(root, `refs/remotes/${REMOTE}/${branch}`);
-  const range = upstream ? [`${upstream}..HEAD`] : ["HEAD"];
+/**
+ * Commits on HEAD that origin/<branch> does not have (all of them when it has none); on a
+ * detached HEAD (`branch` null), those on no branch of origin.
+ */
+export async function unpushedCount(root: string, branch: string | null): Promise<number> {
+  const upstream = branch ? await revParse(root, `refs/remotes/${REMOTE}/${branch}`) : null;
+  const range = upstream
+    ? [`${upstream}..HEAD`]
+    : branch
+      ? ["HEAD"]
+      : ["HEAD", "--not", `--remotes=${REMOTE}`];
   const r = await runGit(root, ["rev-list", "--count", ...range]);
   return r.code === 0 ? Number.parseInt(r.stdout.trim(), 10) || 0 : 0;
 }
@@ -131,11 +151,11 @@ export async function cloneRepo(
   access: RemoteAccess,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string | null> {
-  const r = await runGit(
+  const r = await runNetworkGit(
     cwd,
     [...access.args, "clone", "--quiet", "--", url, dest],
-    undefined,
     env,
+    access.timeoutMs,
   );
   return r.code === 0 ? null : redactRemote(`git clone failed: ${summarize(r.stderr)}`, url);
 }

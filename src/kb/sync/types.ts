@@ -13,6 +13,8 @@ export interface SyncSettings {
   outDebounceMs: number;
   /** Background fetch/pull (and push of anything pending) every this many ms; 0 = off. */
   pollMs: number;
+  /** Every git network command is killed after this long (`git.network_timeout`; 0 = never). */
+  networkTimeoutMs?: number;
   /** The environment git's network commands start from (the server's own, from the CLI). */
   env: Readonly<Record<string, string | undefined>>;
   /** Per-KB SSH key: GIT_SSH_COMMAND with `-i` and StrictHostKeyChecking=yes. */
@@ -25,8 +27,8 @@ export interface SyncSettings {
   committer?: GitIdentity;
 }
 
-/** `sync_status` states (issue 12). */
-export type SyncState = "disabled" | "no_remote" | "clean" | "pending" | "failed";
+/** `sync_status` states (issue 12); `diverged`: the remote was force-pushed (diverged.ts). */
+export type SyncState = "disabled" | "no_remote" | "clean" | "pending" | "failed" | "diverged";
 
 /** The defaults of issue 12 (seconds in the config). */
 export const DEFAULT_IN_WINDOW_MS = 30_000;
