@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { SettingError } from "../kb/errors.js";
+import { resolveKbName } from "../kb/kb-name.js";
 import { roleProblems, tokenLabel, tokenProblems } from "./checks.js";
 import type { AuthMode, ResolvedAuthInput, RoleSpec, TokenSpec } from "./config.js";
 import { parseScope } from "./scopes.js";
@@ -85,10 +86,16 @@ export function resolveAuthEnabled(mode: AuthMode, tokenCount: number): boolean 
 /**
  * Validates the whole auth input (roles, tokens, duplicate ids including derived ones) and
  * builds the token store. Roles and scopes union into one policy per token; a token with neither
- * is admin.
+ * is admin. With `kbNames` (the mounted KBs), a rule naming a KB in another case binds to the
+ * one KB that matches it ignoring case (kb/kb-name.ts); an exact name always wins.
  * @throws SettingError listing every problem, naming roles and token ids/positions.
  */
-export function compileAuth(input: ResolvedAuthInput): CompiledAuth {
+export function compileAuth(
+  input: ResolvedAuthInput,
+  opts: { kbNames?: readonly string[] } = {},
+): CompiledAuth {
+  const kbOf = (name: string) =>
+    opts.kbNames === undefined ? name : (resolveKbName(name, opts.kbNames) ?? name);
   const roleNames = new Set(input.roles.map((r) => r.name.trim()));
   const problems = [...roleProblems(input.roles), ...tokenProblems(input.tokens, roleNames)];
   const principals = input.tokens.map((spec, index) => ({
@@ -104,7 +111,7 @@ export function compileAuth(input: ResolvedAuthInput): CompiledAuth {
     digest: tokenDigest(spec.token),
     principal: Object.freeze({
       id: principals[index]?.id ?? "",
-      policy: compilePolicy(spec, roles),
+      policy: compilePolicy(spec, roles, kbOf),
     }),
   }));
   const store = new TokenStore(entries);
@@ -143,7 +150,11 @@ function duplicateProblems(
   return problems;
 }
 
-function compilePolicy(spec: TokenSpec, roles: ReadonlyMap<string, RoleSpec>): Policy {
+function compilePolicy(
+  spec: TokenSpec,
+  roles: ReadonlyMap<string, RoleSpec>,
+  kbOf: (name: string) => string,
+): Policy {
   if (spec.scopes === undefined && spec.roles === undefined) {
     return Object.freeze({ admin: true, rules: Object.freeze([]) });
   }
@@ -152,14 +163,14 @@ function compilePolicy(spec: TokenSpec, roles: ReadonlyMap<string, RoleSpec>): P
     const scope = parseScope(text);
     if (scope !== null)
       rules.push(
-        freezeRule({ kb: scope.kb, access: scope.access, maps: [], journals: [], types: [] }),
+        freezeRule({ kb: kbOf(scope.kb), access: scope.access, maps: [], journals: [], types: [] }),
       );
   }
   for (const name of spec.roles ?? []) {
     for (const rule of roles.get(name)?.rules ?? []) {
       rules.push(
         freezeRule({
-          kb: rule.kb,
+          kb: kbOf(rule.kb),
           access: rule.access,
           maps: rule.maps ?? [],
           journals: rule.journals ?? [],

@@ -6,8 +6,11 @@
  *   /mcp/<name>     that KB; a conflicting ?kb= → 400; unknown → 404
  *   /mcp/routed     ?kbs=a,b binds (narrowing only); absent = all; unknown → 400; ?kb= → 400
  *   any             ?kb= or ?kbs= repeated → 400 (never first-value-wins); ?kbs= off /mcp/routed → 400
+ *   a name in another case finds its KB when only one matches ignoring case (kb/kb-name.ts)
  *   a KB that could not be opened (issue 10 item 3), wherever it is named → 503 with its reason
  */
+import { resolveKbName } from "../kb/kb-name.js";
+
 export const MCP_PATH = "/mcp";
 export const ROUTED_PATH = "/mcp/routed";
 
@@ -73,7 +76,8 @@ export function resolveMcpRoute(
     const names = kbsParam
       .split(",")
       .map((s) => s.trim())
-      .filter((s) => s !== "");
+      .filter((s) => s !== "")
+      .map((s) => resolveKbName(s, mounted) ?? s);
     if (names.length === 0)
       return { ok: false, status: 400, message: `?kbs= names no KB; mounted KBs: ${list}` };
     for (const name of names) {
@@ -112,29 +116,31 @@ export function resolveMcpRoute(
     }
     const refusal = down(kbParam);
     if (refusal) return refusal;
-    if (!mounted.includes(kbParam))
+    const kb = resolveKbName(kbParam, mounted);
+    if (kb === null)
       return {
         ok: false,
         status: 404,
         message: `no KB named ${JSON.stringify(kbParam)}; mounted KBs: ${list}`,
       };
-    return { ok: true, target: { kind: "kb", kb: kbParam, perKb: true } };
+    return { ok: true, target: { kind: "kb", kb, perKb: true } };
   }
-  let name: string;
+  let typed: string;
   try {
-    name = decodeURIComponent(p.slice(MCP_PATH.length + 1));
+    typed = decodeURIComponent(p.slice(MCP_PATH.length + 1));
   } catch {
     return { ok: false, status: 404, message: "malformed KB name in path" };
   }
-  const refusal = down(name);
+  const refusal = down(typed);
   if (refusal) return refusal;
-  if (!mounted.includes(name))
+  const name = resolveKbName(typed, mounted);
+  if (name === null)
     return {
       ok: false,
       status: 404,
-      message: `no KB named ${JSON.stringify(name)}; mounted KBs: ${list}`,
+      message: `no KB named ${JSON.stringify(typed)}; mounted KBs: ${list}`,
     };
-  if (kbParam !== null && kbParam !== name) {
+  if (kbParam !== null && (resolveKbName(kbParam, mounted) ?? kbParam) !== name) {
     return {
       ok: false,
       status: 400,

@@ -36,6 +36,7 @@ import {
   resourceNotFound,
 } from "./kb-content.js";
 import { type KbEvent, kbChanged, kbLogger, onKbEvent } from "./kb-events.js";
+import { withoutOwnKb } from "./own-kb-arg.js";
 import { conceptTemplate, parseResourceUri } from "./resource-uri.js";
 import {
   type DescriptorList,
@@ -43,6 +44,7 @@ import {
   freezeList,
   type ToolSurface,
   type ToolsProfile,
+  textResult,
 } from "./surface.js";
 
 export interface KbSurfaceOptions {
@@ -90,7 +92,9 @@ export class KbSurface implements ToolSurface, ContentSurface {
   }
 
   async callTool(name: string, args: unknown, ctx: CallContext): Promise<CallToolResult> {
-    const result = await this.#run((n) => this.#specs.get(n), name, args, ctx);
+    const own = withoutOwnKb(args, this.name);
+    if (!own.ok) return textResult(own.message, true);
+    const result = await this.#run((n) => this.#specs.get(n), name, own.args, ctx);
     // Sessions that can receive notifications learn that resources changed (kb-events.ts).
     if (!result.isError && this.writes(name)) kbChanged(this.#root, name);
     return result;

@@ -17,6 +17,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { canReadAnyKb } from "../auth/decide.js";
+import { resolveKbName } from "../kb/kb-name.js";
 import {
   type CompletionRef,
   type ContentSurface,
@@ -83,7 +84,9 @@ export class RoutedSurface implements ToolSurface, ContentSurface {
       }
       target = this.#surfaces.get(this.kbNames[0] as string);
     } else {
-      target = typeof named === "string" ? this.#surfaces.get(named) : undefined;
+      // Another case of a bound name finds its KB when only one matches (kb/kb-name.ts).
+      const resolved = typeof named === "string" ? resolveKbName(named, this.kbNames) : null;
+      target = resolved === null ? undefined : this.#surfaces.get(resolved);
       const down = typeof named === "string" && !target ? this.#unavailable(named) : undefined;
       if (down !== undefined)
         return textResult(

@@ -153,3 +153,29 @@ describe("generateToken and scopes", () => {
     expect(scopesSupported([])).toEqual([]);
   });
 });
+
+describe("scopes bind to the mounted KB names (case kept; another case only when unambiguous)", () => {
+  const kbs = (names: string[]) =>
+    compileAuth(
+      {
+        mode: "auto",
+        roles: [{ name: "reader", rules: [{ kb: "KBB", access: "r" as const }] }],
+        tokens: [
+          { token: "t-exact", scopes: ["kb:kbA:rw"] },
+          { token: "t-folded", scopes: ["kb:kba:r"], roles: ["reader"] },
+        ],
+      },
+      { kbNames: names },
+    ).store;
+
+  it("kb:kbA:rw names kbA as written; kb:kba:r and a role's KBB find kbA / kbB", () => {
+    const store = kbs(["kbA", "kbB"]);
+    expect(store.authenticate("t-exact")?.policy.rules.map((r) => r.kb)).toEqual(["kbA"]);
+    expect(store.authenticate("t-folded")?.policy.rules.map((r) => r.kb)).toEqual(["kbA", "kbB"]);
+  });
+
+  it("two KBs differing only in case: a scope binds only to its exact name", () => {
+    const store = kbs(["kbA", "KBA", "kbB"]);
+    expect(store.authenticate("t-folded")?.policy.rules.map((r) => r.kb)).toEqual(["kba", "kbB"]);
+  });
+});

@@ -61,6 +61,28 @@ describe("KbSurface descriptors", () => {
 });
 
 describe("KbSurface.callTool order", () => {
+  it("accepts `kb` naming this KB (any case) and drops it; another KB is an error naming both, the tool never runs", async () => {
+    const { s, counter } = surface();
+    expect(textOf(await s.callTool("probe_read", { id: "x", kb: "alpha" }, ctx()))).toBe(
+      '{"read":"x"}',
+    );
+    expect(textOf(await s.callTool("probe_read", { id: "y", kb: "ALPHA" }, ctx()))).toBe(
+      '{"read":"y"}',
+    );
+    expect(textOf(await s.callTool("probe_read", { kb: null }, ctx()))).toBe('{"read":null}');
+    expect(counter.reads).toBe(3);
+    for (const kb of ["beta", 7]) {
+      const r = await s.callTool("probe_read", { id: "z", kb }, ctx());
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(
+        new RegExp(
+          `^invalid_argument: 'kb' is ${JSON.stringify(JSON.stringify(kb)).slice(1, -1)} but this endpoint serves only KB 'alpha'`,
+        ),
+      );
+    }
+    expect(counter.reads).toBe(3);
+  });
+
   it("an unknown tool is `tool not found: <name>` and audited as unknown_tool", async () => {
     const audit = new MemoryAudit();
     const { s } = surface({ audit });

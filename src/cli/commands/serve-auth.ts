@@ -24,5 +24,9 @@ export function buildServerAuth(
         ? { value: config.auth.mode, source: "CARTOGRAPHER_AUTH/--auth" }
         : undefined,
   });
-  return { compiled: compileAuth(input), authorizationServers: section.authorization_servers };
+  const kbNames = config.kbs.map((kb) => kb.name);
+  return {
+    compiled: compileAuth(input, { kbNames }),
+    authorizationServers: section.authorization_servers,
+  };
 }

@@ -103,6 +103,8 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
   if (config.initMissing && (await initForServe(config, logger)) > 0)
     config = resolveServerConfig(flags, io.env, io.cwd);
   await cloneMissingRemotes(config, io.env, logger);
+  // Compiled again over the KBs init and clone added: scopes bind to mounted names (kb-name.ts).
+  const servedAuth = buildServerAuth(config, io.env);
   if (config.kbs.length === 0)
     logger.warn("no KB is mounted: /ready answers 503 until one is configured");
 
@@ -117,7 +119,7 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
   try {
     return config.transport === "stdio"
       ? await runStdio(io, config, app)
-      : await runHttp(io, config, app, auth);
+      : await runHttp(io, config, app, servedAuth);
   } finally {
     await app.close();
   }

@@ -64,12 +64,13 @@ export function parseList(value: string): string[] {
     .filter((s) => s !== "");
 }
 
-/** A KB's default mount name: its folder name, lowercased, runs of other characters → `-`. */
+/**
+ * A KB's default mount name: its folder name as written (case kept, as in Go), runs of
+ * characters other than letters, digits, `_` and `-` → `-` (docs/decisions.md, "KB names keep
+ * their case").
+ */
 export function normalizeKbName(folder: string): string {
-  return folder
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+  return folder.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "");
 }
 
 export function isLoopbackHost(host: string): boolean {
