@@ -20,6 +20,7 @@ import { validateId } from "../kb/ids.js";
 import { defineTool } from "../tools/define.js";
 import { enumOf, int, nonEmptyStr, opt, str } from "../tools/schema.js";
 import type { ToolSpec } from "../tools/spec.js";
+import { seesKbArtifacts } from "../tools/support/artifact-manifest.js";
 import { mapVisible } from "../tools/support/visibility.js";
 
 /** Concepts per resources/list page. */
@@ -49,7 +50,8 @@ export const listResources = defineTool({
     const page = r.items.slice(0, limit);
     const items = page.map((i) => ({ id: i.id, title: i.title, type: i.type }));
     const first = from === undefined;
-    // The curated indexes are a whole-KB read (index_get); instructions are what any reader gets.
+    // The curated indexes are a whole-KB read (index_get), and so is instructions.md, a KB-level
+    // artifact (artifact_read, seesKbArtifacts): a narrower reader is not shown them.
     const indexes = first && ctx.visibility.all;
     const mapIndexes: string[] = [];
     if (indexes)
@@ -61,7 +63,10 @@ export const listResources = defineTool({
       next: r.items[limit]?.id ?? null,
       index: indexes,
       mapIndexes,
-      instructions: first && (await ctx.runtime.store.readText("instructions.md")) !== null,
+      instructions:
+        first &&
+        seesKbArtifacts(ctx.visibility) &&
+        (await ctx.runtime.store.readText("instructions.md")) !== null,
     };
   },
 });
@@ -106,11 +111,12 @@ export const readIndexResource = defineTool({
 
 export const readInstructionsResource = defineTool({
   name: "resources/read",
+  // A KB-level artifact: the whole-KB read rule of artifact_read, fail closed (D118).
   description: "The KB's instructions.md for agents.",
   args: { uri: str() },
   readOnly: true,
   advanced: true,
-  resource: "collection",
+  resource: "whole",
   auditFields: ["uri"],
   handler: async (_args, ctx) => {
     const text = await ctx.runtime.store.readText("instructions.md");

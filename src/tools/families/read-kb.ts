@@ -9,6 +9,7 @@ import type { MapDescriptor } from "../../kb/types.js";
 import { defineTool } from "../define.js";
 import { int, nonEmptyStr, opt } from "../schema.js";
 import type { ToolContext, ToolSpec } from "../spec.js";
+import { seesKbArtifacts } from "../support/artifact-manifest.js";
 import { mapVisible } from "../support/visibility.js";
 
 const LOG_TAIL_DEFAULT = 20;
@@ -71,8 +72,11 @@ const atlasOverview = defineTool({
         concepts: visibleCount(ctx, m.name),
       })),
       // The KB's own guidance for agents; `cartographer connect` copies it into the
-      // instructions block, so it must be reachable over MCP.
-      instructions: await ctx.runtime.store.readText("instructions.md"),
+      // instructions block, so it must be reachable over MCP. A KB-level artifact: only a
+      // whole-KB reader gets it, as from artifact_read; others read null, as if absent (D118).
+      instructions: seesKbArtifacts(ctx.visibility)
+        ? await ctx.runtime.store.readText("instructions.md")
+        : null,
     };
   },
 });
