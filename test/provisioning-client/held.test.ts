@@ -187,7 +187,7 @@ describe("held artifacts keep what is installed", () => {
     expect(await fs.readFile(skillFile(home), "utf8")).toContain("Ops.");
   });
 
-  it("MCP: a descriptor changed since approval keeps the approved entry; a revoked approval removes it; one the server no longer offers is removed", async () => {
+  it("MCP: a descriptor changed since approval loses its entry until approved again (Go D115, needs_approval); a revoked approval removes it; one the server no longer offers is removed", async () => {
     const home = newDir();
     const approve = (a: Artifact): ClientConfig => ({
       ...base,
@@ -199,15 +199,30 @@ describe("held artifacts keep what is installed", () => {
     expect((await run(home, approved, gate(approved, [v1]))).exit).toBe(0);
     const entry = "cartographer-a-tools";
     expect((await claudeJson(home)).mcpServers?.[entry]?.url).toBe("https://tools.example/mcp");
-    const before = await installed(home);
 
     const v2 = tools("https://elsewhere.example/mcp");
+    const pending = await run(home, approved, gate(approved, [v2]), false);
+    expect(pending.json.providers[0]?.paths).toEqual([
+      expect.objectContaining({
+        section: `mcp:${entry}`,
+        reason: "to be removed: it changed since its approval (needs_approval)",
+      }),
+    ]);
     const changed = await run(home, approved, gate(approved, [v2]));
     expect(changed.exit, changed.io.err()).toBe(0);
     expect(changed.io.err()).toMatch(
-      /held mcp "tools" of KB a: changed since approval; review and approve again: cartographer approve a tools; the copy installed earlier stays as it is/,
+      /held mcp "tools" of KB a: changed since approval, its entry is removed until approved again; review and approve: cartographer approve a tools/,
     );
-    expect(await installed(home)).toEqual(before);
+    expect(changed.io.out()).toMatch(
+      /^needs_approval: mcp "tools" of KB a: cartographer approve a tools$/m,
+    );
+    expect((await claudeJson(home)).mcpServers?.[entry]).toBeUndefined();
+    expect(await readLockText(home)).not.toContain("a/mcp/tools");
+
+    // Approved again: the new descriptor is written.
+    const approvedV2 = approve(v2);
+    expect((await run(home, approvedV2, gate(approvedV2, [v2]))).exit).toBe(0);
+    expect((await claudeJson(home)).mcpServers?.[entry]?.url).toBe("https://elsewhere.example/mcp");
 
     const unapproved: ClientConfig = { ...approved, approvals: [] };
     const status = await run(home, unapproved, gate(unapproved, [v2]), false);

@@ -295,7 +295,7 @@ describe("MCP descriptors need a hash-bound approval", () => {
       approvals: [{ kb: "lab", name: "grafana", content_hash: hashOf(old) }],
     });
     expect(evaluateTrust([changed], c, { autoTrust: false }).held[0]?.reason).toBe(
-      "changed since approval; review and approve again: cartographer approve lab grafana",
+      "changed since approval, its entry is removed until approved again; review and approve: cartographer approve lab grafana",
     );
   });
 

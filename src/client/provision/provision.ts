@@ -120,7 +120,7 @@ async function readSections(
 /**
  * Which held artifacts keep their installed copy (docs/decisions.md "Client"): every hold but
  * a withdrawn consent — an MCP descriptor with no approval (it could only be on disk through an
- * approval, now revoked) and an unsigned artifact of a KB that was in `trust` at the last run
+ * approval, now revoked) or changed since its approval (as Go), and an unsigned artifact of a KB that was in `trust` at the last run
  * and is not any more (`cartographer trust <kb> --revoke`). Those are pruned, with the reason.
  */
 function heldConsent(
@@ -139,6 +139,10 @@ function heldConsent(
     if (!kbs.includes(h.kb)) continue;
     const origin = `${h.kb}/${h.kind}/${h.name}`;
     if (h.cause === "unapproved") revoked.set(origin, "its approval was revoked");
+    // Go D115: the approval is bound to the content hash, so a changed descriptor is no longer
+    // approved at all; the old entry goes until the new one is approved (needs_approval).
+    else if (h.cause === "approval-changed")
+      revoked.set(origin, "it changed since its approval (needs_approval)");
     else if (h.cause === "unsigned" && trustedBefore.has(h.kb) && !trustedNow.has(h.kb))
       revoked.set(origin, `trust in KB ${h.kb} was revoked`);
     else keep.add(origin);

@@ -99,6 +99,12 @@ export function printSync(io: CommandIo, result: ProvisionResult, quietUnchanged
     io.stderr.write(
       `cartographer warn: held ${h.kind} "${h.name}" of KB ${h.kb}: ${heldLine(h)}\n`,
     );
+  // Go's sync reports descriptors awaiting approval as `needs_approval` on stdout; scripts grep it.
+  for (const h of result.held)
+    if (h.cause === "unapproved" || h.cause === "approval-changed")
+      io.stdout.write(
+        `needs_approval: ${h.kind} "${h.name}" of KB ${h.kb}: cartographer approve ${h.kb} ${h.name}\n`,
+      );
   for (const n of result.notes) io.stderr.write(`cartographer note: ${n}\n`);
   for (const o of result.orphaned ?? [])
     io.stderr.write(`cartographer warn: ${describeOrphan(io, o).message}\n`);

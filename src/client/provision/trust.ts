@@ -153,7 +153,7 @@ function mcpHold(
   }
   if (state === "changed") {
     return {
-      reason: `changed since approval; review and approve again: cartographer approve ${a.kb} ${a.name}`,
+      reason: `changed since approval, its entry is removed until approved again; review and approve: cartographer approve ${a.kb} ${a.name}`,
       cause: "approval-changed",
     };
   }
