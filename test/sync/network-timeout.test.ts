@@ -8,11 +8,7 @@ import { execFileSync } from "node:child_process";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  abortNetworkGit,
-  resetNetworkGit,
-  runNetworkGit,
-} from "../../src/kb/sync/network-git.js";
+import { abortNetworkGit, resetNetworkGit, runNetworkGit } from "../../src/kb/sync/network-git.js";
 import { remoteAccess } from "../../src/kb/sync/remote-access.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
@@ -76,12 +72,12 @@ describe("network timeout", () => {
     expect(access.env.GIT_SSH_COMMAND).toBe(
       "ssh -o ConnectTimeout=30 -o ServerAliveInterval=10 -o ServerAliveCountMax=3",
     );
-    expect(remoteAccess({ networkTimeoutMs: 30_000 }, { GIT_SSH_COMMAND: "x" }).env).not.toHaveProperty(
-      "GIT_SSH_COMMAND",
-    );
-    expect(remoteAccess({ sshKey: "/k/id", networkTimeoutMs: 5_000 }).env.GIT_SSH_COMMAND).toContain(
-      "-o ConnectTimeout=5",
-    );
+    expect(
+      remoteAccess({ networkTimeoutMs: 30_000 }, { GIT_SSH_COMMAND: "x" }).env,
+    ).not.toHaveProperty("GIT_SSH_COMMAND");
+    expect(
+      remoteAccess({ sshKey: "/k/id", networkTimeoutMs: 5_000 }).env.GIT_SSH_COMMAND,
+    ).toContain("-o ConnectTimeout=5");
   });
 
   it("shutdown's abort kills a hung fetch at once", async () => {
@@ -118,7 +114,11 @@ describe("network timeout", () => {
     cleanups.push(() => closeMount(mount));
     const surface = surfaceForMount(mount, { logger: silentLogger });
     const call = (tool: string, args: Record<string, unknown>) =>
-      surface.callTool(tool, args, { principal: LOCAL_ADMIN, transport: "in-memory", requestId: "" });
+      surface.callTool(tool, args, {
+        principal: LOCAL_ADMIN,
+        transport: "in-memory",
+        requestId: "",
+      });
 
     const t0 = Date.now();
     const write = await call("concept_write", {

@@ -50,7 +50,10 @@ describe("remote access", () => {
     const dir = newDir();
     const file = join(dir, "wiki.token");
     writeFileSync(file, `${TOKEN}\n`);
-    const access = remoteAccess({ tokenFile: file, remoteUrl: "https://git.example.com/team/wiki.git" });
+    const access = remoteAccess({
+      tokenFile: file,
+      remoteUrl: "https://git.example.com/team/wiki.git",
+    });
     expect(JSON.stringify(access)).not.toContain(TOKEN);
     expect(access.env[TOKEN_FILE_VAR]).toBe(file);
     const out = fill(dir, access, "protocol=https\nhost=git.example.com\npath=team/wiki.git\n\n");
@@ -67,7 +70,10 @@ describe("remote access", () => {
       join(dir, ".gitconfig"),
       '[credential "https://git.example.com"]\n\thelper = "!f() { echo password=INHERITED; }; f"\n[credential]\n\thelper = "!f() { echo password=INHERITED; }; f"\n',
     );
-    const access = remoteAccess({ tokenFile: file, remoteUrl: "https://git.example.com/team/wiki.git" });
+    const access = remoteAccess({
+      tokenFile: file,
+      remoteUrl: "https://git.example.com/team/wiki.git",
+    });
     const asked = (request: string) => fill(dir, access, request);
     expect(asked("protocol=https\nhost=git.example.com\n\n")).toContain(`password=${TOKEN}`);
     for (const other of [
@@ -81,7 +87,10 @@ describe("remote access", () => {
     }
     expect(asked("protocol=https\nhost=git.example.com\n\n")).not.toContain("INHERITED");
     // No remote URL (or one that is not HTTP): the token is given to no one.
-    const unscoped = remoteAccess({ tokenFile: file, remoteUrl: "git@git.example.com:team/wiki.git" });
+    const unscoped = remoteAccess({
+      tokenFile: file,
+      remoteUrl: "git@git.example.com:team/wiki.git",
+    });
     expect(fill(dir, unscoped, "protocol=https\nhost=git.example.com\n\n")).not.toContain(TOKEN);
   });
 

@@ -1,4 +1,4 @@
-/** `cartographer kb create|list`: make and list KBs in a data directory. */
+/** `cartographer kb create|clone|resync|list`: make, clone, resync and list KBs in a data directory. */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
@@ -10,6 +10,7 @@ import { normalizeKbName } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
 import type { CommandContext } from "../program.js";
 import { cloneKb, syncSettingsFor } from "./kb-clone.js";
+import { resyncCommand } from "./kb-resync.js";
 
 /** The data directory: --data, else CARTOGRAPHER_DATA, else ./cartographer-data. */
 export function dataDirOf(io: CliIo, flag?: string): string {
@@ -95,6 +96,14 @@ export function registerKbCommands(program: Command, { io }: CommandContext): vo
         io.stdout.write(`cloned KB '${name}' into ${root}\n`);
       },
     );
+  kb.command("resync <kb>")
+    .description(
+      "after a force-push stopped a KB's sync (state diverged): keep the remote, re-apply only this server's unpushed commits (stop its server first)",
+    )
+    .option("--data <dir>", "data directory (default: $CARTOGRAPHER_DATA or ./cartographer-data)")
+    .action(async (name: string, opts: { data?: string }) => {
+      await resyncCommand(io, name, dataDirOf(io, opts.data));
+    });
   kb.command("list")
     .description("list the KBs of a data directory")
     .option("--data <dir>", "data directory (default: $CARTOGRAPHER_DATA or ./cartographer-data)")
