@@ -120,7 +120,7 @@ function checkSignature(a: Artifact, manifest: KbManifest, keys: string[]): void
       keys.length === 0 ? "none" : keys.map((k) => artifactKeyId(k).slice(0, 12)).join(", ");
     throw untrusted(
       a,
-      `signed with key id ${sig.key_id}, which is not pinned for KB ${a.kb} (pinned: ${pinned}). If you expect this key (first use, or a rotation by the KB's owner), ${fix}; otherwise investigate: the answer may be forged`,
+      `unknown signing key: signed with key id ${sig.key_id}, which is not pinned for KB ${a.kb} (pinned: ${pinned}). If you expect this key (first use, or a rotation by the KB's owner), ${fix}; otherwise investigate: the answer may be forged`,
     );
   }
   const id = {
