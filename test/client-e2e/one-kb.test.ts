@@ -89,7 +89,9 @@ describe("client against a real one-KB server without auth", () => {
     expect(block).toContain("### KB `notes`");
     expect(block).not.toContain("Pass `kb:");
     expect(block).toContain("Root index “notes” (`index_get`); 0 concepts.");
-    expect(block).toContain("Cite a source for every claim.");
+    // The KB is unsigned and not trusted: its instructions.md is held like any KB artifact.
+    expect(block).not.toContain("Cite a source for every claim.");
+    expect(first.stderr).toContain('held instructions "notes" of KB notes: unsigned');
 
     const bytes = [sb.read(".claude.json"), md, sb.read(".cartographer.yaml")];
     const again = await sb.cli(connectArgs("claude"));

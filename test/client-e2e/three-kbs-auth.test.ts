@@ -64,7 +64,10 @@ describe("client against a real three-KB server with auth", () => {
   it("--kbs b binds one KB (no kb argument); codex bound to all KBs gets no ?kbs= and the kb values", async () => {
     const claude = await sb.cli(["connect", "claude", "--kbs", "b", ...base()], READER_B_TOKEN);
     expect(claude.code, claude.stderr).toBe(0);
-    expect(claude.stderr).toBe("");
+    // KB b is unsigned and not trusted: its instructions.md is held (the only line).
+    expect(claude.stderr).toMatch(
+      /^cartographer warn: held instructions "b" of KB b: unsigned; run cartographer trust b \(or --auto-trust\)\n$/,
+    );
     const entry = (sb.readJson(".claude.json").mcpServers as Record<string, unknown>).cartographer;
     expect(entry).toEqual({
       type: "http",
@@ -76,7 +79,7 @@ describe("client against a real three-KB server with auth", () => {
     expect(claudeBlock).toContain("### KB `b`");
     expect(claudeBlock).not.toContain("### KB `a`");
     expect(claudeBlock).not.toContain("Pass `kb:");
-    expect(claudeBlock).toContain("KB b: write in English.");
+    expect(claudeBlock).not.toContain("KB b: write in English.");
 
     const codex = await sb.cli(["connect", "codex", ...base()], ADMIN_TOKEN);
     expect(codex.code, codex.stderr).toBe(0);
@@ -171,6 +174,14 @@ describe("client against a real three-KB server with auth", () => {
     // The entry is written; the KBs' artifacts are not (KB a's manifest is forbidden): exit 2.
     expect(res.code, res.stderr).toBe(2);
     expect(res.stderr).toMatch(/artifacts not provisioned .*artifact_manifest: forbidden/);
+    // The KB that answered forbidden is named, with the --kbs that leaves it out.
+    expect(res.stderr).toContain(
+      "forbidden: the token may not read KB a; bind only the KBs it may read (cartographer connect <provider> --kbs b, leaving a out)",
+    );
+    const st = await sb.cli(["status"], READER_B_TOKEN);
+    expect(st.stdout).toMatch(
+      /artifacts: not checked: .*the token may not read KB a; bind only the KBs it may read \(cartographer connect <provider> --kbs /,
+    );
     expect(res.stderr).toMatch(/maps of KB a left out: tool error from map_list: forbidden/);
     expect(res.stderr).not.toMatch(/KB b left out/);
     expect(
@@ -179,7 +190,8 @@ describe("client against a real three-KB server with auth", () => {
       url: `${server.url}/mcp/routed?kbs=a,b`,
       headers: { Authorization: `Bearer \${CARTO_TOKEN}` },
     });
-    expect(sb.read(".kiro/steering/cartographer.md")).toContain("KB b: write in English.");
+    // No manifest (KB a is forbidden), so no instructions.md: they pass the trust gate or not at all.
+    expect(sb.read(".kiro/steering/cartographer.md")).not.toContain("KB b: write in English.");
 
     // a,c: the server refuses the session itself (an MCP error answer, not a protocol error).
     const none = await sb.cli(["connect", "kiro", "--kbs", "a,c", ...base()], READER_B_TOKEN);

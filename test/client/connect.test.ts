@@ -342,6 +342,8 @@ describe("Antigravity's MCP file", () => {
       JSON.stringify({ mcpServers: { cartographer: { serverUrl: `${server.url}/mcp/routed` } } }),
     );
     expect(await disconnect(sb.io)).toBe(0);
-    expect(JSON.parse(await sb.read(legacy)).mcpServers).toEqual({});
+    // Nothing but our entry was in it: the file goes (and the folder it leaves empty).
+    expect(await sb.exists(legacy)).toBe(false);
+    expect(await sb.exists(".gemini/antigravity")).toBe(false);
   });
 });

@@ -211,16 +211,12 @@ describe("disconnect", () => {
   it("removes entries and blocks of every provider, forgets them in the yaml, and is idempotent", async () => {
     await connect(sb.io, { providers: ["all"], serverUrl: server.url });
     expect(await disconnect(sb.io, { providers: ["all"] })).toBe(0);
-    for (const rel of Object.values(PROVIDER_FILES)) {
-      expect(await sb.read(rel)).not.toContain("cartographer");
-    }
+    // connect created every file, so with our entries gone nothing is left of them.
+    for (const rel of Object.values(PROVIDER_FILES)) expect(await sb.exists(rel), rel).toBe(false);
     for (const rel of Object.values(INSTRUCTION_FILES)) expect(await sb.exists(rel)).toBe(false);
     expect(await sb.read(".cartographer.yaml")).toContain("providers: []");
-    const snapshot = await Promise.all(Object.values(PROVIDER_FILES).map((f) => sb.read(f)));
     expect(await disconnect(sb.io, { providers: ["all"] })).toBe(0);
-    expect(await Promise.all(Object.values(PROVIDER_FILES).map((f) => sb.read(f)))).toEqual(
-      snapshot,
-    );
+    for (const rel of Object.values(PROVIDER_FILES)) expect(await sb.exists(rel), rel).toBe(false);
     expect(await status(sb.io)).toBe(0);
   });
 });

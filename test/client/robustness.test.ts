@@ -57,7 +57,8 @@ describe("one provider's bad file fails that provider only", () => {
     expect(await sb.read(PROVIDER_FILES.codex)).toBe(BROKEN_TOML);
     expect(JSON.parse(await sb.read(PROVIDER_FILES.claude)).mcpServers.cartographer).toBeDefined();
     expect(await disconnect(sb.io, {})).toBe(2);
-    expect(JSON.parse(await sb.read(PROVIDER_FILES.claude)).mcpServers).toEqual({});
+    // connect created ~/.claude.json: with our entry gone nothing of it is left.
+    expect(await sb.exists(PROVIDER_FILES.claude)).toBe(false);
     const yaml = parseYaml(await sb.read(".cartographer.yaml"));
     expect(yaml.providers.map((p: { name: string }) => p.name)).toEqual(["codex"]);
   });
@@ -209,8 +210,8 @@ describe("a project-scope binding belongs to its project", () => {
     expect(await status(sb.io)).toBe(0);
     expect(await disconnect(sb.io, {})).toBe(0);
     expect(await fs.readdir(elsewhere)).toEqual([]);
-    const left = JSON.parse(await fs.readFile(path.join(project, ".mcp.json"), "utf8"));
-    expect(left.mcpServers).toEqual({});
+    // The project's .mcp.json held only our entry: it is gone, the project folder stays.
+    expect(await fs.readdir(project)).not.toContain(".mcp.json");
   });
 });
 
@@ -240,7 +241,8 @@ describe("switching a binding's scope moves it", () => {
       other: { type: "http", url: "http://x/" },
     });
     expect(await inProject("CLAUDE.md")).toBe("# project notes\n");
-    expect(await inProject(codexProject)).not.toContain("cartographer");
+    // The project's config.toml held only our table: it and its .codex folder are gone.
+    await expect(inProject(codexProject)).rejects.toThrow(/ENOENT/);
     expect(JSON.parse(await sb.read(PROVIDER_FILES.claude)).mcpServers.cartographer).toBeDefined();
     expect(await sb.read(PROVIDER_FILES.codex)).toContain("[mcp_servers.cartographer]");
     expect(await status(sb.io)).toBe(0);
@@ -248,8 +250,9 @@ describe("switching a binding's scope moves it", () => {
     // And back to project scope: the user files lose ours.
     sb.io.cwd = project;
     expect(await connect(sb.io, { providers: ["claude", "codex"], scope: "project" })).toBe(0);
-    expect(JSON.parse(await sb.read(PROVIDER_FILES.claude)).mcpServers).toEqual({});
-    expect(await sb.read(PROVIDER_FILES.codex)).not.toContain("cartographer");
+    // Both user files held only ours, so they are gone.
+    expect(await sb.exists(PROVIDER_FILES.claude)).toBe(false);
+    expect(await sb.exists(PROVIDER_FILES.codex)).toBe(false);
     expect(await sb.exists(".claude/CLAUDE.md")).toBe(false);
     expect(JSON.parse(await inProject(".mcp.json")).mcpServers.cartographer).toBeDefined();
 

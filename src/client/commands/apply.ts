@@ -1,9 +1,13 @@
 import { promises as fs } from "node:fs";
+import path from "node:path";
 import { readTextOrNull, writeFileAtomic } from "../atomic-file.js";
 import type { ClientConfig, ProviderId, Scope } from "../config.js";
+import { ConfigError } from "../errors.js";
 import { applyBlock, type KbDigest, removeBlock, renderBlock } from "../instructions.js";
 import { type DigestResult, type DigestTarget, describeKbs } from "../kb-digest.js";
+import { isBareConfig, removeEmptyDirs } from "../leftovers.js";
 import { PROVIDERS, type ProviderAdapter, type ProviderFiles } from "../providers/index.js";
+import { symlinkEscape } from "../symlink-escape.js";
 import { isOwnedEntry } from "../topology.js";
 import { type CommandIo, tilde } from "./io.js";
 import type { ProviderPlan } from "./plan.js";
@@ -37,6 +41,14 @@ export function digestTargets(plan: ProviderPlan, routed: boolean): DigestTarget
 export function bearerHeaders(config: ClientConfig, io: CommandIo): Record<string, string> {
   const token = config.token_env ? io.env[config.token_env] : undefined;
   return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/**
+ * The folders a provider's files belong to: the user's home, and the project directory of a
+ * project binding. A write through a symlink that leaves them is refused (symlink-escape.ts).
+ */
+export function writeAnchors(io: CommandIo, projectDir?: string): string[] {
+  return projectDir === undefined ? [io.home] : [io.home, projectDir];
 }
 
 /** Describes each distinct target set once per command run. */
@@ -133,17 +145,21 @@ async function applyPlanSteps(
   }
   const next = adapter.applyEntries(text, files.config, owned, plan.entries, plan.auth);
   const mode = adapter.fileMode(plan.auth);
+  const within = writeAnchors(
+    io,
+    plan.scope === "project" ? (plan.binding.project_dir ?? io.cwd) : undefined,
+  );
   const names = plan.entries.map((e) => `${e.name} → ${e.url}`).join(", ");
   if (dryRun) {
     io.stdout.write(`${adapter.id}: would write ${tilde(io, files.config)}: ${names}\n`);
   } else if (next !== text || mode !== undefined) {
-    await writeFileAtomic(files.config, next, mode);
+    await writeFileAtomic(files.config, next, { ...(mode !== undefined ? { mode } : {}), within });
     wroteConfig();
     io.stdout.write(`${adapter.id}: wrote ${tilde(io, files.config)}: ${names}\n`);
   } else {
     io.stdout.write(`${adapter.id}: ${tilde(io, files.config)} already in sync\n`);
   }
-  if (!dryRun) await clearLegacy(adapter, files, config.server_name, io);
+  if (!dryRun) await clearLegacy(adapter, files, config.server_name, io, within);
   if (plan.auth.literalToken && !dryRun) {
     io.stdout.write(
       `${adapter.id}: the token itself is written in ${tilde(io, files.config)} (this provider cannot reference an env var); the file is mode 0600\n`,
@@ -170,16 +186,20 @@ async function applyPlanSteps(
       `${adapter.id}: would update the instructions block in ${tilde(io, files.instructions)}\n`,
     );
   } else if (nextDoc !== doc) {
-    await writeFileAtomic(files.instructions, nextDoc);
+    await writeFileAtomic(files.instructions, nextDoc, { within });
   }
   return warnings;
 }
 
-/** Removes the entries the client owns from one MCP file; true when the file changed. */
+/**
+ * Removes the entries the client owns from one MCP file; true when the file changed. A file
+ * left with nothing but the empty container is removed, with the folders it leaves empty.
+ */
 async function removeOwnedEntries(
   adapter: ProviderAdapter,
   file: string,
   serverName: string,
+  within: readonly string[],
 ): Promise<boolean> {
   const text = await readTextOrNull(file);
   if (text === null) return false;
@@ -187,8 +207,18 @@ async function removeOwnedEntries(
     .filter(([name, url]) => isOwnedEntry(serverName, name, url))
     .map(([name]) => name);
   if (owned.length === 0) return false;
-  await writeFileAtomic(file, adapter.applyEntries(text, file, owned, [], {}));
+  const next = adapter.applyEntries(text, file, owned, [], {});
+  if (isBareConfig(next, file)) await removeLeftover(file, within);
+  else await writeFileAtomic(file, next, { within });
   return true;
+}
+
+/** Removes a file of ours that holds nothing else, then the folders it leaves empty. */
+async function removeLeftover(file: string, within: readonly string[]): Promise<void> {
+  const escaped = symlinkEscape(file, within);
+  if (escaped !== undefined) throw new ConfigError(`${escaped}; nothing is removed through it`);
+  await fs.rm(file, { force: true });
+  await removeEmptyDirs(path.dirname(file), within);
 }
 
 /** Clears our entries from the provider's former MCP file locations (see legacyConfigs). */
@@ -197,10 +227,11 @@ async function clearLegacy(
   files: ProviderFiles,
   serverName: string,
   io: CommandIo,
+  within: readonly string[],
 ): Promise<boolean> {
   let changed = false;
   for (const file of files.legacyConfigs ?? []) {
-    if (await removeOwnedEntries(adapter, file, serverName)) {
+    if (await removeOwnedEntries(adapter, file, serverName, within)) {
       io.stdout.write(`${adapter.id}: removed its entries from the old ${tilde(io, file)}\n`);
       changed = true;
     }
@@ -208,7 +239,10 @@ async function clearLegacy(
   return changed;
 }
 
-/** Removes every entry the client may own and its instructions block. Idempotent. */
+/**
+ * Removes every entry the client may own and its instructions block, and the files and
+ * folders that leaves empty (leftovers.ts). Idempotent.
+ */
 export async function removeProvider(
   id: ProviderId,
   scope: Scope,
@@ -218,13 +252,14 @@ export async function removeProvider(
 ): Promise<boolean> {
   const adapter = PROVIDERS[id];
   const files = adapter.paths(scope, io.home, projectDir ?? io.cwd, io.env);
-  let changed = await removeOwnedEntries(adapter, files.config, serverName);
-  if (await clearLegacy(adapter, files, serverName, io)) changed = true;
+  const within = writeAnchors(io, scope === "project" ? (projectDir ?? io.cwd) : undefined);
+  let changed = await removeOwnedEntries(adapter, files.config, serverName, within);
+  if (await clearLegacy(adapter, files, serverName, io, within)) changed = true;
   const doc = await readTextOrNull(files.instructions);
   const nextDoc = removeBlock(doc, serverName, id);
   if (doc !== null && nextDoc !== doc) {
-    if (nextDoc === null) await fs.rm(files.instructions, { force: true });
-    else await writeFileAtomic(files.instructions, nextDoc);
+    if (nextDoc === null) await removeLeftover(files.instructions, within);
+    else await writeFileAtomic(files.instructions, nextDoc, { within });
     changed = true;
   }
   return changed;

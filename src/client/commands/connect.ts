@@ -219,7 +219,10 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
     const loaded = await loadConfig(configPath(io, opts));
     const config: ClientConfig = withPinnedKeys({ ...loaded.config }, opts.pinKeys);
     if (opts.serverUrl) config.server_url = opts.serverUrl;
-    if (opts.tokenEnv !== undefined) {
+    if (opts.tokenEnv === "") {
+      // `--token-env ""`: no Authorization from now on (the entries lose ours on this run).
+      delete config.token_env;
+    } else if (opts.tokenEnv !== undefined) {
       if (!ENV_NAME.test(opts.tokenEnv)) {
         throw new ConfigError(
           "--token-env takes the NAME of an environment variable in upper case (e.g. CARTOGRAPHER_TOKEN), not a token; nothing was saved",
@@ -259,6 +262,13 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
     checkKnownKbs(bindings, health);
     // Manifests and trust first: a bad signature or hash writes nothing at all.
     const step = await prepareStep(io, config, bindings, topologyOf(base, health), opts);
+    if ("error" in step && step.unauthorized && !config.token_env) {
+      // An entry without a token cannot work against this server: say what to run instead.
+      const names = bindings.map((b) => b.name).join(" ");
+      throw new ConfigError(
+        `the server at ${base} requires a token (HTTP 401) and no token_env is configured; nothing was written. Put the token in an environment variable and pass its NAME: export CARTOGRAPHER_TOKEN=<your token>; cartographer connect ${names} --token-env CARTOGRAPHER_TOKEN`,
+      );
+    }
     const dryRun = opts.dryRun === true;
     return await applyBindings(io, loaded, config, bindings, health, dryRun, moving, step);
   } catch (err) {

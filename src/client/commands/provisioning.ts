@@ -5,7 +5,7 @@
  * only reports; disconnect prunes what the lockfile says we wrote, offline.
  */
 import type { ClientConfig, ProviderBinding } from "../config.js";
-import { BadManifestError, ClientError } from "../errors.js";
+import { BadManifestError, ClientError, ProtocolError } from "../errors.js";
 import type { ServerHealth } from "../health.js";
 import { prepareProvisioning } from "../provision/prepare.js";
 import type { Prepared, TargetFor, TrustFlags } from "../provision/provision.js";
@@ -39,6 +39,8 @@ export function topologyOf(base: string, health: ServerHealth): Topology {
 /** Provisioning could not start: the manifests were not fetched. Entries are still written. */
 export interface ProvisionUnavailable {
   error: string;
+  /** The server refused the token (HTTP 401): connect without a token_env says how to add one. */
+  unauthorized?: boolean;
 }
 
 /**
@@ -66,7 +68,10 @@ export async function prepareStep(
     if (err instanceof ClientError && (err.kind === "integrity" || err.kind === "untrusted"))
       throw err;
     if (!(err instanceof ClientError)) throw err;
-    return { error: err.message };
+    return {
+      error: err.message,
+      ...(err instanceof ProtocolError && err.status === 401 ? { unauthorized: true } : {}),
+    };
   }
 }
 

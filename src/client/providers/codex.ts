@@ -43,7 +43,8 @@ function render(entry: EntrySpec, auth: AuthRef): string {
 
 function matches(actual: Record<string, unknown> | undefined, entry: EntrySpec, auth: AuthRef) {
   if (!actual || actual.url !== entry.url) return false;
-  return auth.tokenEnv === undefined || actual.bearer_token_env_var === auth.tokenEnv;
+  // Without a token_env the entry must carry none either: ours would stay behind otherwise.
+  return actual.bearer_token_env_var === auth.tokenEnv;
 }
 
 export const codex: ProviderAdapter = {

@@ -28,6 +28,18 @@ export interface JsonProviderSpec {
   fileMode?(auth: AuthRef): number | undefined;
 }
 
+/**
+ * An Authorization header in the form connect writes (`Bearer ${VAR}`, OpenCode's
+ * `Bearer {env:VAR}`): a variable reference, never a literal token — ours to remove when the
+ * yaml no longer names a token_env.
+ */
+export function isOurAuthorization(value: unknown): boolean {
+  return (
+    typeof value === "string" &&
+    /^Bearer (\$\{[A-Z_][A-Z0-9_]*\}|\{env:[A-Z_][A-Z0-9_]*\})$/.test(value)
+  );
+}
+
 /** Keys this client writes in an entry; any other key of a remote entry is the user's. */
 const OWNED_KEYS = ["type", "enabled", "url", "serverUrl"];
 
@@ -55,7 +67,8 @@ function keepUserKeys(
       ? { ...(oldHeaders as Record<string, unknown>) }
       : {};
   // When we write no Authorization (no token_env; Antigravity without --write-token) a header
-  // the user wrote by hand is theirs and stays.
+  // the user wrote by hand is theirs and stays; one in the form we write is ours and goes.
+  if (isOurAuthorization(headers.Authorization)) delete headers.Authorization;
   Object.assign(headers, rendered.headers as Record<string, unknown> | undefined);
   const { headers: _ours, ...rest } = rendered;
   return { ...rest, ...out, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
@@ -114,7 +127,12 @@ export function jsonProvider(spec: JsonProviderSpec): ProviderAdapter {
       const actual = container(text, file)[entry.name];
       if (actual === null || typeof actual !== "object") return false;
       if (spec.matches) return spec.matches(actual as Record<string, unknown>, entry.url, auth);
-      return isSubset(spec.render(entry.url, auth), actual);
+      const rendered = spec.render(entry.url, auth);
+      const headers = (actual as { headers?: Record<string, unknown> }).headers;
+      // No token_env now: an Authorization of ours left from before is drift (it would stay).
+      if (rendered.headers === undefined && isOurAuthorization(headers?.Authorization))
+        return false;
+      return isSubset(rendered, actual);
     },
     fileMode(auth) {
       return spec.fileMode?.(auth);

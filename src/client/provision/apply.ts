@@ -16,7 +16,15 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { syncDirs, writeFileAtomic } from "../../kb/atomic-write.js";
-import { BlockedPath, dirsBetween, isUnder, readBytesNoFollow, rootOf } from "./disk.js";
+import { symlinkEscape } from "../symlink-escape.js";
+import {
+  BlockedPath,
+  dirsBetween,
+  ESCAPE_NOTE,
+  isUnder,
+  readBytesNoFollow,
+  rootOf,
+} from "./disk.js";
 import { sha256Hex } from "./lockfile.js";
 import { type FileAction, type ProvisionPlan, type SectionAction, WRITES } from "./plan.js";
 
@@ -29,7 +37,9 @@ export interface ApplyOutcome {
 
 const message = (err: unknown) =>
   err instanceof BlockedPath
-    ? `${err.message}; nothing is written through a symlink`
+    ? err.message.endsWith(ESCAPE_NOTE)
+      ? err.message
+      : `${err.message}; nothing is written through a symlink`
     : ((err as NodeJS.ErrnoException)?.code ?? "") === "EACCES"
       ? `permission denied (${(err as Error).message})`
       : ((err as Error)?.message ?? String(err));
@@ -38,11 +48,21 @@ class DirMaker {
   private readonly ok = new Set<string>();
   readonly created: string[] = [];
 
-  /** `anchor`: the binding's home or project directory; a missing root is made below it only. */
-  constructor(private readonly anchor: string) {}
+  /**
+   * `anchor`: the binding's home or project directory; a missing root is made below it only.
+   * `anchors`: the folders a root may be reached through symlinks within (symlink-escape.ts).
+   */
+  constructor(
+    private readonly anchor: string,
+    private readonly anchors: readonly string[],
+  ) {}
 
   /** Makes `file`'s parent directories from `root` down, refusing any non-directory component. */
   async ensure(root: string, file: string): Promise<void> {
+    if (!this.ok.has(root)) {
+      const escaped = symlinkEscape(root, this.anchors);
+      if (escaped !== undefined) throw new BlockedPath(`${escaped}; ${ESCAPE_NOTE}`);
+    }
     for (const dir of dirsBetween(root, file)) {
       if (this.ok.has(dir)) continue;
       let st = await fs.lstat(dir).catch((err: NodeJS.ErrnoException) => {
@@ -66,6 +86,8 @@ class DirMaker {
         }
         st = await fs.lstat(dir);
       }
+      // The root may be a link that stays in the user's folders (checked above); nothing below.
+      if (st.isSymbolicLink() && dir === root) st = await fs.stat(dir);
       if (st.isSymbolicLink()) throw new BlockedPath(`${dir} is a symlink`);
       if (!st.isDirectory()) throw new BlockedPath(`${dir} is not a directory`);
       this.ok.add(dir);
@@ -144,7 +166,8 @@ async function writeSections(
         const target = a.kind === "remove" ? null : a.section.desired;
         text = a.section.write(text, target);
       }
-      const mode = before === null ? 0o644 : (await fs.lstat(file)).mode & 0o777;
+      // A new shared file (settings.json, ~/.claude.json) is private, as the tools make theirs.
+      const mode = before === null ? 0o600 : (await fs.lstat(file)).mode & 0o777;
       const unchanged =
         before === null ? text === null || text === "" : text === before.toString("utf8");
       if (text !== null && !unchanged) await writeFileAtomic(file, text, { mode });
@@ -163,7 +186,7 @@ async function pruneFiles(
     try {
       const root = requireRoot(a.path, roots);
       for (const dir of dirsBetween(root, a.path)) {
-        const st = await fs.lstat(dir).catch(() => null);
+        const st = await (dir === root ? fs.stat(dir) : fs.lstat(dir)).catch(() => null);
         if (!st) return; // already gone with its folder
         if (!st.isDirectory()) throw new BlockedPath(`${dir} is a symlink or not a directory`);
       }
@@ -215,9 +238,10 @@ export async function applyProvision(
   plan: ProvisionPlan,
   roots: readonly string[],
   anchor: string,
+  anchors: readonly string[] = [anchor],
 ): Promise<ApplyOutcome> {
   const failed: ApplyOutcome["failed"] = new Map();
-  const dirs = new DirMaker(anchor);
+  const dirs = new DirMaker(anchor, anchors);
   // Files before sections (a hook registration never points at a missing script), prunes last
   // (a registration is removed before its script).
   await writeFiles(

@@ -6,6 +6,7 @@
  */
 import fs, { constants } from "node:fs";
 import path from "node:path";
+import { symlinkEscape } from "../symlink-escape.js";
 import { sha256Hex } from "./lockfile.js";
 import type { DiskFile } from "./plan.js";
 
@@ -38,13 +39,19 @@ export function dirsBetween(root: string, file: string): string[] {
 
 type DirState = "dir" | "absent" | { blocked: string };
 
+/** The note every refusal of a symlink that leads out of the user's folders carries. */
+export const ESCAPE_NOTE = "nothing is written through a symlink that leaves your folders";
+
 /**
  * lstat results of directories, shared by one run's reads. The reads are synchronous on
  * purpose: thousands of small files through the thread pool cost several times more than
  * plain syscalls, and a CLI has nothing else to do meanwhile (the figure in docs/benchmarks.md).
+ * `anchors`: the folders the binding's writes stay in (its home or project directory).
  */
 export class DirCache {
   private readonly states = new Map<string, DirState>();
+
+  constructor(private readonly anchors: readonly string[] = []) {}
 
   state(dir: string): DirState {
     let hit = this.states.get(dir);
@@ -64,11 +71,42 @@ export class DirCache {
     }
     return hit;
   }
+
+  /** Why `p` lies behind a symlink that leaves the anchors (with the note), or undefined. */
+  escape(p: string): string | undefined {
+    const why = symlinkEscape(p, this.anchors);
+    return why === undefined ? undefined : `${why}; ${ESCAPE_NOTE}`;
+  }
+
+  /**
+   * A provider root (`~/.claude`, `~/.agents/skills`) may be reached through symlinks — a
+   * dotfiles folder — as long as they stay inside the anchors, the rule connect's own writes
+   * follow too (symlink-escape.ts); below the root no symlink is ever followed.
+   */
+  rootState(root: string): DirState {
+    const key = `root:${root}`;
+    let hit = this.states.get(key);
+    if (hit === undefined) {
+      const escaped = this.escape(root);
+      if (escaped !== undefined) hit = { blocked: escaped };
+      else {
+        hit = this.state(root);
+        if (typeof hit === "object" && hit.blocked === `${root} is a symlink`) {
+          hit = fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()
+            ? "dir"
+            : { blocked: `${root} is a symlink to something that is not a directory` };
+        }
+      }
+      this.states.set(key, hit);
+    }
+    return hit;
+  }
 }
 
 /**
- * Why writing `file` under `root` is refused (a symlinked or non-directory component from the
- * root down), "absent" when some directory does not exist yet, or undefined when all exist.
+ * Why writing `file` under `root` is refused (a symlinked or non-directory component below the
+ * root, a root reached through a symlink that leaves the anchors), "absent" when some directory
+ * does not exist yet, or undefined when all exist.
  */
 export function ancestorProblem(
   root: string,
@@ -76,10 +114,12 @@ export function ancestorProblem(
   cache: DirCache,
 ): string | "absent" | undefined {
   for (const dir of dirsBetween(root, file)) {
-    const st = cache.state(dir);
+    const st = dir === root ? cache.rootState(dir) : cache.state(dir);
     if (st === "absent") return "absent";
     if (st !== "dir") return st.blocked;
   }
+  // A file that is a root of its own (`~/.claude.json`): its folder must not lead out either.
+  if (file === root) return cache.escape(root);
   return undefined;
 }
 

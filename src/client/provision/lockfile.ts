@@ -223,5 +223,5 @@ export function serializeLock(lock: Lockfile): string {
 
 /** Writes the lockfile atomically, mode 0600. */
 export async function writeLockfile(file: string, lock: Lockfile): Promise<void> {
-  await writeFileAtomic(file, serializeLock(lock), 0o600);
+  await writeFileAtomic(file, serializeLock(lock), { mode: 0o600 });
 }

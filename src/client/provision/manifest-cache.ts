@@ -46,7 +46,7 @@ export function fileManifestCache(dir: string): ManifestCache {
     },
     async write(url, kb, text) {
       try {
-        await writeFileAtomic(fileOf(url, kb), text, 0o600);
+        await writeFileAtomic(fileOf(url, kb), text, { mode: 0o600 });
       } catch {
         // A read-only or full cache folder only costs the next run a full fetch.
       }

@@ -73,7 +73,8 @@ export async function fetchManifests(
       try {
         text = await session.callTool(MANIFEST_TOOL, { ...base, known_revision: cached.revision });
       } catch (err) {
-        if (!(err instanceof ToolError && err.text.includes(KNOWN_REVISION))) throw err;
+        if (!(err instanceof ToolError && err.text.includes(KNOWN_REVISION)))
+          throw forbiddenNamed(err, kb, kbs);
         knowsRevisions = false; // an older server: full answers from here on
       }
       if (text !== null) {
@@ -89,7 +90,9 @@ export async function fetchManifests(
         }
       }
     }
-    text ??= await session.callTool(MANIFEST_TOOL, base);
+    text ??= await session.callTool(MANIFEST_TOOL, base).catch((err) => {
+      throw forbiddenNamed(err, kb, kbs);
+    });
     const manifest = readManifest(kb, parseAnswer(kb, text), budget);
     out.push(manifest);
     if (opts.cache && manifest.revision !== cachedRevision) opts.cache.toWrite.push({ kb, text });
@@ -98,6 +101,20 @@ export async function fetchManifests(
 }
 
 const KNOWN_REVISION = "known_revision";
+
+/**
+ * A `forbidden` answer for one KB of several (a token that may read only some of the bound
+ * KBs) names that KB and the fix; any other error passes unchanged.
+ */
+function forbiddenNamed(err: unknown, kb: string, kbs: readonly string[]): unknown {
+  if (!(err instanceof ToolError) || !/^forbidden\b/.test(err.text)) return err;
+  const others = kbs.filter((k) => k !== kb);
+  const fix =
+    others.length > 0
+      ? `bind only the KBs it may read (cartographer connect <provider> --kbs ${others.join(",")}, leaving ${kb} out) or use a token that may read KB ${kb}`
+      : `use a token that may read KB ${kb}, or bind other KBs with --kbs`;
+  return new ToolError(MANIFEST_TOOL, `forbidden: the token may not read KB ${kb}; ${fix}`);
+}
 
 /** The answer's JSON, within the client's size limit. */
 function parseAnswer(kb: string, text: string): unknown {

@@ -6,6 +6,7 @@
  */
 import type { CommandIo } from "../commands/io.js";
 import type { ClientConfig, ProviderBinding } from "../config.js";
+import { removeEmptyDirs } from "../leftovers.js";
 import { boundKbs } from "../topology.js";
 import { type ApplyOutcome, applyProvision, pruneDirs } from "./apply.js";
 import {
@@ -199,7 +200,7 @@ export async function runBinding(
     ctx.ownedSections = locked.sections.map((s) => ({ file: s.file, id: s.id }));
   const render = opts.targetFor(binding.name).render(artifacts, ctx);
   const roots = render.roots;
-  const cache = new DirCache();
+  const cache = new DirCache([key.dir, io.home]);
   const paths = [
     ...new Set([...render.files.map((f) => f.path), ...(locked?.files ?? []).map((f) => f.path)]),
   ];
@@ -218,8 +219,10 @@ export async function runBinding(
   let outcome: ApplyOutcome | undefined;
   let dirs = locked?.dirs ?? [];
   if (opts.write) {
-    outcome = await applyProvision(plan, roots, key.dir);
+    outcome = await applyProvision(plan, roots, key.dir, [key.dir, io.home]);
     dirs = await pruneDirs([...dirs, ...outcome.createdDirs], heldPaths(plan, outcome), roots);
+    // Disconnect: a root folder left empty (`~/.agents/skills`) goes too, with empty parents.
+    if (opts.empty) for (const root of roots) await removeEmptyDirs(root, [key.dir]);
   }
   const revisions: Record<string, string> = {};
   const changedKbs: string[] = [];
