@@ -16,6 +16,7 @@ import {
   type Prompt,
   type Resource,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { IndexProgress } from "../search/build-status.js";
 import { bundledSkills } from "../tools/families/skills.js";
 import { FORBIDDEN_TEXT } from "../tools/result.js";
 import type { ToolSpec } from "../tools/spec.js";
@@ -56,6 +57,22 @@ export interface ResourcePage {
   resources: Resource[];
   /** Id the next page of this KB starts at, or null. */
   next: string | null;
+  /** The index build still under way after the bounded wait: the page is partial. */
+  building: IndexProgress | null;
+}
+
+/** `_meta` key of a resources/list page read while an index was still building. */
+export const INDEX_BUILDING_META = "cartographer/index_building";
+
+/**
+ * The `_meta` of a page some of whose KBs were still being indexed: per KB its build progress
+ * (`state`, `done`, `total`). A client that needs every resource lists again later.
+ */
+export function buildingMeta(
+  partial: ReadonlyMap<string, IndexProgress>,
+): { _meta: Record<string, unknown> } | Record<string, never> {
+  if (partial.size === 0) return {};
+  return { _meta: { [INDEX_BUILDING_META]: Object.fromEntries(partial) } };
 }
 
 /** The answer of a call, parsed; a tool error becomes the McpError `onError` picks. */
@@ -89,6 +106,7 @@ export async function listKbResources(
   const page = await run<{
     items: { id: string; title: string | null; type: string }[];
     next: string | null;
+    building: IndexProgress | null;
     index: boolean;
     mapIndexes: string[];
     instructions: boolean;
@@ -121,7 +139,7 @@ export async function listKbResources(
     resource.description = `${item.type} in KB '${kb}'`;
     resources.push(resource);
   }
-  return { resources, next: page.next };
+  return { resources, next: page.next, building: page.building };
 }
 
 /** The one content of a resource of this KB (`ref.kb` is this KB's name). */

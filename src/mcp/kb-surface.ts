@@ -27,6 +27,7 @@ import {
 } from "./content-surface.js";
 import type { CallContext } from "./context.js";
 import {
+  buildingMeta,
   completeKb,
   getKbPrompt,
   kbPrompts,
@@ -151,9 +152,14 @@ export class KbSurface implements ToolSurface, ContentSurface {
   async listResources(cursor: string | undefined, ctx: CallContext): Promise<ListResourcesResult> {
     const { from } = decodeCursor(cursor);
     const page = await listKbResources(this.name, this.#call, from, ctx);
+    const meta = buildingMeta(new Map(page.building ? [[this.name, page.building]] : []));
     return page.next === null
-      ? { resources: page.resources }
-      : { resources: page.resources, nextCursor: encodeCursor({ kb: 0, from: page.next }) };
+      ? { resources: page.resources, ...meta }
+      : {
+          resources: page.resources,
+          nextCursor: encodeCursor({ kb: 0, from: page.next }),
+          ...meta,
+        };
   }
 
   readResource(uri: string, ctx: CallContext): Promise<ReadResourceResult> {

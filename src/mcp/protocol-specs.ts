@@ -44,6 +44,8 @@ export const listResources = defineTool({
   resource: "collection",
   auditFields: [],
   handler: async ({ from, limit }, ctx) => {
+    // A build under way: wait for it as search does (bounded), then say the page is partial.
+    const building = await ctx.runtime.awaitIndex();
     // Keyset paging (ids ≥ from) with visibility in SQL, before the limit (D118); one row more
     // than the page tells where the next page starts.
     const r = ctx.runtime.index.list({ from, limit: limit + 1, visibility: ctx.visibility });
@@ -61,6 +63,7 @@ export const listResources = defineTool({
     return {
       items,
       next: r.items[limit]?.id ?? null,
+      building,
       index: indexes,
       mapIndexes,
       instructions:
@@ -183,6 +186,8 @@ export const completeValues = defineTool({
       return { values: [], total: 0 };
     }
     if (prefix === "") prefix = undefined;
+    // A build under way: wait as search does (bounded); still building, more may exist.
+    const building = await ctx.runtime.awaitIndex();
     // Ids starting with `value` are contiguous in id order from `value` on.
     const r = ctx.runtime.index.list({
       prefix,
@@ -191,7 +196,10 @@ export const completeValues = defineTool({
       visibility: ctx.visibility,
     });
     const ids = r.items.map((i) => i.id).filter((id) => id.startsWith(value));
-    return { values: ids.slice(0, COMPLETION_MAX), more: ids.length > COMPLETION_MAX };
+    return {
+      values: ids.slice(0, COMPLETION_MAX),
+      more: ids.length > COMPLETION_MAX || building !== null,
+    };
   },
 });
 

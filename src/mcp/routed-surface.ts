@@ -18,6 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { canReadAnyKb } from "../auth/decide.js";
 import { resolveKbName } from "../kb/kb-name.js";
+import type { IndexProgress } from "../search/build-status.js";
 import {
   type CompletionRef,
   type ContentSurface,
@@ -26,7 +27,12 @@ import {
   encodeCursor,
 } from "./content-surface.js";
 import type { CallContext } from "./context.js";
-import { resourceNotFound, unknownPrompt } from "./kb-content.js";
+import {
+  buildingMeta,
+  INDEX_BUILDING_META,
+  resourceNotFound,
+  unknownPrompt,
+} from "./kb-content.js";
 import type { KbEvent } from "./kb-events.js";
 import { completionKind, type KbSurface } from "./kb-surface.js";
 import { FORBIDDEN_CODE } from "./request-guard.js";
@@ -123,6 +129,8 @@ export class RoutedSurface implements ToolSurface, ContentSurface {
   async listResources(cursor: string | undefined, ctx: CallContext): Promise<ListResourcesResult> {
     const surfaces = [...this.#surfaces.values()];
     let { kb: i, from } = decodeCursor(cursor);
+    // KBs whose index was still building, also those skipped for an empty page.
+    const partial = new Map<string, IndexProgress>();
     for (; i < surfaces.length; i++, from = null) {
       const surface = surfaces[i] as KbSurface;
       let page: ListResourcesResult;
@@ -136,6 +144,8 @@ export class RoutedSurface implements ToolSurface, ContentSurface {
         if (err instanceof McpError && err.code === FORBIDDEN_CODE) continue;
         throw err;
       }
+      const building = (page._meta?.[INDEX_BUILDING_META] ?? {}) as Record<string, IndexProgress>;
+      for (const [kb, progress] of Object.entries(building)) partial.set(kb, progress);
       const next = page.nextCursor
         ? { kb: i, from: decodeCursor(page.nextCursor).from }
         : i + 1 < surfaces.length
@@ -143,10 +153,10 @@ export class RoutedSurface implements ToolSurface, ContentSurface {
           : null;
       if (page.resources.length === 0 && next !== null && next.kb !== i) continue;
       return next === null
-        ? { resources: page.resources }
-        : { resources: page.resources, nextCursor: encodeCursor(next) };
+        ? { resources: page.resources, ...buildingMeta(partial) }
+        : { resources: page.resources, nextCursor: encodeCursor(next), ...buildingMeta(partial) };
     }
-    return { resources: [] };
+    return { resources: [], ...buildingMeta(partial) };
   }
 
   readResource(uri: string, ctx: CallContext): Promise<ReadResourceResult> {
