@@ -4,7 +4,15 @@
  * 127.0.0.1 (manifest-proxy.ts) rewrites its `artifact_manifest` answers. Each case runs the
  * client with a fresh sandbox $HOME.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../e2e/helpers.js";
@@ -182,4 +190,66 @@ describe("a malformed manifest writes nothing at all", () => {
       expect([...snapshotTree(home).keys()]).toEqual([]);
     });
   }
+});
+
+describe("no write through a symlink that leaves $HOME, for both writers", () => {
+  it("~/.agents and ~/.claude linked outside $HOME: no skill and no CLAUDE.md land there, each with a note", async () => {
+    const outside = newDir();
+    mkdirSync(join(outside, "agents"));
+    mkdirSync(join(outside, "claude"));
+    const home = freshHome();
+    symlinkSync(join(outside, "agents"), join(home, ".agents"));
+    symlinkSync(join(outside, "claude"), join(home, ".claude"));
+    const res = await cli(home, [
+      "connect",
+      "claude",
+      "codex",
+      "--server-url",
+      unsigned.url,
+      "--auto-trust",
+    ]);
+    expect(res.code, res.stderr).toBe(2);
+    expect(readdirSync(join(outside, "agents"))).toEqual([]);
+    expect(readdirSync(join(outside, "claude"))).toEqual([]);
+    const note = "nothing is written through a symlink that leaves your folders";
+    expect(res.stderr).toMatch(
+      new RegExp(`\\.claude is a symlink to [^;]*, outside [^;]*; ${note}`),
+    );
+    expect(res.stdout + res.stderr).toMatch(
+      new RegExp(`\\.agents is a symlink to [^;]*, outside [^;]*; ${note}`),
+    );
+  });
+
+  it("a link that stays inside $HOME (a dotfiles folder) is written through by both", async () => {
+    const home = freshHome();
+    mkdirSync(join(home, "dotfiles", "claude"), { recursive: true });
+    symlinkSync(join(home, "dotfiles", "claude"), join(home, ".claude"));
+    const res = await cli(home, [
+      "connect",
+      "claude",
+      "--server-url",
+      unsigned.url,
+      "--auto-trust",
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    const real = join(home, "dotfiles", "claude");
+    expect(readFileSync(join(real, "CLAUDE.md"), "utf8")).toContain(INSTRUCTIONS.trim());
+    expect(existsSync(join(real, "skills", FIXTURE_SKILL, "SKILL.md"))).toBe(true);
+  });
+});
+
+describe("disconnect leaves nothing connect created", () => {
+  it("every provider's files, artifacts and the folders they leave empty are gone", async () => {
+    const home = freshHome();
+    const res = await cli(home, ["connect", "all", "--server-url", unsigned.url, "--auto-trust"]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(existsSync(join(home, ".agents", "skills", FIXTURE_SKILL))).toBe(true);
+    const off = await cli(home, ["disconnect", "all"]);
+    expect(off.code, off.stderr).toBe(0);
+    expect(readdirSync(home).sort()).toEqual([
+      ".cache",
+      ".cartographer-sync.lock.json",
+      ".cartographer.yaml",
+    ]);
+  });
 });
