@@ -3,6 +3,7 @@
  * item 6: `/health` while clients run worst-case searches): the vocabulary is scanned in memory,
  * not with `LIKE '%…%'` over the vocab table on every query (~1 ms per 4,400 tokens).
  */
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../src/kb/types.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
@@ -23,8 +24,26 @@ function tokens(n: number): string[] {
   return out;
 }
 
+/** The cost it replaced: `LIKE '%…%'` over a table of the same tokens, per query (ms in all). */
+function likeScanMs(words: string[], queries: string[]): number {
+  const db = new Database(":memory:");
+  try {
+    db.exec("CREATE TABLE vocab(term TEXT PRIMARY KEY) WITHOUT ROWID");
+    const insert = db.prepare("INSERT OR IGNORE INTO vocab(term) VALUES (?)");
+    db.transaction(() => {
+      for (const w of words) insert.run(w);
+    })();
+    const like = db.prepare("SELECT term FROM vocab WHERE term LIKE ? LIMIT 257").pluck();
+    const start = performance.now();
+    for (const q of queries) like.all(`%${q}%`);
+    return performance.now() - start;
+  } finally {
+    db.close();
+  }
+}
+
 describe("the vocabulary lookup of the substring fallback", () => {
-  it("answers 300 no-hit fragment searches over 60,000 tokens within a second", () => {
+  it("answers 300 no-hit fragment searches over 60,000 tokens far faster than a LIKE scan", () => {
     index = openSearchIndex(":memory:");
     const words = tokens(60_000);
     const docs = [];
@@ -36,12 +55,15 @@ describe("the vocabulary lookup of the substring fallback", () => {
     expect(index.search({ query: inside, limit: 10, visibility: VISIBLE_ALL }).match).not.toBe(
       "none",
     );
+    const queries = Array.from({ length: 300 }, (_, i) => `aeiou${i}`);
     const start = performance.now();
-    for (let i = 0; i < 300; i++) {
-      const r = index.search({ query: `aeiou${i}`, limit: 10, visibility: VISIBLE_ALL });
+    for (const query of queries) {
+      const r = index.search({ query, limit: 10, visibility: VISIBLE_ALL });
       expect(r.results).toEqual([]);
     }
-    // LIKE over the table: ~7 ms per query here (2.2 s in all); indexOf over the joined tokens 0.11 s.
-    expect(performance.now() - start).toBeLessThan(1_000);
+    const ours = performance.now() - start;
+    // Measured against the LIKE scan in the same run, so a loaded machine slows both alike:
+    // LIKE ~7 ms per query here (2.2 s in all); whole searches through the in-memory scan 0.11 s.
+    expect(ours * 3).toBeLessThan(likeScanMs(words, queries));
   });
 });
