@@ -119,6 +119,8 @@ export interface ConceptFileStat {
   path: string;
   mtimeMs: number;
   size: number;
+  /** True when the id has two files (`<id>.md` read, `<id>/index.md` beside it). */
+  twin?: boolean;
 }
 
 export interface KbStore {
@@ -135,6 +137,12 @@ export interface KbStore {
    * its first 4 MiB, with the whole file's content hash (bounded memory, index-read.ts).
    */
   listConcepts(): Promise<ConceptDoc[]>;
+  /**
+   * The concepts of `files` (from scanConceptFiles), in order, read a batch at a time (at most
+   * 64 files or 4 MiB): a whole-KB pass holds one batch of texts, never the KB. Files gone since
+   * the scan are skipped; a file over 8 MiB comes as its head, as in listConcepts.
+   */
+  streamConcepts(files: readonly ConceptFileStat[]): AsyncIterable<ConceptDoc>;
   /** Resolve and read one concept (`<id>.md`, then `<id>/index.md`). `not_found`, `invalid_id`. */
   readConcept(id: string): Promise<ConceptDoc>;
   /** Like readConcept but null when missing. */

@@ -29,7 +29,10 @@ export function declaredContradictions(fm: Frontmatter): string[] {
   return [...new Set(CONTRADICTION_FIELDS.flatMap((f) => fmIds(fm[f])))];
 }
 
-export function findContradictions(docs: readonly ConceptDoc[]): Contradiction[] {
+/** The pairs among `docs` (of each, the rule reads only its id and frontmatter). */
+export function findContradictions(
+  docs: readonly Pick<ConceptDoc, "id" | "frontmatter">[],
+): Contradiction[] {
   const byId = new Map(docs.map((d) => [d.id, d]));
   const pairs = new Map<string, Contradiction>();
   const add = (x: string, y: string, rule: Contradiction["rule"], by: string) => {

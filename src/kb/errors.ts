@@ -21,6 +21,7 @@ export type KbErrorCode =
   | "git_failed"
   | "locked"
   | "rate_limited"
+  | "busy"
   | "forbidden"
   | "internal";
 

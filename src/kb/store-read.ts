@@ -63,6 +63,8 @@ export async function scanConcepts(
 ): Promise<ConceptFileStat[]> {
   const files = [...(await walkMarkdown(root, "data")), ...(await walkMarkdown(root, "services"))];
   const byId = new Map<string, string>();
+  /** Ids with both `<id>.md` and `<id>/index.md` (lint's expanded_ambiguous). */
+  const twins = new Set<string>();
   // Yielding every SCAN_STEP files here and below: a 10,000-file KB otherwise held the event
   // loop 60–150 ms per scan (at load 12), on every background refresh pass.
   for (const [i, path] of files.sort().entries()) {
@@ -70,6 +72,7 @@ export async function scanConcepts(
     const id = conceptIdOf(path, maps);
     if (id === null) continue;
     const prev = byId.get(id);
+    if (prev !== undefined) twins.add(id);
     if (prev === undefined || path.endsWith(`${id.split("/").pop()}.md`)) byId.set(id, path);
   }
   const ids = [...byId.keys()].sort();
@@ -85,7 +88,9 @@ export async function scanConcepts(
       if (isVanished(e)) continue; // moved or deleted since the walk: not a concept any more
       throw e;
     }
-    out.push({ id, path, mtimeMs: s.mtimeMs, size: s.size });
+    const stat: ConceptFileStat = { id, path, mtimeMs: s.mtimeMs, size: s.size };
+    if (twins.has(id)) stat.twin = true;
+    out.push(stat);
   }
   return out;
 }

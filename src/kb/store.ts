@@ -26,6 +26,7 @@ import { artifactTreeStamp } from "./artifact-stamp.js";
 import { type ArtifactScan, scanArtifacts } from "./artifacts.js";
 import * as assets from "./assets.js";
 import { UncommittedWrites } from "./commit-undo.js";
+import { streamConceptDocs } from "./concept-stream.js";
 import { KbError } from "./errors.js";
 import { readTextOrNull } from "./fsutil.js";
 import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git, headSha, runGit } from "./git.js";
@@ -81,6 +82,10 @@ class Store implements KbStore {
     // validate never hold a huge file whole (docs/search.md "Very large concepts").
     const docs = await readIndexDocs(this.root, files, maps, this.logger, MAX_CONCEPT_BYTES);
     return docs.filter((d): d is ConceptDoc => d !== null);
+  }
+
+  async *streamConcepts(files: readonly ConceptFileStat[]): AsyncGenerator<ConceptDoc> {
+    yield* streamConceptDocs(this.root, files, await this.maps(), this.logger);
   }
 
   async readConcept(id: string): Promise<ConceptDoc> {

@@ -15,7 +15,9 @@
  *                               push (debounced or inline); sync-step.ts
  *  7. run                       reads: the handler; writes: under the KB lock → re-authorize
  *                               with facts read again → beginWrite → handler → ONE commit
- *                               `<tool>: <target>` → endWrite
+ *                               `<tool>: <target>` → endWrite. A whole-KB pass (spec
+ *                               `wholeKbPass`) first takes a slot of the KB's pass queue
+ *                               (pass-queue.ts): it waits, or answers `busy`
  *  8. audit completion          outcome, duration, commit sha, allow-listed resources
  */
 import { randomUUID } from "node:crypto";
@@ -234,16 +236,14 @@ async function execute(
     now: deps.now ?? (() => new Date()),
     ...(ctx.progress ? { progress: ctx.progress } : {}),
   });
-  try {
-    // The mount attaches sync and embeddings after serving (mount.ts): step 6 needs them.
-    if (runtime.ready) await runtime.ready();
+  const run = async (): Promise<Outcome> => {
     if (spec.readOnly) {
       await syncBeforeRead(runtime); // 6
       const value = markDegraded(runtime, await spec.handler(args, toolCtx(decision)));
       return { result: textResult(renderResult(value)), outcome: "success" };
     }
     return await runtime.store.withLock(async () => {
-      await syncBeforeWrite(runtime, spec, args); // 6: before the facts are read again
+      await syncBeforeWrite(runtime, spec, args, decision.visibility); // 6: before the facts are read again
       // Facts may have changed while the call waited for the lock (D118: re-authorize here).
       const again = authorize(
         ctx.principal.policy,
@@ -255,13 +255,20 @@ async function execute(
         const value = await spec.handler(args, toolCtx(again));
         const target = session.targets.length > 0 ? session.targets.join(", ") : spec.name;
         const commitSha = await runtime.commitSession(`${spec.name}: ${target}`);
-        const note = await syncAfterCommit(runtime, commitSha); // 6: push, never fails the call
+        const note = await syncAfterCommit(runtime, commitSha, again.visibility); // 6: push, never fails the call
         const shown = renderResult(withSyncNote(value, note));
         return { result: textResult(shown), outcome: "success" as const, commitSha };
       } finally {
         runtime.endWrite();
       }
     });
+  };
+  try {
+    // The mount attaches sync and embeddings after serving (mount.ts): step 6 needs them.
+    if (runtime.ready) await runtime.ready();
+    // 7: a whole-KB pass waits for a slot of the KB's pass queue, or is answered `busy`.
+    if (spec.wholeKbPass?.(args)) return await runtime.passes.run(ctx.principal.id, spec.name, run);
+    return await run();
   } catch (err) {
     return failure(
       deps,

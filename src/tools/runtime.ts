@@ -10,6 +10,7 @@ import type { KbSettings } from "../kb/types.js";
 import type { SearchIndex } from "../search/api.js";
 import { BuildStatus, type IndexProgress } from "../search/build-status.js";
 import type { KbEmbeddings } from "../search/embeddings/kb-embeddings.js";
+import { PassQueue } from "./pass-queue.js";
 
 /**
  * How long an index read waits for a build under way before answering from what is indexed
@@ -36,6 +37,11 @@ export class KbRuntime {
    * call pipeline awaits it before a handler. Absent: nothing is deferred.
    */
   ready?: () => Promise<void>;
+  /**
+   * Whole-KB passes of this KB (lint, validate, graph_neighbors, …) run through this queue
+   * (pass-queue.ts); the mount sets it from the server's `limits.whole_kb_passes`.
+   */
+  passes = new PassQueue();
 
   constructor(
     readonly store: KbStore,

@@ -91,6 +91,12 @@ export interface ToolSpec {
    */
   requiresWholeKb?: (args: Record<string, unknown>) => boolean;
   /**
+   * True when these arguments make the call a whole-KB pass (it reads every concept, or walks the
+   * whole history): the call pipeline runs it through the KB's pass queue, which bounds how many
+   * run at once and how many one principal may hold (pass-queue.ts, docs/operations.md).
+   */
+  wholeKbPass?: (args: Record<string, unknown>) => boolean;
+  /**
    * Runs the tool. Returns a JSON-serializable result (rendered as compact JSON text).
    * Throws KbError for domain failures. Write tools call `ctx.runtime.apply(plan)`; the surface
    * holds the lock and makes the one commit afterwards.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { governanceTools } from "../../src/tools/families/governance.js";
 import type { LintIssue } from "../../src/tools/lint/check.js";
-import { LINT_CHECKS, runLint } from "../../src/tools/lint/checks.js";
-import { DEFAULT_LIMITS, readLintContext } from "../../src/tools/lint/context.js";
+import { LINT_CHECKS, lintKb } from "../../src/tools/lint/checks.js";
+import { DEFAULT_LIMITS } from "../../src/tools/lint/context.js";
 import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
 
 const c = (body: string, extra = "owner: ops\n") => `---\ntype: note\n${extra}---\n${body}\n`;
@@ -56,8 +56,9 @@ const now = new Date("2024-06-01T00:00:00Z");
 
 beforeAll(async () => {
   [dirty, clean] = await Promise.all([makeTempKb({ files: DIRTY }), makeTempKb({ files: CLEAN })]);
-  dirtyIssues = runLint(await readLintContext(dirty.runtime.store, now, LIMITS), LINT_CHECKS);
-  cleanIssues = runLint(await readLintContext(clean.runtime.store, now, LIMITS), LINT_CHECKS);
+  const all = { now, limits: LIMITS, listed: Number.POSITIVE_INFINITY };
+  dirtyIssues = (await lintKb(dirty.runtime.store, all)).tally.report().issues;
+  cleanIssues = (await lintKb(clean.runtime.store, all)).tally.report().issues;
 });
 afterAll(async () => Promise.all([dirty?.cleanup(), clean?.cleanup()]));
 

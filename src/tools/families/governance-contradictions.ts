@@ -3,7 +3,12 @@
  * settles the contradictions recorded on one concept through store plans, as one batch.
  */
 import type { WritePlan } from "../../kb/api.js";
-import { findContradictions, withoutContradiction } from "../../kb/contradictions.js";
+import {
+  CONTRADICTION_FIELDS,
+  findContradictions,
+  withoutContradiction,
+} from "../../kb/contradictions.js";
+import { detached } from "../../kb/detach.js";
 import { KbError } from "../../kb/errors.js";
 import { validateId } from "../../kb/ids.js";
 import type { ConceptDoc, Frontmatter } from "../../kb/types.js";
@@ -26,13 +31,21 @@ const contradictionReport = defineTool({
   idempotent: true,
   resource: "collection",
   auditFields: [],
+  wholeKbPass: () => true,
   handler: async (args, ctx) => {
     const prefix = args.prefix?.replace(/\/+$/, "") || undefined;
+    const { store } = ctx.runtime;
     // Only visible concepts take part: a pair with a hidden end is not reported at all (D118).
-    const docs = (await ctx.runtime.store.listConcepts()).filter((d) =>
-      docVisible(ctx.visibility, d),
-    );
-    const ids = new Set(docs.map((d) => d.id));
+    // Streamed: of each concept only the fields the rule reads are kept, and only when set.
+    const files = await store.scanConceptFiles();
+    const ids = new Set<string>();
+    const docs: Array<Pick<ConceptDoc, "id" | "frontmatter">> = [];
+    for await (const doc of store.streamConcepts(files)) {
+      if (!docVisible(ctx.visibility, doc)) continue;
+      ids.add(doc.id);
+      const fields = contradictionFields(doc.frontmatter);
+      if (fields) docs.push({ id: doc.id, frontmatter: fields });
+    }
     const pairs = findContradictions(docs).filter((p) => {
       if (prefix && !under(p.a, prefix) && !under(p.b, prefix)) return false;
       // A missing end is reported only to a caller who sees everything (else hidden = missing).
@@ -49,6 +62,21 @@ const contradictionReport = defineTool({
     };
   },
 });
+
+/** The frontmatter fields findContradictions reads (copied), or null when none is set. */
+function contradictionFields(fm: Frontmatter): Frontmatter | null {
+  const out: Frontmatter = {};
+  for (const key of [...CONTRADICTION_FIELDS, "superseded_by"]) {
+    const v = fm[key];
+    if (v === undefined) continue;
+    out[key] = Array.isArray(v)
+      ? v.map((x) => (typeof x === "string" ? detached(x) : x))
+      : typeof v === "string"
+        ? detached(v)
+        : v;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
 
 const RESOLUTIONS = ["keep", "dismiss"] as const;
 

@@ -1,16 +1,18 @@
 /**
  * validate, lint and gate_check: whole-KB quality checks. validate applies the write-path rules
  * (type present, strict palette, required fields — kb/maps.ts owns them) to what is on disk;
- * lint runs the check table of src/tools/lint; gate_check summarizes both as pass/fail.
+ * lint runs the check table of src/tools/lint; gate_check summarizes both as pass/fail. Each
+ * whole-KB run streams the concepts and keeps only what it lists (docs/decisions.md).
  */
+import { detached } from "../../kb/detach.js";
 import { isKbError } from "../../kb/errors.js";
 import { requireType } from "../../kb/frontmatter.js";
 import { validateId } from "../../kb/ids.js";
 import { validateAgainstMap } from "../../kb/maps.js";
 import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
 import { defineTool } from "../define.js";
-import { LINT_CHECKS, runLint, selectChecks } from "../lint/checks.js";
-import { readLintContext } from "../lint/context.js";
+import { LINT_CHECKS, lintKb, selectChecks } from "../lint/checks.js";
+
 import { arr, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
 
@@ -36,6 +38,19 @@ export function validateDoc(doc: ConceptDoc, maps: readonly MapDescriptor[]): Va
   }
 }
 
+/** Counts every problem, keeps the first `listed` (copies holding no file text). */
+class ProblemTally {
+  readonly kept: ValidationProblem[] = [];
+  total = 0;
+  constructor(private readonly listed: number) {}
+  add(problems: readonly ValidationProblem[]): void {
+    for (const p of problems) {
+      this.total++;
+      if (this.kept.length < this.listed) this.kept.push({ ...p, message: detached(p.message) });
+    }
+  }
+}
+
 const validate = defineTool({
   name: "validate",
   description:
@@ -46,22 +61,31 @@ const validate = defineTool({
   idempotent: true,
   resource: "whole",
   auditFields: ["id"],
+  wholeKbPass: (args) => args.id === undefined,
   handler: async (args, ctx) => {
     const { store } = ctx.runtime;
     const { id } = args;
-    if (id) validateId(id);
-    const [maps, docs] = await Promise.all([
-      store.maps(),
-      id ? store.readConcept(id).then((d) => [d]) : store.listConcepts(),
-    ]);
-    ctx.progress?.(1, 2); // read; checking follows
-    const problems = docs.flatMap((d) => validateDoc(d, maps));
+    const tally = new ProblemTally(MAX_LISTED);
+    let checked = 0;
+    if (id) {
+      validateId(id);
+      const [maps, doc] = await Promise.all([store.maps(), store.readConcept(id)]);
+      tally.add(validateDoc(doc, maps));
+      checked = 1;
+    } else {
+      // Streamed: one batch of concepts in memory at a time (docs/decisions.md).
+      const [maps, files] = await Promise.all([store.maps(), store.scanConceptFiles()]);
+      for await (const doc of store.streamConcepts(files)) {
+        tally.add(validateDoc(doc, maps));
+        if (++checked % 1000 === 0) ctx.progress?.(checked, files.length);
+      }
+    }
     return {
-      checked: docs.length,
-      valid: problems.length === 0,
-      problems: problems.slice(0, MAX_LISTED),
-      total: problems.length,
-      truncated: problems.length > MAX_LISTED,
+      checked,
+      valid: tally.total === 0,
+      problems: tally.kept,
+      total: tally.total,
+      truncated: tally.total > MAX_LISTED,
     };
   },
 });
@@ -77,17 +101,23 @@ const lint = defineTool({
   idempotent: true,
   resource: "whole",
   auditFields: [],
+  wholeKbPass: () => true,
   handler: async (args, ctx) => {
     const checks = selectChecks(args.checks);
-    const lctx = await readLintContext(ctx.runtime.store, ctx.now());
-    ctx.progress?.(1, 2); // read; the checks follow
-    const issues = runLint(lctx, checks, args.prefix);
+    const { tally } = await lintKb(ctx.runtime.store, {
+      now: ctx.now(),
+      checks,
+      prefix: args.prefix,
+      listed: MAX_LISTED,
+      onRead: ctx.progress,
+    });
+    const report = tally.report();
     return {
       checks: checks.map((c) => c.name),
-      errors: issues.filter((i) => i.severity === "error").length,
-      warnings: issues.filter((i) => i.severity === "warning").length,
-      issues: issues.slice(0, MAX_LISTED),
-      truncated: issues.length > MAX_LISTED,
+      errors: report.errors,
+      warnings: report.warnings,
+      issues: report.issues,
+      truncated: report.truncated,
     };
   },
 });
@@ -100,31 +130,37 @@ const gateCheck = defineTool({
   idempotent: true,
   resource: "whole",
   auditFields: [],
+  wholeKbPass: () => true,
   handler: async (_args, ctx) => {
-    const { store } = ctx.runtime;
-    const lctx = await readLintContext(store, ctx.now());
-    const validation = lctx.docs.flatMap((d) => validateDoc(d, lctx.maps));
-    const issues = runLint(lctx, LINT_CHECKS);
-    const errors = issues.filter((i) => i.severity === "error");
+    const validation = new ProblemTally(GATE_LISTED);
+    // One streamed pass: each concept is validated while lint has it in hand.
+    const { tally } = await lintKb(ctx.runtime.store, {
+      now: ctx.now(),
+      listed: GATE_LISTED,
+      onDoc: (doc, maps) => validation.add(validateDoc(doc, maps)),
+      onRead: ctx.progress,
+    });
+    const lint = tally.report("error");
     const failures = [
-      ...validation.map((p) => ({
+      ...validation.kept.map((p) => ({
         source: "validate",
         id: p.id,
         message: `${p.code}: ${p.message}`,
       })),
-      ...errors.map((i) => ({
+      ...lint.issues.map((i) => ({
         source: `lint:${i.check}`,
         ...(i.id !== undefined ? { id: i.id } : { path: i.path }),
         message: i.message,
       })),
     ];
+    const total = validation.total + lint.errors;
     return {
-      pass: failures.length === 0,
-      validation_problems: validation.length,
-      lint_errors: errors.length,
-      lint_warnings: issues.length - errors.length,
+      pass: total === 0,
+      validation_problems: validation.total,
+      lint_errors: lint.errors,
+      lint_warnings: lint.warnings,
       failures: failures.slice(0, GATE_LISTED),
-      truncated: failures.length > GATE_LISTED,
+      truncated: total > GATE_LISTED,
     };
   },
 });

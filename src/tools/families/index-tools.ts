@@ -33,6 +33,7 @@ const indexRebuild = defineTool({
   idempotent: true,
   resource: "whole",
   auditFields: [],
+  wholeKbPass: () => true,
   handler: async (_args, ctx) => {
     rebuildCooldown.take(ctx.runtime, ctx.now());
     const started = Date.now();
@@ -93,6 +94,7 @@ const reindex = defineTool({
   idempotent: true,
   resource: "whole",
   auditFields: [],
+  wholeKbPass: () => true,
   handler: async (_args, ctx) => {
     const started = Date.now();
     const { store, index, indexStatus } = ctx.runtime;

@@ -144,6 +144,8 @@ const conceptList = defineTool({
   idempotent: true,
   resource: "collection",
   auditFields: [],
+  // A page past the default is a walk over much of the index: it takes a pass slot.
+  wholeKbPass: (args) => typeof args.limit === "number" && args.limit > CONCEPT_LIST_DEFAULT_LIMIT,
   handler: async (args, ctx) => {
     const { limit, type, map } = args;
     const where = [...(args.where ?? [])];

@@ -106,6 +106,8 @@ const changesSince = defineTool({
   idempotent: true,
   resource: "collection",
   auditFields: [],
+  // git log over the window plus a type look-up per changed concept: a pass (pass-queue.ts).
+  wholeKbPass: () => true,
   handler: async (args, ctx) => {
     const since = parseSince(args.since, ctx.now());
     const { limit } = args;

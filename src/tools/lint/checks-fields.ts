@@ -1,4 +1,4 @@
-/** Frontmatter and content checks: missing_required_field, stale_claim, machine_path. Pure. */
+/** Frontmatter and content checks, per concept: missing_required_field, stale_claim, machine_path. Pure. */
 import { isKbError } from "../../kb/errors.js";
 import { validateAgainstMap } from "../../kb/maps.js";
 import type { LintCheck } from "./check.js";
@@ -11,21 +11,20 @@ export const missingRequiredField: LintCheck = {
   name: "missing_required_field",
   severity: "error",
   explanation: "A concept lacks type, or a field its map requires (required_fields[.<Type>]).",
-  run: (ctx) =>
-    ctx.docs.flatMap((d) => {
-      if (d.type === "") return [{ id: d.id, message: "frontmatter has no type" }];
-      const name = d.map ?? d.journal;
-      const map = ctx.maps.find((m) => m.name === name);
-      if (!map) return [];
-      try {
-        // Palette breaks are validate's job: check required fields only (kb/maps.ts owns the rule).
-        validateAgainstMap({ ...map, ontologyMode: "off" }, d.id, d.frontmatter);
-        return [];
-      } catch (err) {
-        if (!isKbError(err, "validation_failed")) throw err;
-        return [{ id: d.id, message: err.message }];
-      }
-    }),
+  perDoc: ({ doc: d }, env) => {
+    if (d.type === "") return [{ id: d.id, message: "frontmatter has no type" }];
+    const name = d.map ?? d.journal;
+    const map = env.maps.find((m) => m.name === name);
+    if (!map) return [];
+    try {
+      // Palette breaks are validate's job: check required fields only (kb/maps.ts owns the rule).
+      validateAgainstMap({ ...map, ontologyMode: "off" }, d.id, d.frontmatter);
+      return [];
+    } catch (err) {
+      if (!isKbError(err, "validation_failed")) throw err;
+      return [{ id: d.id, message: err.message }];
+    }
+  },
 };
 
 export const staleClaim: LintCheck = {
@@ -33,19 +32,18 @@ export const staleClaim: LintCheck = {
   severity: "warning",
   explanation:
     "A concept whose valid_until / review_by / review_after / expires date has passed, or status: stale.",
-  run: (ctx) =>
-    ctx.docs.flatMap((d) => {
-      if (d.frontmatter.status === "stale") return [{ id: d.id, message: "status is stale" }];
-      for (const field of STALE_DATE_FIELDS) {
-        const v = d.frontmatter[field];
-        if (typeof v !== "string") continue;
-        const t = Date.parse(v);
-        if (!Number.isNaN(t) && t < ctx.now.getTime()) {
-          return [{ id: d.id, message: `${field} ${v} has passed: re-check the claim` }];
-        }
+  perDoc: ({ doc: d }, env) => {
+    if (d.frontmatter.status === "stale") return [{ id: d.id, message: "status is stale" }];
+    for (const field of STALE_DATE_FIELDS) {
+      const v = d.frontmatter[field];
+      if (typeof v !== "string") continue;
+      const t = Date.parse(v);
+      if (!Number.isNaN(t) && t < env.now.getTime()) {
+        return [{ id: d.id, message: `${field} ${v} has passed: re-check the claim` }];
       }
-      return [];
-    }),
+    }
+    return [];
+  },
 };
 
 /** Absolute paths of one person's machine: /Users/…, /home/…, ~/…, C:\… . */
@@ -57,16 +55,15 @@ export const machinePath: LintCheck = {
   severity: "warning",
   explanation:
     "A concept names an absolute path on one machine (/Users/…, /home/…, ~/…, C:\\…) its map does not allow.",
-  run: (ctx) =>
-    ctx.docs.flatMap((d) => {
-      const map = ctx.maps.find((m) => m.name === (d.map ?? d.journal));
-      const allowed = map ? allowPrefixes(map.frontmatter).valid : [];
-      for (const m of d.body.matchAll(MACHINE_PATH)) {
-        const path = m[1] as string;
-        if (!allowed.some((prefix) => pathHasPrefix(path, prefix))) {
-          return [{ id: d.id, message: `machine-specific path ${path}` }];
-        }
+  perDoc: ({ doc: d }, env) => {
+    const map = env.maps.find((m) => m.name === (d.map ?? d.journal));
+    const allowed = map ? allowPrefixes(map.frontmatter).valid : [];
+    for (const m of d.body.matchAll(MACHINE_PATH)) {
+      const path = m[1] as string;
+      if (!allowed.some((prefix) => pathHasPrefix(path, prefix))) {
+        return [{ id: d.id, message: `machine-specific path ${path}` }];
       }
-      return [];
-    }),
+    }
+    return [];
+  },
 };

@@ -9,13 +9,15 @@ export const importedDraft: LintCheck = {
   name: "imported_draft",
   severity: "warning",
   explanation: "A concept still marked status: imported (brought in by an import) awaits curation.",
-  run: (ctx) =>
-    ctx.docs
-      .filter((d) => d.frontmatter.status === "imported")
-      .map((d) => ({
-        id: d.id,
-        message: "imported concept awaiting curation: curate it, then change its status",
-      })),
+  perDoc: ({ doc: d }) =>
+    d.frontmatter.status === "imported"
+      ? [
+          {
+            id: d.id,
+            message: "imported concept awaiting curation: curate it, then change its status",
+          },
+        ]
+      : [],
 };
 
 export const legacyArchiveDescriptor: LintCheck = {

@@ -5,25 +5,23 @@ export const brokenLink: LintCheck = {
   name: "broken_link",
   severity: "error",
   explanation: "A concept or index links to a concept id or asset file that does not exist.",
-  run: (ctx) => {
-    const assetPaths = new Set(ctx.assets.map((a) => a.path));
-    const conceptFindings = ctx.graph.broken.map(({ from, link }) => ({
-      id: from,
+  perDoc: ({ doc, unresolved }, env) => [
+    ...unresolved.broken.map((link) => ({
+      id: doc.id,
       message: `link ${link.raw} → no concept "${link.target}"`,
-    }));
-    const assetFindings = ctx.graph.assets
-      .filter(({ link }) => !assetPaths.has(link.target))
-      .map(({ from, link }) => ({
-        id: from,
-        message: `link ${link.raw} → no asset ${link.target}`,
-      }));
-    const indexFindings = ctx.indexes.flatMap((ix) =>
+    })),
+    ...unresolved.assets
+      .filter((link) => !env.assetPaths.has(link.target))
+      .map((link) => ({ id: doc.id, message: `link ${link.raw} → no asset ${link.target}` })),
+  ],
+  run: (ctx) =>
+    ctx.indexes.flatMap((ix) =>
       ix.links
-        .filter((l) => (l.kind === "asset" ? !assetPaths.has(l.target) : !ctx.byId.has(l.target)))
+        .filter((l) =>
+          l.kind === "asset" ? !ctx.assetPaths.has(l.target) : !ctx.byId.has(l.target),
+        )
         .map((l) => ({ path: ix.path, message: `link ${l.raw} → nothing at "${l.target}"` })),
-    );
-    return [...conceptFindings, ...assetFindings, ...indexFindings];
-  },
+    ),
 };
 
 export const orphan: LintCheck = {
@@ -35,7 +33,10 @@ export const orphan: LintCheck = {
       ctx.indexes.flatMap((ix) => ix.links.filter((l) => l.kind !== "asset").map((l) => l.target)),
     );
     return ctx.docs
-      .filter((d) => (ctx.graph.in.get(d.id)?.size ?? 0) === 0 && !indexed.has(d.id))
+      .filter((d) => {
+        const node = ctx.graph.node(d.id);
+        return (node === undefined || !ctx.graph.hasInbound(node)) && !indexed.has(d.id);
+      })
       .map((d) => ({ id: d.id, message: "no concept or index links here" }));
   },
 };
@@ -45,14 +46,11 @@ export const orphanAsset: LintCheck = {
   severity: "warning",
   explanation: "An asset file under data/ that no concept or index links to.",
   run: (ctx) => {
-    const used = new Set([
-      ...ctx.graph.assets.map((a) => a.link.target),
-      ...ctx.indexes.flatMap((ix) =>
-        ix.links.filter((l) => l.kind === "asset").map((l) => l.target),
-      ),
-    ]);
+    const fromIndexes = new Set(
+      ctx.indexes.flatMap((ix) => ix.links.filter((l) => l.kind === "asset").map((l) => l.target)),
+    );
     return ctx.assets
-      .filter((a) => !used.has(a.path))
+      .filter((a) => !ctx.linkedAssets.has(a.path) && !fromIndexes.has(a.path))
       .map((a) => ({ path: a.path, message: "asset is not linked from any concept or index" }));
   },
 };

@@ -8,22 +8,27 @@ export const conceptOversize: LintCheck = {
   name: "concept_oversize",
   severity: "warning",
   explanation: "A concept body over 60 KB: agents get only its outline; split it.",
-  run: (ctx) =>
-    ctx.docs.flatMap((d) => {
-      const bytes = Buffer.byteLength(d.body, "utf8");
-      return bytes > ctx.limits.conceptBytes
-        ? [{ id: d.id, message: `body is ${bytes} bytes (limit ${ctx.limits.conceptBytes})` }]
-        : [];
-    }),
+  perDoc: ({ doc: d }, env) => {
+    const bytes = Buffer.byteLength(d.body, "utf8");
+    return bytes > env.limits.conceptBytes
+      ? [{ id: d.id, message: `body is ${bytes} bytes (limit ${env.limits.conceptBytes})` }]
+      : [];
+  },
 };
 
 export const mapOversize: LintCheck = {
   name: "map_oversize",
   severity: "warning",
   explanation: "A map or journal holding more concepts than one agent can survey; split it.",
-  run: (ctx) =>
-    ctx.maps.flatMap((m) => {
-      const n = ctx.docs.filter((d) => d.map === m.name || d.journal === m.name).length;
+  run: (ctx) => {
+    const counts = new Map<string, number>();
+    for (const d of ctx.docs) {
+      for (const name of new Set([d.map, d.journal])) {
+        if (name !== null) counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+    }
+    return ctx.maps.flatMap((m) => {
+      const n = counts.get(m.name) ?? 0;
       return n > ctx.limits.mapConcepts
         ? [
             {
@@ -32,7 +37,8 @@ export const mapOversize: LintCheck = {
             },
           ]
         : [];
-    }),
+    });
+  },
 };
 
 /** The folder id holding `id`, when that folder must itself be an expanded concept. */
@@ -54,7 +60,9 @@ export const expandedMissingIndex: LintCheck = {
     for (const d of ctx.docs) {
       const owner = ownerFolder(d.id, mapNames);
       if (owner === null || ctx.byId.get(owner)?.expanded) continue;
-      missing.set(owner, [...(missing.get(owner) ?? []), d.id]);
+      const children = missing.get(owner);
+      if (children) children.push(d.id);
+      else missing.set(owner, [d.id]);
     }
     return [...missing].map(([owner, children]) => ({
       id: owner,
@@ -82,8 +90,8 @@ export const expandedAsCategory: LintCheck = {
   severity: "warning",
   explanation:
     "An expanded concept whose index.md has no prose (headings and links only): a folder used as a category.",
-  run: (ctx) =>
-    ctx.docs
-      .filter((d) => d.expanded && d.body.split("\n").every((l) => NON_PROSE.test(l)))
-      .map((d) => ({ id: d.id, message: "index.md has no prose: describe the concept it owns" })),
+  perDoc: ({ doc: d }) =>
+    d.expanded && d.body.split("\n").every((l) => NON_PROSE.test(l))
+      ? [{ id: d.id, message: "index.md has no prose: describe the concept it owns" }]
+      : [],
 };

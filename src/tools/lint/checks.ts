@@ -1,9 +1,13 @@
 /**
  * The lint check table (data) and the runner. Add a check by writing a LintCheck and listing
- * it here; `lint` validates names against this table.
+ * it here; `lint` validates names against this table. The runner streams the KB once
+ * (context.ts) and tallies the findings in bounded memory (tally.ts).
  */
+
+import type { KbStore } from "../../kb/api.js";
 import { KbError } from "../../kb/errors.js";
-import type { LintCheck, LintIssue } from "./check.js";
+import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
+import type { LintCheck } from "./check.js";
 import { machinePath, missingRequiredField, staleClaim } from "./checks-fields.js";
 import { contractMalformed, importedDraft, legacyArchiveDescriptor } from "./checks-go.js";
 import { brokenLink, indexIncomplete, orphan, orphanAsset } from "./checks-links.js";
@@ -14,7 +18,8 @@ import {
   expandedMissingIndex,
   mapOversize,
 } from "./checks-structure.js";
-import type { LintContext } from "./context.js";
+import { DEFAULT_LIMITS, type LintLimits, readLintContext } from "./context.js";
+import { IssueTally } from "./tally.js";
 
 export const LINT_CHECKS: readonly LintCheck[] = [
   brokenLink,
@@ -49,20 +54,43 @@ export function selectChecks(names?: readonly string[]): LintCheck[] {
   });
 }
 
-/** True when an issue concerns something under `prefix` (id prefix or data/<prefix> path). */
-function underPrefix(issue: LintIssue, prefix: string): boolean {
-  const p = prefix.replace(/\/+$/, "");
-  if (issue.id !== undefined) return issue.id === p || issue.id.startsWith(`${p}/`);
-  return issue.path?.startsWith(`data/${p}/`) ?? false;
+export interface LintOptions {
+  now: Date;
+  limits?: LintLimits;
+  /** Checks to run (default: all). */
+  checks?: readonly LintCheck[];
+  /** Only issues about ids (or data/ paths) under this prefix. */
+  prefix?: string;
+  /** Issues kept per check and listed in the report (counts cover all). */
+  listed: number;
+  /** Shown every concept while its body is in hand (gate_check validates it there). */
+  onDoc?: (doc: ConceptDoc, maps: readonly MapDescriptor[]) => void;
+  onRead?: (done: number, total: number) => void;
 }
 
-export function runLint(
-  ctx: LintContext,
-  checks: readonly LintCheck[],
-  prefix?: string,
-): LintIssue[] {
-  const issues = checks.flatMap((c) =>
-    c.run(ctx).map((f) => ({ check: c.name, severity: c.severity, ...f })),
+/** Runs the lint checks over the KB in one streamed pass; `tally.report()` has the issues. */
+export async function lintKb(
+  store: KbStore,
+  opts: LintOptions,
+): Promise<{ tally: IssueTally; checked: number }> {
+  const checks = opts.checks ?? LINT_CHECKS;
+  const tally = new IssueTally(checks, opts.listed, opts.prefix);
+  const perDoc = checks.filter((c) => c.perDoc);
+  const ctx = await readLintContext(
+    store,
+    opts.now,
+    opts.limits ?? DEFAULT_LIMITS,
+    (view, env) => {
+      for (const check of perDoc) tally.add(check, check.perDoc?.(view, env) ?? []);
+      opts.onDoc?.(view.doc, env.maps);
+    },
+    opts.onRead,
   );
-  return prefix ? issues.filter((i) => underPrefix(i, prefix)) : issues;
+  for (const check of checks) {
+    if (!check.run) continue;
+    tally.add(check, check.run(ctx));
+    // Each whole-KB check is one synchronous run over the facts: let other calls in between.
+    await new Promise((r) => setImmediate(r));
+  }
+  return { tally, checked: ctx.docs.length };
 }

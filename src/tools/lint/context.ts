@@ -1,12 +1,16 @@
 /**
- * Everything the lint checks look at, read once per lint run (the I/O half). Checks are pure
- * functions of this context, so each one is tested by building a KB and reading it here.
+ * What the lint checks look at, read in one streamed pass over the KB (the I/O half; the checks
+ * are pure). Bodies are in hand one batch at a time (store.streamConcepts): each concept is
+ * shown to `visit` while it is read, and only its facts (id, path, placement, type) and its
+ * links, as graph edges, are kept (docs/decisions.md "Whole-KB passes stream").
  */
 import type { AssetInfo, KbStore } from "../../kb/api.js";
+import { detached } from "../../kb/detach.js";
 import { isKbError } from "../../kb/errors.js";
-import { buildLinkGraph, type LinkGraph } from "../../kb/link-graph.js";
+import { LinkGraph } from "../../kb/link-graph.js";
 import { extractLinks, type LinkRef } from "../../kb/markdown.js";
 import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
+import type { DocView } from "./check.js";
 
 /** Size limits the oversize checks use (overridable for tests and per-KB tuning). */
 export interface LintLimits {
@@ -15,8 +19,6 @@ export interface LintLimits {
   /** Concepts in one map/journal above which the map is oversize. */
   mapConcepts: number;
 }
-
-const TWIN_BATCH = 64;
 
 export const DEFAULT_LIMITS: LintLimits = { conceptBytes: 60 * 1024, mapConcepts: 500 };
 
@@ -28,17 +30,37 @@ export interface IndexFile {
   links: LinkRef[];
 }
 
-export interface LintContext {
-  docs: ConceptDoc[];
-  byId: Map<string, ConceptDoc>;
+/** What a concept leaves behind once the pass has moved on: no body, no frontmatter. */
+export interface ConceptFacts {
+  id: string;
+  path: string;
+  map: string | null;
+  journal: string | null;
+  type: string;
+  expanded: boolean;
+}
+
+/** What every check may use, also while the stream runs. */
+export interface LintEnv {
   maps: MapDescriptor[];
+  /** KB-root-relative paths of the assets under data/. */
+  assetPaths: ReadonlySet<string>;
+  now: Date;
+  limits: LintLimits;
+}
+
+export interface LintContext extends LintEnv {
+  /** Every concept read, sorted by id. */
+  docs: ConceptFacts[];
+  byId: Map<string, ConceptFacts>;
+  /** Links between concepts; its nodes are every concept id. */
   graph: LinkGraph;
   indexes: IndexFile[];
   assets: AssetInfo[];
+  /** Asset paths some concept links to. */
+  linkedAssets: Set<string>;
   /** Ids with two files: a flat `<id>.md` and an expanded `<id>/index.md`. */
   flatTwins: Set<string>;
-  now: Date;
-  limits: LintLimits;
 }
 
 /**
@@ -54,42 +76,65 @@ async function readOrNull(store: KbStore, path: string): Promise<string | null> 
   }
 }
 
-export async function readLintContext(
-  store: KbStore,
-  now: Date,
-  limits: LintLimits = DEFAULT_LIMITS,
-): Promise<LintContext> {
-  const [docs, maps, assets] = await Promise.all([
-    store.listConcepts(),
-    store.maps(),
-    store.assets(),
-  ]);
+async function readIndexes(store: KbStore, maps: readonly MapDescriptor[]): Promise<IndexFile[]> {
   const indexes: IndexFile[] = [];
   for (const m of [null, ...maps.map((d) => d.name)]) {
     const path = m === null ? "data/index.md" : `data/${m}/index.md`;
     const text = await readOrNull(store, path);
     if (text !== null) indexes.push({ path, map: m, links: extractLinks(text, path) });
   }
-  // The store reads the flat `<id>.md` when both forms exist, so look for the expanded twin.
-  const flatTwins = new Set<string>();
-  const flat = docs.filter((d) => !d.expanded);
-  for (let i = 0; i < flat.length; i += TWIN_BATCH) {
-    await Promise.all(
-      flat.slice(i, i + TWIN_BATCH).map(async (d) => {
-        const twin = d.path.replace(/\.md$/, "/index.md");
-        if ((await readOrNull(store, twin)) !== null) flatTwins.add(d.id);
-      }),
-    );
+  return indexes;
+}
+
+/**
+ * Reads the KB once, showing each concept to `visit` (with the env) while its body is in hand.
+ * `onRead(done, total)` reports progress every batch-sized step.
+ */
+export async function readLintContext(
+  store: KbStore,
+  now: Date,
+  limits: LintLimits = DEFAULT_LIMITS,
+  visit?: (view: DocView, env: LintEnv) => void,
+  onRead?: (done: number, total: number) => void,
+): Promise<LintContext> {
+  const [files, maps, assets] = await Promise.all([
+    store.scanConceptFiles(),
+    store.maps(),
+    store.assets(),
+  ]);
+  const assetPaths = new Map(assets.map((a) => [a.path, a.path]));
+  const env: LintEnv = { maps, assetPaths: new Set(assetPaths.keys()), now, limits };
+  const graph = new LinkGraph(files.map((f) => f.id));
+  const docs: ConceptFacts[] = [];
+  const linkedAssets = new Set<string>();
+  for await (const doc of store.streamConcepts(files)) {
+    const node = graph.node(doc.id);
+    if (node === undefined) continue;
+    const links = extractLinks(doc.body, doc.path);
+    const unresolved = graph.addLinks(node, links);
+    for (const link of unresolved.assets) {
+      // The asset list's own string: the link's target is a slice of the body, which it keeps.
+      const path = assetPaths.get(link.target);
+      if (path !== undefined) linkedAssets.add(path);
+    }
+    visit?.({ doc, links, unresolved }, env);
+    docs.push(factsOf(doc));
+    if (docs.length % 1000 === 0) onRead?.(docs.length, files.length);
   }
   return {
+    ...env,
     docs,
     byId: new Map(docs.map((d) => [d.id, d])),
-    maps,
-    graph: buildLinkGraph(docs),
-    indexes,
+    graph,
+    indexes: await readIndexes(store, maps),
     assets,
-    flatTwins,
-    now,
-    limits,
+    linkedAssets,
+    flatTwins: new Set(files.filter((f) => f.twin).map((f) => f.id)),
   };
+}
+
+function factsOf(doc: ConceptDoc): ConceptFacts {
+  const { id, path, map, journal, type, expanded } = doc;
+  // `type` comes from the parsed frontmatter (a slice of the file's text): copied, not kept.
+  return { id, path, map, journal, type: detached(type), expanded };
 }
