@@ -175,3 +175,31 @@ describe("no write through a symlink that leaves $HOME", () => {
     }
   });
 });
+
+describe("OpenCode's opencode.json keeps its formatting", () => {
+  it("connect and disconnect edit only our entry: comments, trailing commas and layout stay byte for byte", async () => {
+    const before =
+      '{\n  // my settings\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "dark", "model": "x/y",\n  "mcp": {\n    "mine": { "type": "local", "command": ["mine"] }, // keep me\n  },\n}\n';
+    await sb.write(PROVIDER_FILES.opencode, before);
+    expect(
+      await connect(sb.io, {
+        providers: ["opencode"],
+        tokenEnv: "CARTO_TOKEN",
+        serverUrl: server.url,
+      }),
+    ).toBe(0);
+    const written = await sb.read(PROVIDER_FILES.opencode);
+    expect(
+      written.startsWith(
+        '{\n  // my settings\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "dark", "model": "x/y",\n  "mcp": {\n    "mine": { "type": "local", "command": ["mine"] },\n    "cartographer": {\n      "type": "remote",\n',
+      ),
+      written,
+    ).toBe(true);
+    expect(written).toContain("{env:CARTO_TOKEN}");
+    // A second connect changes nothing; disconnect gives back the exact bytes.
+    expect(await connect(sb.io, {})).toBe(0);
+    expect(await sb.read(PROVIDER_FILES.opencode)).toBe(written);
+    expect(await disconnect(sb.io, { providers: ["opencode"] })).toBe(0);
+    expect(await sb.read(PROVIDER_FILES.opencode)).toBe(before);
+  });
+});

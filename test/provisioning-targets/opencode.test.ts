@@ -70,7 +70,19 @@ describe.each(["user", "project"] as const)("OpenCode target, %s scope", (scope)
     const parsed = JSON.parse(s?.write(USER_CONFIG, s.desired) ?? "");
     expect(parsed.theme).toBe("dark");
     expect(parsed.mcp.cartographer.url).toBe("http://127.0.0.1:39273/mcp/routed");
-    expect(() => s?.write('{ // jsonc\n "mcp": {} }', s.desired)).toThrow(/not valid JSON/);
+    // OpenCode reads JSONC: comments and layout outside our entry stay byte for byte.
+    const jsonc =
+      '{\n  // my theme\n  "theme": "dark", "mcp": {\n    "mine": { "type": "remote", "url": "http://x/" }, // keep\n  },\n}\n';
+    const written = s?.write(jsonc, s.desired) ?? "";
+    expect(
+      written.startsWith(
+        '{\n  // my theme\n  "theme": "dark", "mcp": {\n    "mine": { "type": "remote", "url": "http://x/" },\n',
+      ),
+    ).toBe(true);
+    expect(written).toContain("// keep\n  },\n}\n");
+    expect(s?.read(written)).toBe(s?.desired);
+    expect(s?.write(written, null)).toBe(jsonc);
+    expect(() => s?.write('{ "mcp": {} ', s.desired)).toThrow(/not valid JSON or JSONC/);
   });
 });
 

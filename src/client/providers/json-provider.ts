@@ -1,6 +1,7 @@
 import type { ProviderId, Scope } from "../config.js";
 import { ConfigError } from "../errors.js";
 import type { EntrySpec } from "../topology.js";
+import { editJsonc, parseJsoncObject } from "./json-edit.js";
 import {
   detectStyle,
   isSubset,
@@ -26,6 +27,11 @@ export interface JsonProviderSpec {
   /** Override of the default "rendered entry is a subset of the file's entry" check. */
   matches?(actual: Record<string, unknown>, url: string, auth: AuthRef): boolean;
   fileMode?(auth: AuthRef): number | undefined;
+  /**
+   * The file may be JSONC (comments, trailing commas) and is edited in place, byte for byte
+   * outside our entries (json-edit.ts); otherwise it is plain JSON, re-serialized in its style.
+   */
+  jsonc?: boolean;
 }
 
 /**
@@ -75,8 +81,9 @@ function keepUserKeys(
 }
 
 export function jsonProvider(spec: JsonProviderSpec): ProviderAdapter {
+  const parseRoot = spec.jsonc ? parseJsoncObject : parseJsonObject;
   const container = (text: string | null, file: string): Record<string, unknown> => {
-    const root = parseJsonObject(text, file);
+    const root = parseRoot(text, file);
     const c = root[spec.containerKey];
     if (c === undefined) return {};
     if (c === null || typeof c !== "object" || Array.isArray(c)) {
@@ -106,7 +113,6 @@ export function jsonProvider(spec: JsonProviderSpec): ProviderAdapter {
       return out;
     },
     applyEntries(text, file, remove, add, auth) {
-      const root = parseJsonObject(text, file);
       const current = container(text, file);
       const rendered = new Map(
         add.map((e): [string, unknown] => [
@@ -114,6 +120,16 @@ export function jsonProvider(spec: JsonProviderSpec): ProviderAdapter {
           keepUserKeys(current[e.name], spec.render(e.url, auth), spec),
         ]),
       );
+      if (spec.jsonc) {
+        const key = spec.containerKey;
+        const edits: [string[], unknown][] = remove
+          .filter((name) => !rendered.has(name) && name in current)
+          .map((name) => [[key, name], undefined]);
+        for (const [name, value] of rendered) edits.push([[key, name], value]);
+        if (edits.length === 0 && text !== null && text.trim() !== "") return text;
+        return editJsonc(text, file, edits.length > 0 ? edits : [[[key], {}]]);
+      }
+      const root = parseJsonObject(text, file);
       const next = mergeEntries(current, new Set(remove), rendered);
       // Replace the container in place so the root's key order is untouched.
       const out: Record<string, unknown> = {};

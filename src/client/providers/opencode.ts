@@ -6,7 +6,8 @@ import { jsonProvider } from "./json-provider.js";
  * Entries live under the top-level `mcp` key: `{type: "remote", url, enabled: true, headers}`,
  * and OpenCode substitutes `{env:VAR}` in config values. Instructions: `AGENTS.md` in
  * `~/.config/opencode/` (user) or the project root. Checked against opencode.ai/docs/mcp-servers.
- * The file must be plain JSON: a JSONC file with comments is refused, not rewritten.
+ * The file may be JSONC (OpenCode reads comments and trailing commas): it is edited in place,
+ * everything outside our entries kept byte for byte (json-edit.ts).
  */
 export const opencode = jsonProvider({
   id: "opencode",
@@ -14,6 +15,7 @@ export const opencode = jsonProvider({
   referencesEnv: true,
   containerKey: "mcp",
   urlField: "url",
+  jsonc: true,
   userFiles: (home) => ({
     config: path.join(home, ".config", "opencode", "opencode.json"),
     instructions: path.join(home, ".config", "opencode", "AGENTS.md"),

@@ -6,6 +6,7 @@
  * An unparsable file throws the ConfigError of `parseJsonObject`; nothing is written then.
  */
 import { ConfigError } from "../../errors.js";
+import { editJsonc, parseJsoncObject } from "../../providers/json-edit.js";
 import { detectStyle, parseJsonObject, serializeJson } from "../../providers/json-file.js";
 import type { ManagedSection, RenderContext } from "../types.js";
 import { staleSections } from "./common.js";
@@ -43,24 +44,33 @@ export function jsonEntrySection(opts: {
   entry: string;
   desired: unknown | null;
   origins: string[];
+  /** A JSONC file edited in place (OpenCode's opencode.json; json-edit.ts). */
+  jsonc?: boolean;
 }): ManagedSection {
   const { file, containerKey, entry } = opts;
+  const parseRoot = opts.jsonc ? parseJsoncObject : parseJsonObject;
   return {
     file,
     id: `mcp:${entry}`,
     desired: opts.desired === null ? null : canonicalJson(opts.desired),
     origins: opts.origins,
     read(text) {
-      const c = container(parseJsonObject(text, file), containerKey, file);
+      const c = container(parseRoot(text, file), containerKey, file);
       return c && entry in c ? canonicalJson(c[entry]) : null;
     },
     write(text, section) {
-      const root = parseJsonObject(text, file);
+      const root = parseRoot(text, file);
       const c = container(root, containerKey, file);
       if (section === null && (c === undefined || !(entry in c))) return text ?? "";
-      const next = withKey(c ?? {}, entry, section === null ? undefined : JSON.parse(section));
+      const value = section === null ? undefined : JSON.parse(section);
+      const next = withKey(c ?? {}, entry, value);
       // A container we emptied goes (we made it, or it held only ours).
       const keep = Object.keys(next).length > 0 ? next : undefined;
+      if (opts.jsonc) {
+        const edit: [string[], unknown] =
+          keep === undefined ? [[containerKey], undefined] : [[containerKey, entry], value];
+        return editJsonc(text, file, [edit]);
+      }
       return serializeJson(withKey(root, containerKey, keep), detectStyle(text));
     },
   };

@@ -162,11 +162,19 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
       entry: e.entry,
       desired: opencodeMcpEntry(e),
       origins: [originOf(e.artifact)],
+      jsonc: true,
     }),
   );
   sections.push(
     ...staleSections(ctx.ownedSections, l.config, sections, (entry) =>
-      jsonEntrySection({ file: l.config, containerKey: "mcp", entry, desired: null, origins: [] }),
+      jsonEntrySection({
+        file: l.config,
+        containerKey: "mcp",
+        entry,
+        desired: null,
+        origins: [],
+        jsonc: true,
+      }),
     ),
   );
   const roots = ctx.scope === "user" ? [l.root] : [l.root, l.config];
