@@ -139,7 +139,7 @@ export interface KbStore {
   listConcepts(): Promise<ConceptDoc[]>;
   /**
    * The concepts of `files` (from scanConceptFiles), in order, read a batch at a time (at most
-   * 64 files or 4 MiB): a whole-KB pass holds one batch of texts, never the KB. Files gone since
+   * 16 files or 1 MiB): a whole-KB pass holds one batch of texts, never the KB. Files gone since
    * the scan are skipped; a file over 8 MiB comes as its head, as in listConcepts.
    */
   streamConcepts(files: readonly ConceptFileStat[]): AsyncIterable<ConceptDoc>;

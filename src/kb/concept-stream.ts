@@ -1,7 +1,9 @@
 /**
  * Every concept of a scan, read a batch at a time (docs/decisions.md "Whole-KB passes stream"):
  * a batch is at most STREAM_BATCH_FILES files or STREAM_BATCH_BYTES bytes of them, so a pass
- * over the KB holds one batch of texts, never the KB. A file over MAX_CONCEPT_BYTES comes as its
+ * over the KB holds one batch of texts, never the KB, and other calls (and /health) run between
+ * two batches: the file reads are synchronous, so without the explicit turn a whole pass would
+ * run in microtasks and hold the event loop from start to end. A file over MAX_CONCEPT_BYTES comes as its
  * head with the whole file's hash, as listConcepts reads it (index-read.ts).
  */
 import type { Logger } from "../logger.js";
@@ -9,8 +11,12 @@ import type { ConceptFileStat } from "./api.js";
 import { MAX_CONCEPT_BYTES, readIndexDocs } from "./index-read.js";
 import type { ConceptDoc, MapDescriptor } from "./types.js";
 
-export const STREAM_BATCH_FILES = 64;
-export const STREAM_BATCH_BYTES = 4 * 1024 * 1024;
+/**
+ * Small enough that reading, parsing and checking one batch holds the event loop a few ms
+ * (every batch ends with a turn of the loop), large enough that the turns cost nothing.
+ */
+export const STREAM_BATCH_FILES = 16;
+export const STREAM_BATCH_BYTES = 1024 * 1024;
 
 /** `files` cut into consecutive batches bounded by count and by bytes (one big file alone). */
 export function streamBatches(
@@ -44,5 +50,6 @@ export async function* streamConceptDocs(
   for (const batch of streamBatches(files)) {
     const docs = await readIndexDocs(root, batch, maps, logger, MAX_CONCEPT_BYTES);
     for (const doc of docs) if (doc) yield doc;
+    await new Promise((r) => setImmediate(r));
   }
 }
