@@ -26,9 +26,16 @@ export async function attachSync(runtime: KbRuntime, logger: Logger): Promise<vo
     settings: settings.sync,
     identity,
     lock: (fn) => store.withLock(fn),
-    onHeadMoved: (paths) => reindexPaths(runtime, paths),
+    onHeadMoved: (paths) => reindexPaths(runtime, paths, logger),
     logger,
   });
+  if (sync.active && !settings.autocommit) {
+    await sync.close();
+    // An uncommitted tree under autostash rebases serves conflict markers (docs/decisions.md).
+    throw new Error(
+      `git.autocommit: false cannot be combined with remote sync (KB '${settings.name}' has an origin): set git.autocommit: true, or git.sync: false (CARTOGRAPHER_GIT_SYNC=false) to serve it without syncing`,
+    );
+  }
   runtime.sync = sync;
   if (sync.active && (await identity()).email === FALLBACK_IDENTITY.email)
     logger.warn(
@@ -36,8 +43,16 @@ export async function attachSync(runtime: KbRuntime, logger: Logger): Promise<vo
     );
 }
 
-/** Re-indexes the concepts behind KB-root-relative `paths` (removed ones leave the index). */
-export async function reindexPaths(runtime: KbRuntime, paths: readonly string[]): Promise<void> {
+/**
+ * Re-indexes the concepts behind KB-root-relative `paths` (removed ones leave the index). A
+ * path the store refuses (a symlink, a path outside the KB) is skipped and logged, and its
+ * concept leaves the index; the rest of the pull is indexed.
+ */
+export async function reindexPaths(
+  runtime: KbRuntime,
+  paths: readonly string[],
+  logger?: Logger,
+): Promise<void> {
   const maps = await runtime.store.maps();
   const ids = new Set<string>();
   for (const path of paths) {
@@ -45,7 +60,16 @@ export async function reindexPaths(runtime: KbRuntime, paths: readonly string[])
     if (id !== null) ids.add(id);
   }
   const list = [...ids];
-  const docs = await Promise.all(list.map((id) => runtime.store.tryReadConcept(id)));
+  const docs = await Promise.all(
+    list.map((id) =>
+      runtime.store.tryReadConcept(id).catch((err: unknown) => {
+        logger?.warn(
+          `KB '${runtime.settings.name}': pulled concept '${id}' is not indexed: ${(err as Error).message}`,
+        );
+        return null;
+      }),
+    ),
+  );
   const index = runtime.index as Partial<SqliteSearchIndex> & SearchIndex;
   if (typeof index.upsertMany !== "function") {
     list.forEach((id, i) => {

@@ -3,11 +3,14 @@
  * configured remote KB that is not on disk yet. The token (git.token_dir) and SSH key reach git
  * the way sync uses them (kb/sync/remote-access.ts); messages never show a credential.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { storeRemoteToken } from "../../kb/sync/embedded-token.js";
 import { remoteAccess } from "../../kb/sync/remote-access.js";
 import { cloneRepo } from "../../kb/sync/remote-git.js";
 import type { SyncSettings } from "../../kb/sync/types.js";
+import { urlCredentials } from "../../kb/sync/url-credentials.js";
 import type { Logger } from "../../logger.js";
 import type { KbMountSpec, ServerConfig } from "../config/resolve.js";
 import type { SyncConfig } from "../config/sync-keys.js";
@@ -51,12 +54,30 @@ export async function cloneKb(
   settings: Pick<SyncSettings, "sshKey" | "knownHosts" | "tokenFile" | "env" | "networkTimeoutMs">,
 ): Promise<void> {
   mkdirSync(dirname(dest), { recursive: true });
-  const access = remoteAccess({ ...settings, remoteUrl: url }, settings.env);
-  const problem = await cloneRepo(dirname(dest), url, dest, access, {
+  // A token in the URL never reaches git's argv: it goes to the credential helper (a 0600
+  // file beside the clone while it runs, then the clone's own .git/cartographer/).
+  const embedded = urlCredentials(url);
+  const scratch = embedded ? mkdtempSync(join(tmpdir(), "carto-clone-")) : null;
+  const tokenFile = scratch ? join(scratch, "token") : settings.tokenFile;
+  if (scratch && embedded) writeFileSync(tokenFile as string, embedded.token, { mode: 0o600 });
+  const cloneUrl = embedded?.url ?? url;
+  const access = remoteAccess(
+    {
+      ...settings,
+      ...(tokenFile ? { tokenFile } : {}),
+      ...(embedded ? { tokenUser: embedded.user } : {}),
+      remoteUrl: cloneUrl,
+    },
+    settings.env,
+  );
+  const problem = await cloneRepo(dirname(dest), cloneUrl, dest, access, {
     ...settings.env,
     ...access.env,
+  }).finally(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
   if (problem) throw new Error(problem);
+  if (embedded) await storeRemoteToken(dest, embedded.user, embedded.token);
   if (!existsSync(join(dest, "data", "index.md")))
     throw new Error(
       `the clone at ${dest} has no data/index.md: the remote is not a Cartographer KB (create one with 'cartographer kb create' and push it)`,

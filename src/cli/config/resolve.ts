@@ -21,6 +21,7 @@ import { resolvePublicUrl } from "./public-url.js";
 import { describeIssues, type FileConfig, fileConfigSchema } from "./schema.js";
 import { applySopsKeys, withKbSopsKey } from "./sops-keys.js";
 import {
+  checkRemoteKbs,
   envRemotes,
   kbRemoteKeys,
   remoteRoot,
@@ -318,6 +319,7 @@ export function resolveServerConfig(
       : (file.index?.refresh_seconds ?? DEFAULT_INDEX_REFRESH_SECONDS),
     warnings,
   };
+  checkRemoteKbs(kbs, autocommit, config.sync, warnings);
   return deepFreeze(config);
 }
 

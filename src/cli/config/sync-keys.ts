@@ -12,6 +12,7 @@ import {
   DEFAULT_OUT_DEBOUNCE_MS,
   DEFAULT_POLL_MS,
 } from "../../kb/sync/types.js";
+import { urlCredentials } from "../../kb/sync/url-credentials.js";
 import type { GitIdentity } from "../../kb/types.js";
 import type { FileConfig, KbEntry } from "./schema.js";
 import { normalizeKbName, parseBoolean, parseList } from "./values.js";
@@ -161,4 +162,28 @@ export function remoteRoot(
       `${key}: cannot derive a KB name from '${redactRemote(url)}'; set kbs[].name`,
     );
   return resolvePath(dataDir, folder);
+}
+
+/**
+ * Start-up checks of remote KBs: `git.autocommit: false` with sync is refused (an uncommitted
+ * tree under an autostash rebase ends in conflict markers served as content); a token inside
+ * `kbs[].remote` is warned about (it sits in the config, in argv of git clone and, for a user's
+ * `store` helper, in ~/.git-credentials; serve moves it into the KB's credential helper).
+ */
+export function checkRemoteKbs(
+  kbs: readonly { name: string; remote?: string; source: string }[],
+  autocommit: boolean,
+  sync: Pick<SyncConfig, "enabled">,
+  warnings: string[],
+): void {
+  const remote = kbs.find((k) => k.remote);
+  if (!autocommit && sync.enabled && remote)
+    throw new SettingError(
+      `git.autocommit: false cannot be combined with remote sync (${remote.source} has remote ${redactRemote(remote.remote as string)}): set git.autocommit: true, or git.sync: false to serve it without syncing`,
+    );
+  for (const kb of kbs)
+    if (kb.remote && urlCredentials(kb.remote))
+      warnings.push(
+        `${kb.source}: the remote URL of KB '${kb.name}' embeds a credential (${redactRemote(kb.remote)}): put the token in <git.token_dir>/${kb.name}.token instead; git is given it through the KB's credential helper, never in argv`,
+      );
 }

@@ -54,3 +54,8 @@ export function haltMessage(kb: string, halt: PullHalt): string {
   const shown = halt.paths.slice(0, 3).join(", ");
   return `the remote tracks private state (${shown}${halt.paths.length > 3 ? ", …" : ""}) under .cartographer/: it is not pulled, so this server's index and registry stay its own; remove it from the remote (git rm -r --cached .cartographer, commit, push) and sync resumes`;
 }
+
+/** Forgets the marker: `origin` now names another remote, whose history is its own. */
+export async function clearSynced(root: string): Promise<void> {
+  await runGit(root, ["update-ref", "-d", SYNCED_REF]);
+}

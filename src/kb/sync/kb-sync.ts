@@ -14,7 +14,8 @@ import {
   registerConflict,
   writeConflicts,
 } from "./conflicts.js";
-import { haltMessage, markSynced, type PullHalt, pullHalt } from "./diverged.js";
+import { clearSynced, haltMessage, markSynced, type PullHalt, pullHalt } from "./diverged.js";
+import { originWithoutToken, storedRemoteToken } from "./embedded-token.js";
 import { recoverAtOpen, trustedConflicts } from "./open-recovery.js";
 import { OriginWatch } from "./origin-watch.js";
 import { remoteAccess } from "./remote-access.js";
@@ -97,6 +98,8 @@ export class KbSync {
   private constructor(
     private readonly deps: KbSyncDeps,
     private url: string | null,
+    /** A token moved out of the origin URL (embedded-token.ts), used without token_dir's. */
+    private readonly stored: { tokenFile: string; tokenUser: string } | null,
   ) {
     this.origin = new OriginWatch(deps.root, url);
     this.ctx = this.contextFor(url);
@@ -104,7 +107,11 @@ export class KbSync {
 
   private contextFor(url: string | null): RemoteContext {
     const { settings } = this.deps;
-    const access = remoteAccess({ ...settings, ...(url ? { remoteUrl: url } : {}) }, settings.env);
+    const token = settings.tokenFile ? {} : (this.stored ?? {});
+    const access = remoteAccess(
+      { ...settings, ...token, ...(url ? { remoteUrl: url } : {}) },
+      settings.env,
+    );
     return {
       root: this.deps.root,
       access,
@@ -123,6 +130,7 @@ export class KbSync {
     this.ctx = this.contextFor(url);
     this.lastPullAt = 0;
     this.halt = null;
+    if (was !== null) await clearSynced(this.deps.root);
     this.deps.logger.info(
       `sync of KB '${this.deps.kb}': origin ${url === null ? "removed" : was === null ? "added" : "changed"}; ${url === null ? "sync paused" : "syncing with it from now on"}`,
     );
@@ -146,8 +154,11 @@ export class KbSync {
       committer: async () => deps.settings.committer ?? (await deps.identity()),
     };
     if (deps.settings.enabled) await recoverAtOpen(opening);
-    const url = deps.settings.enabled ? await originUrl(deps.root) : null;
-    const sync = new KbSync(deps, url);
+    const warn = (m: string) => deps.logger.warn(`KB '${deps.kb}': ${m}`);
+    const url = deps.settings.enabled
+      ? await originWithoutToken(deps.root, await originUrl(deps.root), warn)
+      : null;
+    const sync = new KbSync(deps, url, await storedRemoteToken(deps.root));
     await sync.origin.current();
     sync.conflicted = await trustedConflicts(opening);
     // Polls whenever sync is on: an origin added later is picked up within one poll.
