@@ -5,9 +5,11 @@
  * unchanged KB costs no provider call. Passes run after a write (kick()), once the index build
  * is ready, and every `pollMs` (catching reconciles of edits made outside the server); they are
  * never awaited by a tool call. A failing provider is logged once per outage and retried by the
- * next pass.
+ * next pass. A vector that cannot be used (all zero, not finite: vector-defect.ts) is not
+ * stored and its concept stays stale, so later passes ask again; logged once per burst.
  */
 import type Database from "better-sqlite3";
+import { KbError } from "../../kb/errors.js";
 import type { Logger } from "../../logger.js";
 import type { SearchHit, SearchQuery, SearchResult } from "../api.js";
 import type { PathExists } from "../search-query.js";
@@ -50,6 +52,8 @@ export interface SemanticResult {
 export interface PassStats {
   concepts: number;
   chunksEmbedded: number;
+  /** Concepts left stale because the provider answered an unusable vector for a chunk. */
+  rejected: string[];
 }
 
 export class KbEmbeddings {
@@ -59,6 +63,8 @@ export class KbEmbeddings {
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
   private failing = false;
+  /** A pass met unusable vectors and that was logged; cleared by a pass without any. */
+  private rejecting = false;
   private progress: { done: number; total: number } | null = null;
   private readonly queryCache = new Map<string, Float32Array>();
 
@@ -116,13 +122,14 @@ export class KbEmbeddings {
   /** One pass, awaited (tests, the benchmark); a provider failure throws. */
   async pass(): Promise<PassStats> {
     const stale = this.store.staleConcepts();
-    const stats: PassStats = { concepts: 0, chunksEmbedded: 0 };
+    const stats: PassStats = { concepts: 0, chunksEmbedded: 0, rejected: [] };
     this.progress = { done: 0, total: stale.length };
     try {
       for (let i = 0; i < stale.length && !this.closed; i += CONCEPTS_PER_ROUND) {
         const round = await this.embedRound(stale.slice(i, i + CONCEPTS_PER_ROUND));
         stats.concepts += round.concepts;
         stats.chunksEmbedded += round.chunksEmbedded;
+        stats.rejected.push(...round.rejected);
         this.progress = {
           done: Math.min(stale.length, i + CONCEPTS_PER_ROUND),
           total: stale.length,
@@ -175,6 +182,7 @@ export class KbEmbeddings {
           this.opts.logger.info(
             `embeddings of KB '${this.opts.kb}': ${stats.concepts} concepts, ${stats.chunksEmbedded} chunks embedded`,
           );
+        this.noteRejected(stats.rejected);
       } catch (err) {
         if (!this.failing && !this.closed)
           this.opts.logger.warn(
@@ -184,6 +192,23 @@ export class KbEmbeddings {
         return;
       }
     } while (this.again && !this.closed);
+  }
+
+  /** One warning when a burst of unusable vectors starts, one note when a pass has none. */
+  private noteRejected(rejected: readonly string[]): void {
+    if (rejected.length === 0) {
+      if (this.rejecting)
+        this.opts.logger.info(`embeddings of KB '${this.opts.kb}': every vector usable again`);
+      this.rejecting = false;
+      return;
+    }
+    if (this.rejecting || this.closed) return;
+    this.rejecting = true;
+    const shown = rejected.slice(0, 5).join(", ");
+    const more = rejected.length > 5 ? ` and ${rejected.length - 5} more` : "";
+    this.opts.logger.warn(
+      `embeddings of KB '${this.opts.kb}': the provider answered unusable vectors (all zero or not finite) for ${shown}${more}; they are left out of semantic search and asked for again by later passes`,
+    );
   }
 
   private schedule(): void {
@@ -202,21 +227,32 @@ export class KbEmbeddings {
     for (const d of docs) for (const c of d.chunks) text.set(c.hash, c.text);
     const missing = this.store.missing([...text.keys()]);
     const vectors = await this.opts.client.embed(missing.map((h) => text.get(h) ?? ""));
-    if (this.closed) return { concepts: 0, chunksEmbedded: 0 }; // the index may be closed now
+    if (this.closed) return { concepts: 0, chunksEmbedded: 0, rejected: [] }; // the index may be closed now
     const byHash = new Map<string, Float32Array>();
+    const unusable = new Set<string>();
     missing.forEach((h, i) => {
       const v = vectors[i];
       if (v) byHash.set(h, v);
+      else unusable.add(h);
     });
+    // A concept with an unusable chunk is not recorded: it stays stale and is retried.
+    const rejected = docs.filter((d) => d.chunks.some((c) => unusable.has(c.hash)));
+    const rejectedIds = new Set(rejected.map((d) => d.id));
     this.store.record(
       byHash,
-      docs.map((d) => ({
-        id: d.id,
-        hash: d.hash,
-        chunks: d.chunks.map(({ hash, start }) => ({ hash, start })),
-      })),
+      docs
+        .filter((d) => !rejectedIds.has(d.id))
+        .map((d) => ({
+          id: d.id,
+          hash: d.hash,
+          chunks: d.chunks.map(({ hash, start }) => ({ hash, start })),
+        })),
     );
-    return { concepts: docs.length, chunksEmbedded: missing.length };
+    return {
+      concepts: docs.length - rejected.length,
+      chunksEmbedded: byHash.size,
+      rejected: [...rejectedIds],
+    };
   }
 
   private async embedQuery(query: string): Promise<Float32Array> {
@@ -224,7 +260,11 @@ export class KbEmbeddings {
     const cached = this.queryCache.get(key);
     if (cached) return cached;
     const [vector] = await this.opts.client.embed([key]);
-    if (!vector) throw new Error("the embedding provider answered no vector for the query");
+    if (!vector)
+      throw new KbError(
+        "internal",
+        "the embedding provider answered an unusable vector (all zero or not finite) for this query; search with mode keyword, or rephrase",
+      );
     if (this.queryCache.size >= 256) this.queryCache.clear();
     this.queryCache.set(key, vector);
     return vector;

@@ -12,12 +12,17 @@ import {
   DEFAULT_TIMEOUT_MS,
   type EmbeddingsConfig,
 } from "./config.js";
+import { vectorDefect } from "./vector-defect.js";
 
 export interface EmbeddingClient {
   /** Identifies the vector space: provider, model and dimensions (vectors are keyed by it). */
   readonly space: string;
-  /** One unit-length vector per text, in order. Throws KbError `internal` naming the cause. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * One unit-length vector per text, in order; null for a text whose vector cannot be used (all
+   * zero or not finite: vector-defect.ts), which the caller asks for again later. Throws
+   * KbError `internal` naming the cause when the whole answer is wrong (HTTP, shape, length).
+   */
+  embed(texts: readonly string[]): Promise<Array<Float32Array | null>>;
   /** HTTP requests sent so far (tests and the benchmark count provider calls). */
   readonly requests: number;
 }
@@ -71,7 +76,7 @@ export function createEmbeddingClient(config: EmbeddingsConfig): EmbeddingClient
       return requests;
     },
     async embed(texts) {
-      const out: Float32Array[] = [];
+      const out: Array<Float32Array | null> = [];
       for (let i = 0; i < texts.length; i += batchSize) {
         const batch = texts.slice(i, i + batchSize);
         const vectors = shape.read(await post(shape.body(batch)), batch.length);
@@ -141,20 +146,30 @@ function checked(list: unknown, n: number, config: EmbeddingsConfig): number[][]
   return list as number[][];
 }
 
-/** Unit length, so cosine similarity is a dot product. */
-function normalized(v: number[], dims: number | undefined, config: EmbeddingsConfig): Float32Array {
+/**
+ * Unit length, so cosine similarity is a dot product; null for an unusable vector. Scaled by
+ * the largest component first: squares of large components would overflow to Infinity.
+ */
+function normalized(
+  v: number[],
+  dims: number | undefined,
+  config: EmbeddingsConfig,
+): Float32Array | null {
   if (dims !== undefined && v.length !== dims) {
     throw new KbError(
       "internal",
       `the embedding model ${config.model} returned ${v.length} dimensions, search.embeddings.dimensions says ${dims}`,
     );
   }
+  if (vectorDefect(v) !== null) return null;
+  let max = 0;
+  for (const x of v) max = Math.max(max, Math.abs(x));
   let norm = 0;
-  for (const x of v) norm += x * x;
-  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (const x of v) norm += (x / max) ** 2;
+  const length = Math.sqrt(norm);
   const out = new Float32Array(v.length);
   v.forEach((x, i) => {
-    out[i] = x * scale;
+    out[i] = x / max / length;
   });
   return out;
 }

@@ -18,6 +18,7 @@ import { scopeSql } from "../scope.js";
 import { andAll, type SqlFragment } from "../sql-fragment.js";
 import { visibilitySql } from "../visibility-sql.js";
 import { createKernel } from "./dot-kernel.js";
+import { storedVectorDefect } from "./vector-defect.js";
 import { VectorMatrix } from "./vector-matrix.js";
 
 const DDL = `
@@ -241,18 +242,24 @@ export class VectorStore {
     if (this.loaded?.db === db) return this.loaded.matrix;
     const rows = db
       .prepare(
-        `SELECT ch.concept AS concept, ch.start AS start, v.vector AS vector
+        `SELECT ch.concept AS concept, ch.start AS start, v.vector AS vector, v.hash AS hash
          FROM emb_chunks ch JOIN emb_vectors v ON v.hash = ch.hash
          JOIN emb_docs d ON d.concept = ch.concept WHERE d.space = ? ORDER BY ch.concept`,
       )
       .raw()
-      .iterate(this.space) as IterableIterator<[string, number, Buffer]>;
+      .iterate(this.space) as IterableIterator<[string, number, Buffer, string]>;
     const ids: string[] = [];
     const owners: number[] = [];
     const starts: number[] = [];
     const vectors: Buffer[] = [];
     let dims = 0;
-    for (const [concept, start, vector] of rows) {
+    const unusable: Array<{ concept: string; hash: string }> = [];
+    for (const [concept, start, vector, hash] of rows) {
+      // Stored before such vectors were refused: dropped here so the concept is embedded again.
+      if (storedVectorDefect(vector) !== null) {
+        unusable.push({ concept, hash });
+        continue;
+      }
       const d = vector.byteLength / 4;
       if (dims === 0) dims = d;
       if (d !== dims) continue; // a provider that changed its output length: skipped, not mixed
@@ -261,6 +268,7 @@ export class VectorStore {
       starts.push(start);
       vectors.push(vector);
     }
+    if (unusable.length > 0) forgetUnusable(db, unusable);
     if (vectors.length === 0) return null;
     const kernel = createKernel(vectors.length, dims);
     const { matrix } = kernel;
@@ -279,6 +287,21 @@ export class VectorStore {
     this.loaded = { db, matrix: loaded };
     return loaded;
   }
+}
+
+/** Drops unusable vectors and marks their concepts stale (emb_docs row gone): re-embedded. */
+function forgetUnusable(
+  db: Database.Database,
+  rows: ReadonlyArray<{ concept: string; hash: string }>,
+): void {
+  const dropVector = db.prepare("DELETE FROM emb_vectors WHERE hash = ?");
+  const dropDoc = db.prepare("DELETE FROM emb_docs WHERE concept = ?");
+  db.transaction(() => {
+    for (const { concept, hash } of rows) {
+      dropVector.run(hash);
+      dropDoc.run(concept);
+    }
+  })();
 }
 
 /** A stored BLOB as floats (copied: a Buffer need not be 4-byte aligned). */

@@ -3,10 +3,11 @@
  * the OpenAI-compatible `/v1/embeddings` with deterministic vectors — a hashed bag of words
  * where a few words share a "meaning" (car ≈ automobile ≈ vehicle), so semantic search finds
  * what keywords miss. Counts requests and texts; can fail the next N requests with 500, or
- * answer after a delay (timeouts).
+ * answer after a delay (timeouts), or answer a degenerate vector for texts holding a word
+ * (`unusable`: all zero, or one component `1e999`, which JSON reads as Infinity).
  */
 import { createHash } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export const DIMS = 64;
@@ -46,6 +47,8 @@ export interface EmbeddingServer {
   auth: string[];
   failNext(n: number, status?: number): void;
   delayMs: number;
+  /** Texts holding one of these words get that degenerate vector. */
+  unusable: Map<string, "zero" | "infinite">;
   close(): Promise<void>;
 }
 
@@ -57,7 +60,22 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
     texts: 0,
     auth: [] as string[],
     delayMs: 0,
+    unusable: new Map<string, "zero" | "infinite">(),
   };
+  /** A placeholder number replaced by `1e999` in the JSON text (JSON.stringify writes null). */
+  const INFINITE = 987654321.5;
+  const vectorOf = (text: string): number[] => {
+    const words = new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+    for (const [word, kind] of state.unusable) {
+      if (!words.has(word)) continue;
+      const v = new Array<number>(DIMS).fill(0);
+      if (kind === "infinite") v[0] = INFINITE;
+      return v;
+    }
+    return embedText(text);
+  };
+  const send = (res: ServerResponse, body: unknown) =>
+    res.end(JSON.stringify(body).replaceAll(String(INFINITE), "1e999"));
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -76,10 +94,10 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
         };
         const inputs = Array.isArray(body.input) ? body.input : [body.input];
         state.texts += inputs.length;
-        const vectors = inputs.map(embedText);
+        const vectors = inputs.map(vectorOf);
         res.setHeader("content-type", "application/json");
         if (req.url === "/api/embed") {
-          res.end(JSON.stringify({ model: body.model, embeddings: vectors }));
+          send(res, { model: body.model, embeddings: vectors });
         } else if (req.url === "/v1/embeddings") {
           // Reversed on purpose: clients must order by `index`.
           const data = vectors.map((embedding, index) => ({
@@ -87,7 +105,7 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
             index,
             embedding,
           }));
-          res.end(JSON.stringify({ object: "list", data: data.reverse(), model: body.model }));
+          send(res, { object: "list", data: data.reverse(), model: body.model });
         } else {
           res.writeHead(404).end();
         }

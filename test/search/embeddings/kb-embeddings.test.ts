@@ -87,11 +87,11 @@ describe("KbEmbeddings", () => {
     expect(first.concepts).toBe(3);
     expect(first.chunksEmbedded).toBeGreaterThan(3); // sections
     const before = server.requests;
-    expect(await emb.pass()).toEqual({ concepts: 0, chunksEmbedded: 0 });
+    expect(await emb.pass()).toEqual({ concepts: 0, chunksEmbedded: 0, rejected: [] });
     emb.store.forgetDocs(); // every concept re-chunked: every vector is found by its hash
-    expect(await emb.pass()).toEqual({ concepts: 3, chunksEmbedded: 0 });
+    expect(await emb.pass()).toEqual({ concepts: 3, chunksEmbedded: 0, rejected: [] });
     index.replaceAll(vehicles.map((d) => ({ doc: d }))); // a reindex keeps the vectors
-    expect(await emb.pass()).toEqual({ concepts: 0, chunksEmbedded: 0 });
+    expect(await emb.pass()).toEqual({ concepts: 0, chunksEmbedded: 0, rejected: [] });
     expect(server.requests).toBe(before);
   });
 
@@ -107,7 +107,7 @@ describe("KbEmbeddings", () => {
       }),
     );
     index.remove("pets/tom");
-    expect(await emb.pass()).toEqual({ concepts: 1, chunksEmbedded: 1 });
+    expect(await emb.pass()).toEqual({ concepts: 1, chunksEmbedded: 1, rejected: [] });
     expect((await ask("feline", "semantic")).results.map((r) => r.id)).not.toContain("pets/tom");
     expect((await ask("insurance", "semantic")).results[0]?.id).toBe("garage/sedan");
   });
