@@ -47,6 +47,9 @@ const PIN_KEY_HELP =
 const AUTO_TRUST_HELP =
   "accept unsigned KB artifacts for this run only (not saved; see cartographer trust)";
 
+/** `--config` of every client command. */
+export const CONFIG_HELP = "client config (default: ~/.cartographer.yaml)";
+
 const AGENTS_HELP = "providers as a comma list (Go's spelling), added to the positional ones";
 
 const FORCE_HELP =
@@ -60,7 +63,7 @@ const list = (value: string) =>
 
 export function registerClientCommands(program: Command, { io, setExit }: CommandContext): void {
   const configOption = "--config <file>";
-  const configHelp = "client config (default: ~/.cartographer.yaml)";
+  const configHelp = CONFIG_HELP;
   program
     .command("connect [providers...]")
     .description(

@@ -4,7 +4,7 @@ import { agents } from "../../client/commands/agents.js";
 import { VERSION } from "../../version.js";
 import { CliExit, EXIT_USAGE } from "../io.js";
 import type { CommandContext } from "../program.js";
-import { clientIo } from "./client.js";
+import { CONFIG_HELP, clientIo } from "./client.js";
 
 export function registerInfoCommands(program: Command, { io, setExit }: CommandContext): void {
   program
@@ -18,7 +18,7 @@ export function registerInfoCommands(program: Command, { io, setExit }: CommandC
     .description(
       "list the agent tools found on this machine (a binary on PATH or their folder) and whether each is connected",
     )
-    .option("--config <file>", "client config (default: ~/.cartographer.yaml)")
+    .option("--config <file>", CONFIG_HELP)
     .option("--json", "print JSON")
     .option("--output <format>", "table (default) or json, as Go's --output")
     .action(async (opts: { config?: string; json?: boolean; output?: string }) => {
