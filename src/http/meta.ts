@@ -18,11 +18,13 @@ export function healthBody(facts: HealthFacts): Record<string, unknown> {
     status: "ok",
     version: facts.version,
     ready: facts.ready,
-    kbs: facts.kbs.map(({ name, status, reason, index, conflicts }) => ({
+    kbs: facts.kbs.map(({ name, status, reason, index, conflicts, syncHalt }) => ({
       name,
-      // Served, but concepts wait for git_conflict_resolve (issue 12).
-      status: status === "ok" && (conflicts ?? 0) > 0 ? "degraded" : status,
+      // Served, but concepts wait for git_conflict_resolve (issue 12), or sync is stopped.
+      status: status === "ok" && ((conflicts ?? 0) > 0 || syncHalt) ? "degraded" : status,
       ...(conflicts ? { conflicts } : {}),
+      // `diverged` (a force-push: run `cartographer kb resync`) or `private_state` (docs/sync.md).
+      ...(syncHalt ? { sync: syncHalt } : {}),
       ...(reason === undefined ? {} : { reason }),
       // state queued|building|ready|failed, done of total concept files (issue 16).
       ...(index === undefined ? {} : { index: { ...index } }),

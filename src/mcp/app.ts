@@ -108,6 +108,9 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
       get conflicts() {
         return mount.runtime.sync?.conflictCount ?? 0;
       },
+      get syncHalt() {
+        return mount.runtime.sync?.haltKind ?? null;
+      },
     });
   };
 

@@ -14,6 +14,8 @@ export interface KbStatus {
   readonly index?: IndexProgress;
   /** Open remote-sync conflicts (live, issue 12): /health shows the KB `degraded` while > 0. */
   readonly conflicts?: number;
+  /** Sync stopped (live): `diverged` after a force-push, `private_state` (docs/sync.md). */
+  readonly syncHalt?: string | null;
 }
 
 /** Longest reason kept; error messages (a git or SQLite dump) can be long. */

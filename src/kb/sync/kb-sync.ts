@@ -166,6 +166,11 @@ export class KbSync {
     return sync;
   }
 
+  /** Why pulls and pushes are stopped, for /health: `diverged`, `private_state`, or null. */
+  get haltKind(): PullHalt["kind"] | null {
+    return this.halt?.kind ?? null;
+  }
+
   /** Sync is on and the KB has an origin. */
   get active(): boolean {
     return this.url !== null;
