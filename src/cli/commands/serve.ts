@@ -16,6 +16,7 @@ import { VERSION } from "../../version.js";
 import { resolveServerConfig, type ServeFlags, type ServerConfig } from "../config/resolve.js";
 import { isLoopbackHost } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
+import { watchLauncher } from "../launcher-watch.js";
 import type { CommandContext } from "../program.js";
 import { cloneMissingRemotes, syncSettingsFor } from "./kb-clone.js";
 import { buildServerAuth } from "./serve-auth.js";
@@ -174,7 +175,7 @@ async function runStdio(io: CliIo, config: ServerConfig, app: Cartographer): Pro
     version: VERSION,
     profile: config.toolsProfile,
   });
-  const stop = onSignals(() => session.close());
+  const stop = onSignals(io.env, () => session.close());
   await session.closed;
   stop();
   // After a signal the client may still hold stdin open; an open stdin keeps the process alive.
@@ -223,7 +224,7 @@ async function runHttp(
   });
   // Handlers go in before the endpoints are printed: whoever reads that line may signal at once.
   const stopped = new Promise<void>((resolve) => {
-    onSignals(() => {
+    onSignals(io.env, () => {
       logger.info("shutting down: finishing in-flight calls");
       server.close().then(resolve, (err) => {
         logger.error(`shutdown: ${(err as Error).message}`);
@@ -268,8 +269,11 @@ function printEndpoints(
   io.stdout.write(`${lines.join("\n")}\n`);
 }
 
-/** Calls `handler` once on SIGINT or SIGTERM; returns a function that removes the listeners. */
-function onSignals(handler: () => void): () => void {
+/**
+ * Calls `handler` once on SIGINT or SIGTERM, or when the npm script runner that started us is
+ * gone (launcher-watch.ts); returns a function that removes the listeners.
+ */
+function onSignals(env: CliIo["env"], handler: () => void): () => void {
   let fired = false;
   const listener = () => {
     if (fired) return;
@@ -280,8 +284,10 @@ function onSignals(handler: () => void): () => void {
   };
   process.on("SIGINT", listener);
   process.on("SIGTERM", listener);
+  const unwatch = watchLauncher(env, listener);
   return () => {
     process.off("SIGINT", listener);
     process.off("SIGTERM", listener);
+    unwatch();
   };
 }
