@@ -95,6 +95,23 @@ describe("sync config", () => {
     expect(wiki.knownHosts).toBe(join(dir, "kh"));
   });
 
+  it("git.network_timeout: 30 s by default, YAML or CARTOGRAPHER_GIT_NETWORK_TIMEOUT; a bad one names its key", () => {
+    const { dir, path } = configFile("data: .\ngit: {network_timeout: 5s}\n");
+    expect(resolveServerConfig({ config: path }, {}, dir).sync.networkTimeoutMs).toBe(5_000);
+    expect(
+      resolveServerConfig({ config: path }, { CARTOGRAPHER_GIT_NETWORK_TIMEOUT: "2" }, dir).sync
+        .networkTimeoutMs,
+    ).toBe(2_000);
+    const plain = configFile("data: .\n");
+    expect(resolveServerConfig({ config: plain.path }, {}, plain.dir).sync.networkTimeoutMs).toBe(
+      30_000,
+    );
+    const bad = configFile("data: .\ngit: {network_timeout: soon}\n");
+    expect(() => resolveServerConfig({ config: bad.path }, {}, bad.dir)).toThrow(
+      /git\.network_timeout: 'soon'/,
+    );
+  });
+
   it("a remote-only entry without a data directory is refused naming the key", () => {
     const { dir, path } = configFile("kbs:\n  - remote: https://example.com/a/b.git\n");
     expect(() => resolveServerConfig({ config: path }, {}, dir)).toThrow(
@@ -105,7 +122,14 @@ describe("sync config", () => {
   it("token_dir/<kb>.token is used only when it exists", () => {
     const { dir } = configFile("");
     writeFileSync(join(dir, "wiki.token"), "secret\n");
-    const sync = { enabled: true, inWindowMs: 0, outDebounceMs: 0, pollMs: 0, networkTimeoutMs: 30_000, tokenDir: dir };
+    const sync = {
+      enabled: true,
+      inWindowMs: 0,
+      outDebounceMs: 0,
+      pollMs: 0,
+      networkTimeoutMs: 30_000,
+      tokenDir: dir,
+    };
     expect(syncSettingsFor({ sync }, { name: "wiki" }, {}).tokenFile).toBe(join(dir, "wiki.token"));
     expect(syncSettingsFor({ sync }, { name: "other" }, {}).tokenFile).toBeUndefined();
   });

@@ -8,7 +8,16 @@ import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLogger } from "../../src/logger.js";
-import { bareRemote, gitSync, jsonOf, type Remote, remoteLog, textOf } from "./helpers.js";
+import { mountKb } from "../../src/mcp/mount.js";
+import {
+  bareRemote,
+  gitSync,
+  jsonOf,
+  type Remote,
+  remoteLog,
+  syncSettings,
+  textOf,
+} from "./helpers.js";
 import { type Call, mountClone, writeConcept } from "./mount-clone.js";
 
 const ID = ["-c", "user.name=H", "-c", "user.email=h@test.invalid"];
@@ -102,5 +111,26 @@ describe("origin changes while serving", () => {
     const log = (bare: string) => gitSync(bare, "log", "--format=%s", "main").trim().split("\n");
     expect(log(second)[0]).toBe("concept_write: on-second");
     expect(log(first.bare)).not.toContain("concept_write: on-second");
+  }, 30_000);
+});
+
+describe("autocommit off with sync", () => {
+  it("a KB with an origin and git.autocommit false is refused at open, naming both keys", async () => {
+    const remote = await newRemote();
+    const b = clone(remote, "b");
+    await expect(
+      mountKb(
+        {
+          name: "kb",
+          root: b,
+          allowArtifactWrite: false,
+          autocommit: false,
+          sync: syncSettings(),
+        },
+        { logger: memoryLogger() },
+      ),
+    ).rejects.toThrow(
+      /git\.autocommit: false cannot be combined with remote sync.*git\.sync: false/,
+    );
   }, 30_000);
 });
