@@ -10,11 +10,14 @@ import path from "node:path";
 
 const BOM = "\uFEFF";
 
-/** True when `text` (the file after our entries were removed) holds nothing of anyone's. */
-export function isBareConfig(text: string, file: string): boolean {
+/**
+ * True when `text` (the file after our entries were removed) holds nothing of anyone's: only
+ * whitespace, or a JSON object whose every value is an empty object. A TOML file never parses
+ * as JSON, so one rule serves both formats.
+ */
+export function isBareConfig(text: string): boolean {
   const body = text.startsWith(BOM) ? text.slice(1) : text;
   if (body.trim() === "") return true;
-  if (!file.endsWith(".json")) return false;
   let value: unknown;
   try {
     value = JSON.parse(body);

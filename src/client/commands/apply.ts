@@ -208,7 +208,7 @@ async function removeOwnedEntries(
     .map(([name]) => name);
   if (owned.length === 0) return false;
   const next = adapter.applyEntries(text, file, owned, [], {});
-  if (isBareConfig(next, file)) await removeLeftover(file, within);
+  if (isBareConfig(next)) await removeLeftover(file, within);
   else await writeFileAtomic(file, next, { within });
   return true;
 }
