@@ -167,7 +167,7 @@ async function hugeConceptMemory(ctx: BenchContext): Promise<Figure[]> {
 }
 
 /** Sequential GET /health (keep-alive) until `until` settles; latencies in ms. */
-async function probeHealth(base: string, until: Promise<unknown>): Promise<number[]> {
+export async function probeHealth(base: string, until: Promise<unknown>): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let done = false;
   void until.finally(() => {

@@ -121,6 +121,7 @@ export function callBody(tool: string, args: Record<string, unknown>): string {
 export function postRpc(
   url: string,
   body: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; text: string; json: () => { result?: unknown; error?: unknown } }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
@@ -130,7 +131,7 @@ export function postRpc(
         port: u.port,
         path: u.pathname + u.search,
         method: "POST",
-        headers: MCP_HEADERS,
+        headers: { ...MCP_HEADERS, ...headers },
       },
       (res) => {
         const chunks: Buffer[] = [];

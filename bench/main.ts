@@ -14,6 +14,7 @@ import { record, type Section, table } from "./harness.js";
 import * as http from "./http.js";
 import * as kb from "./kb.js";
 import * as mcpLists from "./mcp-lists.js";
+import * as passes from "./passes.js";
 import * as provision from "./provision.js";
 import * as scale from "./scale.js";
 import * as search from "./search.js";
@@ -44,6 +45,8 @@ const SECTIONS: Array<[string, SectionModule]> = [
   // Minutes each (generation of 100,000 files): `npm run bench -- scale` runs only these two.
   ["scale-100k", { run: scale.runBig }],
   ["scale-50kbs", { run: scale.runMany }],
+  // Minutes too (a 100,000-concept KB): `npm run bench -- passes` runs only it.
+  ["passes-100k", passes],
 ];
 
 async function main(): Promise<void> {

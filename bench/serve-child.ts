@@ -18,9 +18,12 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Spawns this file as a server over `root`; resolves once it listens. */
-export function spawnServer(root: string): Promise<ChildServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", SELF, root], {
+/**
+ * Spawns this file as a server over `root`; resolves once it listens. `readers` > 0 turns auth
+ * on with that many read-only tokens `bench-reader-<i>` (`kb:<name>:r`), for per-token figures.
+ */
+export function spawnServer(root: string, readers = 0): Promise<ChildServer> {
+  const child = spawn(process.execPath, ["--import", "tsx", SELF, root, String(readers)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -55,7 +58,7 @@ function handle(child: ChildProcess, url: string): ChildServer {
   };
 }
 
-async function main(root: string): Promise<void> {
+async function main(root: string, readers: number): Promise<void> {
   const { silentLogger } = await import("../src/logger.js");
   const { mountKb } = await import("../src/mcp/mount.js");
   const { createCartographer } = await import("../src/mcp/app.js");
@@ -64,7 +67,13 @@ async function main(root: string): Promise<void> {
   const settings = { name: path.basename(root), root, allowArtifactWrite: false, autocommit: true };
   const mount = await mountKb({ ...settings, gitAuthor: identity }, { logger: silentLogger });
   const app = await createCartographer({ mounts: [mount], logger: silentLogger });
-  const server = await startHttpServer({ app, port: 0, version: "bench" });
+  const auth = readers > 0 ? { tokens: await readerTokens(settings.name, readers) } : undefined;
+  const server = await startHttpServer({
+    app,
+    port: 0,
+    version: "bench",
+    ...(auth ? { auth } : {}),
+  });
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
   process.once("SIGTERM", () => {
     void (async () => {
@@ -75,8 +84,25 @@ async function main(root: string): Promise<void> {
   });
 }
 
+/** Read-only tokens `bench-reader-<i>` on KB `kb`. */
+async function readerTokens(kb: string, n: number) {
+  const { TokenStore, tokenDigest } = await import("../src/auth/tokens.js");
+  return new TokenStore(
+    Array.from({ length: n }, (_, i) => ({
+      digest: tokenDigest(`bench-reader-${i}`),
+      principal: {
+        id: `reader-${i}`,
+        policy: {
+          admin: false,
+          rules: [{ kb, access: "r" as const, maps: [], journals: [], types: [] }],
+        },
+      },
+    })),
+  );
+}
+
 if (process.argv[1] === SELF) {
-  main(process.argv[2] as string).catch((err) => {
+  main(process.argv[2] as string, Number(process.argv[3] ?? 0)).catch((err) => {
     process.stderr.write(`bench server: ${err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(1);
   });

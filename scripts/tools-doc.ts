@@ -22,6 +22,7 @@ function flags(spec: ToolSpec): string {
   if (spec.destructive) out.push("destructive");
   if (spec.idempotent) out.push("idempotent");
   if (spec.enableKey) out.push(`needs \`${spec.enableKey}\``);
+  if (spec.wholeKbPass) out.push("whole-KB pass");
   return out.join(", ");
 }
 
@@ -35,6 +36,7 @@ export function renderToolsDoc(): string {
     `${specs.length} tools; the \`agent\` profile (default) lists the ${specs.filter((s) => !s.advanced).length} that are not advanced — advanced tools stay callable.`,
     "On the routed surface every tool also takes `kb` (required when 2+ KBs are bound).",
     "Errors are `isError` results with text `<code>: <message>`; a denial is exactly `forbidden`, and a hidden concept answers exactly `not found`.",
+    'A call of a tool marked *whole-KB pass* reads the whole KB (`validate` only without `id`, `concept_list` only with `limit` over 500): it waits for one of the KB\'s 2 pass slots — at most 16 calls wait, 4 per token, 30 s each — else answers `busy: …` (docs/operations.md "Whole-KB passes").',
     "An optional argument sent as `null` counts as left out, as does an empty optional `scope`, `prefix` or `id`; a required `id`, `name`, `path`, `by`, `template`, `entry`, `query` or `since` sent empty is `invalid_argument` (`'<name>' is required: pass a non-empty string`).",
     "",
     "| tool | arguments (`?` = optional) | kind | resource class | what it does |",

@@ -39,7 +39,7 @@ export class KbRuntime {
   ready?: () => Promise<void>;
   /**
    * Whole-KB passes of this KB (lint, validate, graph_neighbors, …) run through this queue
-   * (pass-queue.ts); the mount sets it from the server's `limits.whole_kb_passes`.
+   * (pass-queue.ts, default limits; docs/operations.md "Whole-KB passes").
    */
   passes = new PassQueue();
 
