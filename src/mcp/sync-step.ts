@@ -11,6 +11,8 @@ import type { ToolSpec } from "../tools/spec.js";
 
 /** The tool that resolves conflicts must reach them (every other write to one is refused). */
 const RESOLVES_CONFLICTS = "git_conflict_resolve";
+/** Writes that may give a conflicted concept its reconciled version before it is resolved. */
+const WRITES_RECONCILED = new Set(["concept_write", "concept_patch"]);
 
 /**
  * Before a read: start the pull in the background when due and serve the local tree now — a
@@ -32,6 +34,10 @@ export async function syncBeforeWrite(
   if (sync.conflictCount === 0) return;
   const open = new Set(sync.conflicts().map((c) => c.concept_id));
   const hit = (spec.targets?.(args) ?? []).map((t) => t.id).filter((id) => open.has(id));
+  // Go's procedure (its kb-conflict-resolve skill): the reconciled version is written with
+  // concept_write (or patched), committed on this server's side, then git_conflict_resolve
+  // with strategy ours takes it (docs/decisions.md, "Go's conflict procedure works").
+  if (hit.length > 0 && WRITES_RECONCILED.has(spec.name)) return;
   if (hit.length > 0)
     throw new KbError(
       "conflict",

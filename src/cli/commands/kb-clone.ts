@@ -3,9 +3,10 @@
  * configured remote KB that is not on disk yet. The token (git.token_dir) and SSH key reach git
  * the way sync uses them (kb/sync/remote-access.ts); messages never show a credential.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../../kb/atomic-write.js";
 import { storeRemoteToken } from "../../kb/sync/embedded-token.js";
 import { remoteAccess } from "../../kb/sync/remote-access.js";
 import { cloneRepo } from "../../kb/sync/remote-git.js";
@@ -59,7 +60,8 @@ export async function cloneKb(
   const embedded = urlCredentials(url);
   const scratch = embedded ? mkdtempSync(join(tmpdir(), "carto-clone-")) : null;
   const tokenFile = scratch ? join(scratch, "token") : settings.tokenFile;
-  if (scratch && embedded) writeFileSync(tokenFile as string, embedded.token, { mode: 0o600 });
+  if (scratch && embedded)
+    await writeFileAtomic(tokenFile as string, embedded.token, { mode: 0o600 });
   const cloneUrl = embedded?.url ?? url;
   const access = remoteAccess(
     {

@@ -4,8 +4,9 @@
  * inside `.git` so it is never in the work tree nor pushed. `origin` is rewritten without it.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileAtomic } from "../atomic-write.js";
 import { runGit } from "../git.js";
 import { REMOTE } from "./remote-git.js";
 import { urlCredentials } from "./url-credentials.js";
@@ -17,8 +18,8 @@ const USER = join(DIR, "remote.user");
 /** Writes the token (and its username) where the helper finds it. */
 export async function storeRemoteToken(root: string, user: string, token: string): Promise<void> {
   await mkdir(join(root, DIR), { recursive: true, mode: 0o700 });
-  await writeFile(join(root, TOKEN), `${token}\n`, { mode: 0o600 });
-  await writeFile(join(root, USER), `${user}\n`, { mode: 0o600 });
+  await writeFileAtomic(join(root, TOKEN), `${token}\n`, { mode: 0o600 });
+  await writeFileAtomic(join(root, USER), `${user}\n`, { mode: 0o600 });
 }
 
 /** The stored token file and username of the KB at `root`, when one was moved there. */

@@ -56,7 +56,10 @@ export async function resyncKb(ctx: RemoteContext, committer: GitIdentity): Prom
   const { root } = ctx;
   const branch = await currentBranch(root);
   if (!branch)
-    throw new KbError("git_failed", "the KB is on a detached HEAD: check out its branch first");
+    throw new KbError(
+      "git_failed",
+      "resync needs the KB on its branch, and HEAD is detached: check the branch out first",
+    );
   const dirty = await lines(root, ["status", "--porcelain", "--untracked-files=no"]);
   if (dirty.length > 0)
     throw new KbError(

@@ -8,6 +8,7 @@ import { KbError } from "../../kb/errors.js";
 import { placementOf } from "../../kb/ids.js";
 import { resolveConflictLocked } from "../../kb/sync/conflict-resolve.js";
 import type { ConflictEntry } from "../../kb/sync/conflicts.js";
+import { currentBranch } from "../../kb/sync/remote-git.js";
 import type { Visibility } from "../../kb/types.js";
 import { isVisible } from "../../kb/visibility.js";
 import { defineTool } from "../define.js";
@@ -56,10 +57,14 @@ async function visibleConflicts(
   return out;
 }
 
+/** Go's procedure, which works here too (sync-step.ts lets the reconciled write through). */
+const CONFLICT_GUIDANCE =
+  "Read the concept with concept_read, reconcile it, write it with concept_write without status: degraded, then call git_conflict_resolve with strategy ours (or pass the whole file with strategy edit).";
+
 const conflictsList = defineTool({
   name: "conflicts_list",
   description:
-    "Concepts whose local and remote edits could not be rebased (degraded until resolved): id, path, local_sha, remote_sha, detected_at, resolved.",
+    "Concepts whose local and remote edits could not be rebased (degraded until resolved): id, path, local_sha, remote_sha, branch, files, detected_at, resolved, guidance.",
   readOnly: true,
   advanced: false,
   idempotent: true,
@@ -69,6 +74,8 @@ const conflictsList = defineTool({
     await ctx.runtime.sync?.flush(FLUSH_MS);
     const entries = await visibleConflicts(ctx.runtime, ctx.visibility);
     const visiblePaths = new Set(entries.map((e) => e.path));
+    // Go's fields too (its kb-conflict-resolve skill reads them): branch, guidance.
+    const branch = entries.length > 0 ? await currentBranch(ctx.runtime.store.root) : null;
     return {
       conflicts: entries.map((e) => ({
         concept_id: e.concept_id,
@@ -79,6 +86,8 @@ const conflictsList = defineTool({
         files: e.files.filter((f) => visiblePaths.has(f)),
         detected_at: e.detected_at,
         resolved: e.resolution !== undefined,
+        branch: branch ?? "",
+        guidance: CONFLICT_GUIDANCE,
       })),
       total: entries.length,
     };
