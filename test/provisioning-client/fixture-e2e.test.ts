@@ -206,7 +206,8 @@ describe("provisioning the fixture KB end to end", () => {
     expect(codex.map((b) => [b.scope, b.dir])).toEqual([["project", project]]);
     // Back to user scope: the project keeps nothing of ours.
     expect((await run("connect", "codex", "--scope", "user")).code).toBe(0);
-    expect(existsSync(join(project, ".agents"))).toBe(true); // a root is never removed
+    // A root folder left empty by leaving the old place goes too (the project had none before).
+    expect(existsSync(join(project, ".agents"))).toBe(false);
     expect(existsSync(join(project, ".agents", "skills", FIXTURE_SKILL))).toBe(false);
     expect(existsSync(join(home, SKILL_DIRS.codex as string, FIXTURE_SKILL, "SKILL.md"))).toBe(
       true,
