@@ -3,19 +3,14 @@
  * settles the contradictions recorded on one concept through store plans, as one batch.
  */
 import type { WritePlan } from "../../kb/api.js";
-import {
-  CONTRADICTION_FIELDS,
-  findContradictions,
-  withoutContradiction,
-} from "../../kb/contradictions.js";
-import { detached } from "../../kb/detach.js";
+import { findContradictions, withoutContradiction } from "../../kb/contradictions.js";
 import { KbError } from "../../kb/errors.js";
 import { validateId } from "../../kb/ids.js";
 import type { ConceptDoc, Frontmatter } from "../../kb/types.js";
 import { defineTool } from "../define.js";
 import { enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { docVisible } from "../support/visibility.js";
+import { contradictionRecords } from "../support/contradiction-records.js";
 
 const under = (id: string, prefix: string) => id === prefix || id.startsWith(`${prefix}/`);
 
@@ -34,18 +29,8 @@ const contradictionReport = defineTool({
   wholeKbPass: () => true,
   handler: async (args, ctx) => {
     const prefix = args.prefix?.replace(/\/+$/, "") || undefined;
-    const { store } = ctx.runtime;
     // Only visible concepts take part: a pair with a hidden end is not reported at all (D118).
-    // Streamed: of each concept only the fields the rule reads are kept, and only when set.
-    const files = await store.scanConceptFiles();
-    const ids = new Set<string>();
-    const docs: Array<Pick<ConceptDoc, "id" | "frontmatter">> = [];
-    for await (const doc of store.streamConcepts(files)) {
-      if (!docVisible(ctx.visibility, doc)) continue;
-      ids.add(doc.id);
-      const fields = contradictionFields(doc.frontmatter);
-      if (fields) docs.push({ id: doc.id, frontmatter: fields });
-    }
+    const { ids, docs } = await contradictionRecords(ctx.runtime.store, ctx.visibility);
     const pairs = findContradictions(docs).filter((p) => {
       if (prefix && !under(p.a, prefix) && !under(p.b, prefix)) return false;
       // A missing end is reported only to a caller who sees everything (else hidden = missing).
@@ -62,21 +47,6 @@ const contradictionReport = defineTool({
     };
   },
 });
-
-/** The frontmatter fields findContradictions reads (copied), or null when none is set. */
-function contradictionFields(fm: Frontmatter): Frontmatter | null {
-  const out: Frontmatter = {};
-  for (const key of [...CONTRADICTION_FIELDS, "superseded_by"]) {
-    const v = fm[key];
-    if (v === undefined) continue;
-    out[key] = Array.isArray(v)
-      ? v.map((x) => (typeof x === "string" ? detached(x) : x))
-      : typeof v === "string"
-        ? detached(v)
-        : v;
-  }
-  return Object.keys(out).length > 0 ? out : null;
-}
 
 const RESOLUTIONS = ["keep", "dismiss"] as const;
 
@@ -100,13 +70,14 @@ const conflictResolve = defineTool({
   advanced: false,
   resource: "whole",
   auditFields: ["id"],
+  wholeKbPass: () => true,
   handler: async (args, ctx) => {
     const { id, resolution, body } = args;
     validateId(id);
     const { store } = ctx.runtime;
-    const docs = await store.listConcepts();
-    const self = docs.find((d) => d.id === id) ?? (await store.readConcept(id));
-    const byId = new Map(docs.map((d) => [d.id, d]));
+    // The rule's fields of every concept (streamed), then only the concepts it changes, whole.
+    const { docs } = await contradictionRecords(store, { all: true });
+    const self = await store.readConcept(id);
     const pairs = findContradictions(docs).filter((p) => p.a === id || p.b === id);
     const others = new Set(pairs.map((p) => (p.a === id ? p.b : p.a)));
     if (others.size === 0) {
@@ -126,7 +97,7 @@ const conflictResolve = defineTool({
     ];
     const changed: string[] = [];
     for (const otherId of [...others].sort()) {
-      const other = byId.get(otherId);
+      const other = await store.tryReadConcept(otherId);
       if (!other) continue; // a dangling record: clearing it on `id` is all there is to do
       let fm = withoutContradiction(other.frontmatter, new Set([id]));
       // keep: the others yield to `id`. dismiss of a supersession cycle drops only `id`'s own
