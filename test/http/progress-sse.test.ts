@@ -97,6 +97,28 @@ describe("progress over HTTP (SSE for that call)", () => {
     expect(text).toContain('"progressToken":"tok-1"');
   });
 
+  it.each(["/mcp/main", "/mcp/routed"])(
+    "an unknown tool with a token on %s answers `tool not found` with no progress event",
+    async (path) => {
+      const r = await raw(server.port, {
+        path,
+        headers: MCP_HEADERS,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 9,
+          method: "tools/call",
+          params: {
+            name: "no_such_tool",
+            arguments: path === "/mcp/routed" ? { kb: "main" } : {},
+            _meta: { progressToken: "p-unknown" },
+          },
+        }),
+      });
+      expect(r.body).toContain("no_such_tool");
+      expect(r.body).not.toContain("notifications/progress");
+    },
+  );
+
   it("without a token the same call is one JSON response", async () => {
     const r = await raw(server.port, {
       path: "/mcp/main",
