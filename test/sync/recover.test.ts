@@ -7,23 +7,13 @@
  */
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { remoteAccess } from "../../src/kb/sync/remote-access.js";
 import { resyncKb } from "../../src/kb/sync/resync.js";
-import { type Logger, memoryLogger } from "../../src/logger.js";
-import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { closeMount, mountKb } from "../../src/mcp/mount.js";
-import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import {
-  bareRemote,
-  gitSync,
-  jsonOf,
-  type Remote,
-  remoteLog,
-  syncSettings,
-  textOf,
-} from "./helpers.js";
+import { memoryLogger } from "../../src/logger.js";
+import { closeMount } from "../../src/mcp/mount.js";
+import { bareRemote, gitSync, jsonOf, type Remote, remoteLog, textOf } from "./helpers.js";
+import { type Call, mountClone, writeConcept } from "./mount-clone.js";
 
 const ID = ["-c", "user.name=T", "-c", "user.email=t@test.invalid"];
 const cleanups: (() => Promise<void>)[] = [];
@@ -49,32 +39,7 @@ function commitConcept(root: string, id: string, extra: string[] = []): void {
   gitSync(root, ...ID, "commit", "-qm", `concept_write: ${id}`);
 }
 
-/** Mounts the clone at `root` with sync (inline push, pull on every call). */
-async function mountAt(root: string, logger: Logger = memoryLogger()) {
-  const mount = await mountKb(
-    {
-      name: "kb",
-      root,
-      allowArtifactWrite: false,
-      gitAuthor: { name: "B", email: "b@test.invalid" },
-      autocommit: true,
-      sync: syncSettings(),
-    },
-    { logger },
-  );
-  cleanups.push(() => closeMount(mount));
-  const surface = surfaceForMount(mount, { logger });
-  const call = (tool: string, args: Record<string, unknown>): Promise<CallToolResult> =>
-    surface.callTool(tool, args, { principal: LOCAL_ADMIN, transport: "in-memory", requestId: "" });
-  return { mount, call };
-}
-
-const write = (
-  call: (t: string, a: Record<string, unknown>) => Promise<CallToolResult>,
-  id: string,
-) => call("concept_write", { id, frontmatter: { type: "note", title: id }, body: `${id}\n` });
-
-const ids = async (call: (t: string, a: Record<string, unknown>) => Promise<CallToolResult>) =>
+const ids = async (call: Call) =>
   (jsonOf(await call("concept_list", { limit: 100 })).items as { id: string }[]).map((c) => c.id);
 
 describe("recovery at open", () => {
@@ -93,11 +58,11 @@ describe("recovery at open", () => {
     commitConcept(b, "d1"); // acked on the detached HEAD by a server without the guard
 
     const logger = memoryLogger();
-    const { call } = await mountAt(b, logger);
+    const { call } = await mountClone(b, cleanups, { logger: logger });
     expect(existsSync(join(b, ".git", "rebase-merge"))).toBe(false);
     expect(gitSync(b, "symbolic-ref", "--short", "HEAD").trim()).toBe("main");
     expect(logger.lines.join("\n")).toMatch(/recovery at open: aborted an interrupted rebase/);
-    const res = await write(call, "after");
+    const res = await writeConcept(call, "after");
     expect(res.isError, textOf(res)).toBeFalsy();
     const subjects = remoteLog(remote);
     for (const id of ["l1", "l2", "d1", "h1", "after"])
@@ -116,8 +81,8 @@ describe("recovery at open", () => {
     const lock = join(b, ".git", "index.lock");
     writeFileSync(lock, "");
     utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
-    const { call } = await mountAt(b);
-    const res = await write(call, "locked-out");
+    const { call } = await mountClone(b, cleanups);
+    const res = await writeConcept(call, "locked-out");
     expect(res.isError, textOf(res)).toBeFalsy();
     expect(remoteLog(remote)[0]).toBe("concept_write: locked-out");
   }, 30_000);
@@ -125,11 +90,11 @@ describe("recovery at open", () => {
   it("a detached HEAD refuses writes; unpushed counts the commits not on the remote", async () => {
     const remote = await newRemote();
     const b = clone(remote, "b");
-    const { call } = await mountAt(b);
+    const { call } = await mountClone(b, cleanups);
     gitSync(b, "checkout", "-q", "--detach");
     commitConcept(b, "loose");
     const head = gitSync(b, "rev-parse", "HEAD").trim();
-    const res = await write(call, "refused");
+    const res = await writeConcept(call, "refused");
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/detached HEAD/);
     expect(gitSync(b, "rev-parse", "HEAD").trim()).toBe(head);
@@ -142,8 +107,8 @@ describe("force-push", () => {
     const remote = await newRemote();
     const b = clone(remote, "b");
     const logger = memoryLogger();
-    const { call, mount } = await mountAt(b, logger);
-    expect((await write(call, "secret")).isError).toBeFalsy();
+    const { call, mount } = await mountClone(b, cleanups, { logger: logger });
+    expect((await writeConcept(call, "secret")).isError).toBeFalsy();
     expect(remoteLog(remote)[0]).toBe("concept_write: secret");
     // A human drops the leaked commit from the remote.
     const human = clone(remote, "human");
@@ -151,9 +116,9 @@ describe("force-push", () => {
     commitConcept(human, "human-fix");
     gitSync(human, "push", "-q", "--force", "origin", "HEAD:main");
 
-    const after = await write(call, "mine-after");
+    const after = await writeConcept(call, "mine-after");
     expect(after.isError, textOf(after)).toBeFalsy(); // lands locally
-    await write(call, "mine-later");
+    await writeConcept(call, "mine-later");
     const status = jsonOf(await call("sync_status", {}));
     expect(status.state).toBe("diverged");
     expect(String(status.last_error)).toContain("cartographer kb resync kb");
@@ -176,8 +141,8 @@ describe("force-push", () => {
     ]);
     expect(subjects).not.toContain("concept_write: secret");
     // A server started again syncs normally.
-    const again = await mountAt(b);
-    expect((await write(again.call, "resumed")).isError).toBeFalsy();
+    const again = await mountClone(b, cleanups);
+    expect((await writeConcept(again.call, "resumed")).isError).toBeFalsy();
     expect(jsonOf(await again.call("sync_status", {})).state).toBe("clean");
   }, 60_000);
 });
@@ -186,7 +151,7 @@ describe("private state in git", () => {
   it("a remote commit tracking .cartographer/ is not pulled; the local registry stays ours", async () => {
     const remote = await newRemote();
     const b = clone(remote, "b");
-    const { call } = await mountAt(b);
+    const { call } = await mountClone(b, cleanups);
     const human = clone(remote, "human");
     mkdirSync(join(human, ".cartographer"), { recursive: true });
     const planted = JSON.stringify([
@@ -204,7 +169,7 @@ describe("private state in git", () => {
     gitSync(human, ...ID, "commit", "-qm", "track private state");
     gitSync(human, "push", "-q", "origin", "HEAD:main");
 
-    const res = await write(call, "local-write");
+    const res = await writeConcept(call, "local-write");
     expect(res.isError, textOf(res)).toBeFalsy();
     const status = jsonOf(await call("sync_status", {}));
     expect(status.state).toBe("failed");
@@ -237,7 +202,7 @@ describe("private state in git", () => {
     gitSync(b, "add", "-f", ".cartographer/conflicts.json");
     gitSync(b, ...ID, "commit", "-qm", "tracked registry");
     const logger = memoryLogger();
-    const { mount } = await mountAt(b, logger);
+    const { mount } = await mountClone(b, cleanups, { logger: logger });
     expect(mount.runtime.sync?.conflictCount).toBe(0);
     expect(logger.lines.join("\n")).toMatch(/conflicts registry is not trusted/);
   }, 30_000);
