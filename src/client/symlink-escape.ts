@@ -21,6 +21,22 @@ function realOrSelf(p: string): string {
   }
 }
 
+/**
+ * Where `p` really is: its realpath, or for a dangling link the place it names (a write could
+ * create the target there).
+ */
+function realOf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    try {
+      return path.resolve(realOrSelf(path.dirname(p)), readlinkSync(p));
+    } catch {
+      return p;
+    }
+  }
+}
+
 /** The deepest of `file` and its ancestors that exists (lstat), down to `stop`. */
 function deepestExisting(file: string, stop: string): string | undefined {
   for (let p = file; ; p = path.dirname(p)) {
@@ -47,7 +63,7 @@ export function symlinkEscape(file: string, anchors: readonly string[]): string 
   if (anchor === undefined) return undefined;
   const existing = deepestExisting(abs, anchor);
   if (existing === undefined) return undefined;
-  const real = realOrSelf(existing);
+  const real = realOf(existing);
   // Staying in any of the anchors is fine (a project's link into $HOME, a dotfiles folder).
   if (anchors.some((a) => inside(real, realOrSelf(path.resolve(a))))) return undefined;
   // Name the first link on the way down from the anchor.
