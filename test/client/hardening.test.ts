@@ -76,6 +76,15 @@ describe("disconnect leaves nothing of ours", () => {
     for (const rel of [".config", ".kiro"]) expect(await exists(abs(rel)), rel).toBe(false);
   });
 
+  it("a symlinked file left bare is written through, not unlinked (its target would keep our entry)", async () => {
+    await sb.write("dotfiles/claude.json", "{}\n");
+    await fs.symlink(abs("dotfiles/claude.json"), abs(PROVIDER_FILES.claude));
+    expect(await connect(sb.io, { providers: ["claude"], serverUrl: server.url })).toBe(0);
+    expect(await disconnect(sb.io, { providers: ["claude"] })).toBe(0);
+    expect((await fs.lstat(abs(PROVIDER_FILES.claude))).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await sb.read("dotfiles/claude.json"))).toEqual({ mcpServers: {} });
+  });
+
   it("a file that holds anything else is kept without our entries", async () => {
     await sb.write(PROVIDER_FILES.claude, '{\n  "numStartups": 3\n}\n');
     expect(await connect(sb.io, { providers: ["claude"], serverUrl: server.url })).toBe(0);

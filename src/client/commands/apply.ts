@@ -208,15 +208,27 @@ async function removeOwnedEntries(
     .map(([name]) => name);
   if (owned.length === 0) return false;
   const next = adapter.applyEntries(text, file, owned, [], {});
-  if (isBareConfig(next)) await removeLeftover(file, within);
+  if (isBareConfig(next)) await removeLeftover(file, next, within);
   else await writeFileAtomic(file, next, { within });
   return true;
 }
 
-/** Removes a file of ours that holds nothing else, then the folders it leaves empty. */
-async function removeLeftover(file: string, within: readonly string[]): Promise<void> {
+/**
+ * Removes a file of ours that holds nothing else (`rest`), then the folders it leaves empty.
+ * A symlinked file (a dotfiles repository) is written through with `rest` instead: removing
+ * the link would leave our entries in its target.
+ */
+async function removeLeftover(
+  file: string,
+  rest: string,
+  within: readonly string[],
+): Promise<void> {
   const escaped = symlinkEscape(file, within);
   if (escaped !== undefined) throw new ConfigError(`${escaped}; nothing is removed through it`);
+  if ((await fs.lstat(file).catch(() => null))?.isSymbolicLink()) {
+    await writeFileAtomic(file, rest, { within });
+    return;
+  }
   await fs.rm(file, { force: true });
   await removeEmptyDirs(path.dirname(file), within);
 }
@@ -258,7 +270,7 @@ export async function removeProvider(
   const doc = await readTextOrNull(files.instructions);
   const nextDoc = removeBlock(doc, serverName, id);
   if (doc !== null && nextDoc !== doc) {
-    if (nextDoc === null) await removeLeftover(files.instructions, within);
+    if (nextDoc === null) await removeLeftover(files.instructions, "", within);
     else await writeFileAtomic(files.instructions, nextDoc, { within });
     changed = true;
   }
