@@ -8,12 +8,7 @@
 import type { Logger } from "../../logger.js";
 import { KbError } from "../errors.js";
 import type { GitIdentity } from "../types.js";
-import {
-  type ConflictEntry,
-  readConflicts,
-  registerConflict,
-  writeConflicts,
-} from "./conflicts.js";
+import { type ConflictEntry, registerConflict, writeConflicts } from "./conflicts.js";
 import { clearSynced, haltMessage, markSynced, type PullHalt, pullHalt } from "./diverged.js";
 import { originWithoutToken, storedRemoteToken } from "./embedded-token.js";
 import { recoverAtOpen, trustedConflicts } from "./open-recovery.js";
@@ -266,7 +261,8 @@ export class KbSync {
       return false;
     }
     const message = haltMessage(this.deps.kb, halt);
-    if (this.lastError !== message) this.deps.logger.warn(`sync of KB '${this.deps.kb}': ${message}`);
+    if (this.lastError !== message)
+      this.deps.logger.warn(`sync of KB '${this.deps.kb}': ${message}`);
     this.lastError = message;
     return true;
   }
