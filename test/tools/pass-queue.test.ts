@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { isKbError } from "../../src/kb/errors.js";
 import { type PassLimits, PassQueue } from "../../src/tools/pass-queue.js";
+import { allTools } from "../../src/tools/registry.js";
 
 const LIMITS: PassLimits = { concurrency: 2, perPrincipal: 3, queued: 3, waitMs: 60_000 };
 
@@ -114,5 +115,35 @@ describe("PassQueue", () => {
     ).rejects.toThrow("boom");
     expect(q.stats).toEqual({ running: 0, waiting: 0 });
     expect(await q.run("a", "lint", async () => 1)).toBe(1);
+  });
+});
+
+describe("which calls are whole-KB passes", () => {
+  const spec = (name: string) => allTools().find((s) => s.name === name);
+
+  it("every tool that reads or rewrites the whole KB, whatever its arguments", () => {
+    const always = allTools()
+      .filter((s) => s.wholeKbPass?.({ id: "x", limit: 1 }))
+      .map((s) => s.name)
+      .sort();
+    expect(always).toEqual([
+      "changes_since",
+      "conflict_resolve",
+      "contradiction_report",
+      "gate_check",
+      "graph_neighbors",
+      "index_rebuild",
+      "lint",
+      "reindex",
+    ]);
+  });
+
+  it("validate only without id, concept_list only past its default page", () => {
+    expect(spec("validate")?.wholeKbPass?.({})).toBe(true);
+    expect(spec("validate")?.wholeKbPass?.({ id: "a/b" })).toBe(false);
+    expect(spec("concept_list")?.wholeKbPass?.({ limit: 500 })).toBe(false);
+    expect(spec("concept_list")?.wholeKbPass?.({ limit: 5000 })).toBe(true);
+    expect(spec("concept_read")?.wholeKbPass).toBeUndefined();
+    expect(spec("search")?.wholeKbPass).toBeUndefined();
   });
 });
