@@ -123,6 +123,9 @@ describe("npm start", () => {
         answering = await healthAnswers(url);
       }
       expect(answering).toBe(false);
+      // The listener closes first; the process exits once its indexes are closed.
+      for (let i = 0; i < 40 && started.some(alive); i++)
+        await new Promise((r) => setTimeout(r, 250));
       expect(started.filter(alive)).toEqual([]);
     } finally {
       data.cleanup();
