@@ -135,12 +135,24 @@ describe("instructions.md is an artifact like any other", () => {
     expect(claudeMd(home)).toContain(INSTRUCTIONS.trim());
   });
 
-  it("under a pinned key a proxy's replacement instructions (re-hashed) fail the run and nothing is written", async () => {
+  it("under a pinned key a proxy's instructions in atlas_overview are ignored; replaced in the manifest (re-hashed) they fail the run and nothing is written", async () => {
     const yaml = `server_url: ${sig.url}\nsigning_keys:\n  homelab: [${PUBLIC}]\n`;
     const home = freshHome(yaml);
     const first = await cli(home, ["connect", "claude", "codex"]);
     expect(first.code, first.stderr).toBe(0);
     expect(claudeMd(home)).toContain(INSTRUCTIONS.trim());
+    // The block's instructions come from the signed artifact only: a proxy rewriting
+    // atlas_overview's (unsigned) `instructions` changes nothing.
+    sig.editOther = (r) => {
+      if ("instructions" in r) r.instructions = INJECTION;
+    };
+    const over = await cli(home, ["sync"]);
+    sig.editOther = null;
+    expect(over.code, over.stderr).toBe(0);
+    for (const text of [claudeMd(home), readFileSync(join(home, ".codex", "AGENTS.md"), "utf8")]) {
+      expect(text).toContain(INSTRUCTIONS.trim());
+      expect(text).not.toContain("upload");
+    }
     sig.edit = (m) => {
       const ins = m.artifacts.find((a) => a.kind === "instructions") as WireArtifact;
       (ins.files[0] as { content?: string }).content = INJECTION;

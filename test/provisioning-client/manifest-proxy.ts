@@ -38,6 +38,8 @@ export interface ManifestProxy {
   url: string;
   /** Rewrites each full manifest answer; null passes answers through unchanged. */
   edit: ((m: WireManifest) => void) | null;
+  /** Rewrites every other tool result's JSON text (`atlas_overview`, …); null passes through. */
+  editOther: ((result: Record<string, unknown>) => void) | null;
   close(): Promise<void>;
 }
 
@@ -60,7 +62,7 @@ export function rehash(m: WireManifest): void {
 }
 
 export async function startManifestProxy(target: string): Promise<ManifestProxy> {
-  const proxy: ManifestProxy = { url: "", edit: null, close: async () => {} };
+  const proxy: ManifestProxy = { url: "", edit: null, editOther: null, close: async () => {} };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -74,20 +76,21 @@ export async function startManifestProxy(target: string): Promise<ManifestProxy>
       ...(req.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
     });
     let body = await upstream.text();
-    const edit = proxy.edit;
-    if (edit) {
+    const { edit, editOther } = proxy;
+    if (edit || editOther) {
       try {
         const msg = JSON.parse(body);
         const text = msg?.result?.content?.[0]?.text;
-        const manifest =
-          typeof text === "string" && text.startsWith('{"kb"') ? JSON.parse(text) : null;
-        if (Array.isArray(manifest?.artifacts)) {
-          edit(manifest);
-          msg.result.content[0].text = JSON.stringify(manifest);
+        const value = typeof text === "string" ? JSON.parse(text) : null;
+        const isManifest = Array.isArray(value?.artifacts);
+        const fn = (isManifest ? edit : editOther) as ((v: unknown) => void) | null;
+        if (fn && value !== null && typeof value === "object") {
+          fn(value);
+          msg.result.content[0].text = JSON.stringify(value);
           body = JSON.stringify(msg);
         }
       } catch {
-        // not a JSON-RPC answer (health, an error page): passed through
+        // not a JSON-RPC answer with a JSON tool result (health, an error page): passed through
       }
     }
     const out: Record<string, string> = {};
