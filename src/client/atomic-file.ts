@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { writeFileAtomic as writeAtomically } from "../kb/atomic-write.js";
 import { ConfigError } from "./errors.js";
-import { symlinkEscape } from "./symlink-escape.js";
+import { ESCAPE_NOTE, symlinkEscape } from "./symlink-escape.js";
 
 /** Reads a file as UTF-8, or null when it does not exist. */
 export async function readTextOrNull(file: string): Promise<string | null> {
@@ -42,7 +42,7 @@ export async function writeFileAtomic(
   const escaped = opts.within ? symlinkEscape(linkOrFile, opts.within) : undefined;
   if (escaped !== undefined) {
     throw new ConfigError(
-      `${escaped}; nothing is written through a symlink that leaves your folders (make it a real folder or file, or point it inside)`,
+      `${escaped}; ${ESCAPE_NOTE} (make it a real folder or file, or point it inside)`,
     );
   }
   const file = await fs.realpath(linkOrFile).catch(() => linkOrFile);

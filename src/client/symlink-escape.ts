@@ -9,6 +9,9 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 
+/** The note every refusal under this rule carries. */
+export const ESCAPE_NOTE = "nothing is written through a symlink that leaves your folders";
+
 function inside(p: string, dir: string): boolean {
   return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }

@@ -16,15 +16,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { syncDirs, writeFileAtomic } from "../../kb/atomic-write.js";
-import { symlinkEscape } from "../symlink-escape.js";
-import {
-  BlockedPath,
-  dirsBetween,
-  ESCAPE_NOTE,
-  isUnder,
-  readBytesNoFollow,
-  rootOf,
-} from "./disk.js";
+import { ESCAPE_NOTE, symlinkEscape } from "../symlink-escape.js";
+import { BlockedPath, dirsBetween, isUnder, readBytesNoFollow, rootOf } from "./disk.js";
 import { sha256Hex } from "./lockfile.js";
 import { type FileAction, type ProvisionPlan, type SectionAction, WRITES } from "./plan.js";
 

@@ -6,7 +6,7 @@
  */
 import fs, { constants } from "node:fs";
 import path from "node:path";
-import { symlinkEscape } from "../symlink-escape.js";
+import { ESCAPE_NOTE, symlinkEscape } from "../symlink-escape.js";
 import { sha256Hex } from "./lockfile.js";
 import type { DiskFile } from "./plan.js";
 
@@ -38,9 +38,6 @@ export function dirsBetween(root: string, file: string): string[] {
 }
 
 type DirState = "dir" | "absent" | { blocked: string };
-
-/** The note every refusal of a symlink that leads out of the user's folders carries. */
-export const ESCAPE_NOTE = "nothing is written through a symlink that leaves your folders";
 
 /**
  * lstat results of directories, shared by one run's reads. The reads are synchronous on
