@@ -8,7 +8,7 @@
  * rename-based write in src/.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, open, rename, unlink } from "node:fs/promises";
+import { chmod, link, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -88,6 +88,27 @@ export async function writeFileAtomic(
   }
   if (opts.deferDirSync) opts.deferDirSync.add(dirname(file));
   else await syncDir(dirname(file));
+}
+
+/**
+ * Creates `file` with `data` atomically and only when nothing is there (a hard link of the synced
+ * temp file, which fails on an existing name): false, and nothing changed, when it exists.
+ */
+export async function createFileAtomic(file: string, data: string | Uint8Array): Promise<boolean> {
+  const temp = tempPathFor(file);
+  try {
+    await writeSynced(temp, data);
+    try {
+      await link(temp, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw err;
+    }
+  } finally {
+    await unlink(temp).catch(() => {});
+  }
+  await syncDir(dirname(file));
+  return true;
 }
 
 /** Fsyncs each directory of a batch once (a few at a time: each is a disk round trip). */

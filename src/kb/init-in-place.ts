@@ -7,8 +7,9 @@
  * the folder (Go's `git add -A`: the seeded `skills/`, `mcp/` are the KB's); in an existing
  * repository only the layout files are committed, the rest of its work tree is the user's.
  */
-import { mkdir, readdir, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { createFileAtomic } from "./atomic-write.js";
 import { KbError } from "./errors.js";
 import { serializeDocument } from "./frontmatter.js";
 import { commitPaths, git } from "./git.js";
@@ -25,16 +26,8 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** Writes `content` at `path` only when nothing is there (`wx`); true when it wrote. */
-async function writeIfAbsent(path: string, content: string): Promise<boolean> {
-  try {
-    await writeFile(path, content, { flag: "wx" });
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw e;
-  }
-}
+/** The body of a new KB's `data/index.md` (kb create and init alike). */
+export const INITIAL_INDEX_BODY = "# Index\n\nKB initialized.\n";
 
 export async function initInPlace(
   target: string,
@@ -47,9 +40,9 @@ export async function initInPlace(
   const hadLocalState = await exists(join(target, ".cartographer"));
   try {
     await mkdir(join(target, "data"), { recursive: true });
-    const index = serializeDocument({ type: "Index", title }, "# Index\n\nKB initialized.\n");
-    if (await writeIfAbsent(join(target, LAYOUT[0]), index)) created.push(LAYOUT[0]);
-    if (await writeIfAbsent(join(target, LAYOUT[1]), EMPTY_LOG)) created.push(LAYOUT[1]);
+    const index = serializeDocument({ type: "Index", title }, INITIAL_INDEX_BODY);
+    if (await createFileAtomic(join(target, LAYOUT[0]), index)) created.push(LAYOUT[0]);
+    if (await createFileAtomic(join(target, LAYOUT[1]), EMPTY_LOG)) created.push(LAYOUT[1]);
     if (!hadGit) await git(target, ["init", "-q", "-b", "main"]);
     await ensureLocalState(target);
     const paths = hadGit

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { KbError } from "./errors.js";
 import { serializeDocument } from "./frontmatter.js";
 import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git } from "./git.js";
-import { initInPlace } from "./init-in-place.js";
+import { INITIAL_INDEX_BODY, initInPlace } from "./init-in-place.js";
 import { ensureLocalState } from "./local-state.js";
 import { EMPTY_LOG } from "./log.js";
 import type { GitIdentity } from "./types.js";
@@ -82,7 +82,7 @@ export async function initKb(root: string, opts: InitKbOptions = {}): Promise<vo
     await mkdir(join(work, "data"), { recursive: true });
     await writeFile(
       join(work, "data", "index.md"),
-      serializeDocument({ type: "Index", title }, "# Index\n\nKB initialized.\n"),
+      serializeDocument({ type: "Index", title }, INITIAL_INDEX_BODY),
     );
     await writeFile(join(work, "data", "log.md"), EMPTY_LOG);
     await git(work, ["init", "-q", "-b", "main"]);

@@ -57,7 +57,8 @@ describe("serve --init (issue 14)", () => {
     expect(made.code).toBe(0);
 
     const server = await serve(["--data", "kbs", "--init"], dir);
-    expect(await mountedNames(server.url)).toEqual(["alpha", "beta-team", "kept", "papers"]);
+    // Names keep the folder's case (as Go); other characters become `-`.
+    expect(await mountedNames(server.url)).toEqual(["alpha", "Beta-Team", "kept", "papers"]);
     for (const kb of ["alpha", "Beta Team"]) {
       expect(existsSync(join(data, kb, "data", "index.md"))).toBe(true);
       const commits = execFileSync("git", ["rev-list", "--count", "HEAD"], {

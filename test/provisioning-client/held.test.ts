@@ -187,7 +187,7 @@ describe("held artifacts keep what is installed", () => {
     expect(await fs.readFile(skillFile(home), "utf8")).toContain("Ops.");
   });
 
-  it("MCP: a descriptor changed since approval loses its entry until approved again (Go D115, needs_approval); a revoked approval removes it; one the server no longer offers is removed", async () => {
+  it("MCP: a descriptor changed since approval loses its entry until approved again (as in Go, needs_approval); a revoked approval removes it; one the server no longer offers is removed", async () => {
     const home = newDir();
     const approve = (a: Artifact): ClientConfig => ({
       ...base,

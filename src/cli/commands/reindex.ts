@@ -6,13 +6,10 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
-import {
-  reindexOnServer,
-  runningServer,
-  servedName,
-} from "../../client/commands/reindex-remote.js";
+import { reindexOnServer, runningServer } from "../../client/commands/reindex-remote.js";
 import { isKbError } from "../../kb/errors.js";
 import { acquireKbLock } from "../../kb/kb-lock.js";
+import { resolveKbName } from "../../kb/kb-name.js";
 import type { HeldLock as KbLock } from "../../kb/process-lock.js";
 import { openKb } from "../../kb/store.js";
 import { stderrLogger } from "../../logger.js";
@@ -61,7 +58,7 @@ export async function reindexCommand(io: CliIo, opts: ReindexFlags): Promise<num
     if (!("held" in lock)) return reindexLocally(io, folder, name, lock);
     // Held by another process: the running server, when it mounts a KB of that name.
     const found = await runningServer(cio, opts);
-    const served = found.server ? servedName(found.server, name) : null;
+    const served = found.server ? resolveKbName(name, found.server.kbs) : null;
     if (found.server === null || served === null)
       throw new CliExit(
         1,
@@ -81,7 +78,7 @@ export async function reindexCommand(io: CliIo, opts: ReindexFlags): Promise<num
   const server = found.server;
   let names = server.kbs;
   if (opts.kb !== undefined) {
-    const served = servedName(server, opts.kb);
+    const served = resolveKbName(opts.kb, server.kbs);
     if (served === null)
       throw new CliExit(
         1,

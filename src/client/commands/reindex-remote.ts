@@ -6,7 +6,6 @@
  * (docs/decisions.md, "reindex asks the running server").
  */
 import { existsSync } from "node:fs";
-import { resolveKbName } from "../../kb/kb-name.js";
 import { DEFAULT_SERVER_URL, loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
@@ -37,11 +36,6 @@ export async function runningServer(io: CommandIo, opts: CommonOptions): Promise
     if (err instanceof ClientError) return { server: null, base, why: err.message };
     throw err;
   }
-}
-
-/** The mounted name `name` designates on `server` (any case when unambiguous), or null. */
-export function servedName(server: RemoteServer, name: string): string | null {
-  return resolveKbName(name, server.kbs);
 }
 
 /**

@@ -140,8 +140,8 @@ function heldConsent(
     if (!kbs.includes(h.kb)) continue;
     const origin = `${h.kb}/${h.kind}/${h.name}`;
     if (h.cause === "unapproved") revoked.set(origin, "its approval was revoked");
-    // Go D115: the approval is bound to the content hash, so a changed descriptor is no longer
-    // approved at all; the old entry goes until the new one is approved (needs_approval).
+    // The approval is bound to the content hash, as in Go: a changed descriptor is no longer
+    // approved at all; the old entry goes until the new one is approved (docs/decisions.md).
     else if (h.cause === "approval-changed")
       revoked.set(origin, "it changed since its approval (needs_approval)");
     else if (h.cause === "unsigned" && trustedBefore.has(h.kb) && !trustedNow.has(h.kb))
