@@ -49,6 +49,9 @@ await build({
   target: "node20",
   sourcemap: true,
   external: ["better-sqlite3"],
+  // jsonc-parser's `main` is a UMD build whose factory requires ./impl/* at run time, which a
+  // bundle cannot resolve ("Cannot find module './impl/format'"); its ESM build bundles.
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
   // CommonJS dependencies (ajv, yaml) require Node built-ins: give the chunks a real require.
   banner: {
     js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);',
