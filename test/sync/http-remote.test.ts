@@ -251,6 +251,36 @@ describe("https token remotes on loopback", () => {
     expect(remoteLog(remote)[0]).toBe("concept_write: rewritten");
   }, 60_000);
 
+  it("an origin with a token set while the server runs: the token moves at the next sync", async () => {
+    const remote = await newRemote();
+    const server = await gitServer(remote);
+    const dest = join(remote.dir, "b");
+    gitSync(remote.dir, "clone", "-q", remote.bare, dest);
+    gitSync(dest, "remote", "remove", "origin");
+    const env = { ...process.env, HOME: remote.dir, GIT_CONFIG_NOSYSTEM: "1" };
+    const mount = await mountKb(
+      {
+        name: "kb",
+        root: dest,
+        allowArtifactWrite: false,
+        gitAuthor: { name: "B", email: "b@test.invalid" },
+        autocommit: true,
+        sync: syncSettings({ env }),
+      },
+      { logger: silentLogger },
+    );
+    closers.push(() => closeMount(mount));
+    gitSync(dest, "remote", "add", "origin", server.url.replace("http://", `http://${TOKEN}@`));
+    const res = await surfaceForMount(mount, { logger: silentLogger }).callTool(
+      "concept_write",
+      { id: "added-later", frontmatter: { type: "note", title: "t" }, body: "x\n" },
+      { principal: LOCAL_ADMIN, transport: "in-memory", requestId: "" },
+    );
+    expect(res.isError, textOf(res)).toBeFalsy();
+    expect(remoteLog(remote)[0]).toBe("concept_write: added-later");
+    expect(readFileSync(join(dest, ".git", "config"), "utf8")).not.toContain(TOKEN);
+  }, 60_000);
+
   it("config: a token in kbs[].remote is warned about (never shown); autocommit off + sync is refused", () => {
     const dir = join(process.cwd(), "test");
     const file = (yaml: string) => {

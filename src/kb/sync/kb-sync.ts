@@ -94,7 +94,7 @@ export class KbSync {
     private readonly deps: KbSyncDeps,
     private url: string | null,
     /** A token moved out of the origin URL (embedded-token.ts), used without token_dir's. */
-    private readonly stored: { tokenFile: string; tokenUser: string } | null,
+    private stored: { tokenFile: string; tokenUser: string } | null,
   ) {
     this.origin = new OriginWatch(deps.root, url);
     this.ctx = this.contextFor(url);
@@ -118,8 +118,17 @@ export class KbSync {
   /** `origin` added, removed or changed since the last sync: use the new one from now on. */
   private async refreshRemote(): Promise<void> {
     if (!this.deps.settings.enabled) return;
-    const { url, changed } = await this.origin.current();
-    if (!changed) return;
+    const seen = await this.origin.current();
+    if (!seen.changed) return;
+    // An origin set with a token in its URL: the token moves to the helper (embedded-token.ts).
+    const warn = (m: string) => this.deps.logger.warn(`KB '${this.deps.kb}': ${m}`);
+    const url = await originWithoutToken(this.deps.root, seen.url, warn);
+    const moved = url !== seen.url;
+    if (moved) {
+      await this.origin.current(); // absorbs the rewrite of .git/config
+      this.stored = await storedRemoteToken(this.deps.root);
+    }
+    if (url === this.url && !moved) return;
     const was = this.url;
     this.url = url;
     this.ctx = this.contextFor(url);
