@@ -112,7 +112,7 @@ describe("server config resolution", () => {
     expect(c.kbs.map((k) => [k.name, k.allowArtifactWrite])).toEqual([
       ["extra", true],
       ["notes", false],
-      ["team-wiki", false],
+      ["Team-Wiki", false],
     ]);
     expect(c.embeddedDefault).toBe(false);
   });

@@ -38,7 +38,7 @@ describe("cartographer kb create / list / reindex", () => {
     const env = cleanEnv(GIT_ENV);
     const bad = await runBin(["kb", "create", "Bad Name", "--data", "kbs"], { cwd: dir, env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/kb name 'Bad Name' is not valid.*bad-name/);
+    expect(bad.stderr).toMatch(/kb name 'Bad Name' is not valid.*Bad-Name/);
     expect(existsSync(join(dir, "kbs", "Bad Name"))).toBe(false);
 
     const routed = await runBin(["kb", "create", "routed", "--data", "kbs"], { cwd: dir, env });

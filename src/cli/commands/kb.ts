@@ -21,7 +21,7 @@ export function validateKbName(name: string): void {
   if (name !== normalizeKbName(name) || name === "") {
     throw new CliExit(
       EXIT_USAGE,
-      `kb name '${name}' is not valid: use lowercase letters, digits, '-' and '_' (e.g. '${normalizeKbName(name) || "notes"}')`,
+      `kb name '${name}' is not valid: use letters, digits, '-' and '_' (e.g. '${normalizeKbName(name) || "notes"}')`,
     );
   }
   if (name === "routed") {
