@@ -38,6 +38,14 @@ export function validateDoc(doc: ConceptDoc, maps: readonly MapDescriptor[]): Va
   }
 }
 
+/**
+ * Progress of a pass as the first of two phases (reading and checking, then the answer):
+ * `done` of `total` concepts read is reported as a fraction of 1, of a total of 2.
+ */
+function phaseOne(done: number, total: number): number {
+  return total === 0 ? 1 : done / total;
+}
+
 /** Counts every problem, keeps the first `listed` (copies holding no file text). */
 class ProblemTally {
   readonly kept: ValidationProblem[] = [];
@@ -72,13 +80,15 @@ const validate = defineTool({
       const [maps, doc] = await Promise.all([store.maps(), store.readConcept(id)]);
       tally.add(validateDoc(doc, maps));
       checked = 1;
+      ctx.progress?.(1, 2); // read and checked; the answer follows
     } else {
       // Streamed: one batch of concepts in memory at a time (docs/decisions.md).
       const [maps, files] = await Promise.all([store.maps(), store.scanConceptFiles()]);
       for await (const doc of store.streamConcepts(files)) {
         tally.add(validateDoc(doc, maps));
-        if (++checked % 1000 === 0) ctx.progress?.(checked, files.length);
+        if (++checked % 1000 === 0) ctx.progress?.(phaseOne(checked, files.length), 2);
       }
+      ctx.progress?.(1, 2);
     }
     return {
       checked,
@@ -109,7 +119,7 @@ const lint = defineTool({
       checks,
       prefix: args.prefix,
       listed: MAX_LISTED,
-      onRead: ctx.progress,
+      onRead: (done, total) => ctx.progress?.(phaseOne(done, total), 2),
     });
     const report = tally.report();
     return {
@@ -138,7 +148,7 @@ const gateCheck = defineTool({
       now: ctx.now(),
       listed: GATE_LISTED,
       onDoc: (doc, maps) => validation.add(validateDoc(doc, maps)),
-      onRead: ctx.progress,
+      onRead: (done, total) => ctx.progress?.(phaseOne(done, total), 2),
     });
     const lint = tally.report("error");
     const failures = [

@@ -88,7 +88,7 @@ async function readIndexes(store: KbStore, maps: readonly MapDescriptor[]): Prom
 
 /**
  * Reads the KB once, showing each concept to `visit` (with the env) while its body is in hand.
- * `onRead(done, total)` reports progress every batch-sized step.
+ * `onRead(done, total)` reports progress every 1,000 concepts and once at the end.
  */
 export async function readLintContext(
   store: KbStore,
@@ -119,8 +119,9 @@ export async function readLintContext(
     }
     visit?.({ doc, links, unresolved }, env);
     docs.push(factsOf(doc));
-    if (docs.length % 1000 === 0) onRead?.(docs.length, files.length);
+    if (docs.length % 1000 === 0 && docs.length < files.length) onRead?.(docs.length, files.length);
   }
+  onRead?.(files.length, files.length);
   return {
     ...env,
     docs,
