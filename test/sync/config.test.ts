@@ -30,7 +30,7 @@ afterEach(async () => {
 describe("sync config", () => {
   it("names a remote KB after the URL's last segment without .git", () => {
     expect(remoteKbName("https://gitea.example.com/user/wiki-kb.git")).toBe("wiki-kb");
-    expect(remoteKbName("git@github.com:org/Team_Notes.git")).toBe("team_notes");
+    expect(remoteKbName("git@github.com:org/Team_Notes.git")).toBe("Team_Notes"); // kept as written, as Go does
     expect(remoteKbName("/srv/git/ops.git/")).toBe("ops");
   });
 
