@@ -4,10 +4,12 @@
  * KB lock before the handler, and a write to a concept in conflict is refused. After a write's
  * commit the push is started (or done inline), and the result says when it has not landed.
  */
-import { KbError } from "../kb/errors.js";
+import { isKbError, KbError } from "../kb/errors.js";
 import type { SyncNote } from "../kb/sync/kb-sync.js";
+import type { Visibility } from "../kb/types.js";
 import type { KbRuntime } from "../tools/runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
+import { visibleIds, visibleSyncText } from "../tools/support/sync-visibility.js";
 
 /** The tool that resolves conflicts must reach them (every other write to one is refused). */
 const RESOLVES_CONFLICTS = "git_conflict_resolve";
@@ -22,15 +24,37 @@ export async function syncBeforeRead(runtime: KbRuntime): Promise<void> {
   runtime.sync?.pullInBackground();
 }
 
-/** Before a write (caller holds the lock): pull when due; refuse a write to a conflicted concept. */
+/**
+ * Before a write (caller holds the lock): pull when due; refuse a write to a conflicted concept.
+ * A pull that registers conflicts answers `conflict` naming the ones the caller may see (issue 22
+ * item 7); when it sees none, the write goes on and lands locally like any write while a
+ * conflict is open (its result says the push has not landed).
+ */
 export async function syncBeforeWrite(
   runtime: KbRuntime,
   spec: ToolSpec,
   args: Record<string, unknown>,
+  visibility: Visibility,
 ): Promise<void> {
   const sync = runtime.sync;
   if (!sync?.active || spec.name === RESOLVES_CONFLICTS) return;
-  await sync.syncInLocked();
+  try {
+    await sync.syncInLocked();
+  } catch (err) {
+    if (!isKbError(err)) throw err;
+    const named = err.code === "conflict" ? err.details?.conflicts : undefined;
+    if (!Array.isArray(named)) {
+      const text = (await visibleSyncText(runtime, visibility, err.message)) ?? err.message;
+      throw text === err.message ? err : new KbError(err.code, text, err.details);
+    }
+    const seen = await visibleIds(runtime, visibility, named.map(String));
+    if (seen.length > 0)
+      throw new KbError(
+        "conflict",
+        `the remote changed ${seen.join(", ")} differently from this server: registered as conflicts (conflicts_list), resolve with git_conflict_resolve; both versions are kept in git`,
+        { conflicts: seen },
+      );
+  }
   if (sync.conflictCount === 0) return;
   const open = new Set(sync.conflicts().map((c) => c.concept_id));
   const hit = (spec.targets?.(args) ?? []).map((t) => t.id).filter((id) => open.has(id));
@@ -50,9 +74,12 @@ export async function syncBeforeWrite(
 export async function syncAfterCommit(
   runtime: KbRuntime,
   commitSha: string | null | undefined,
+  visibility: Visibility,
 ): Promise<SyncNote | null> {
   if (!commitSha || !runtime.sync) return null;
-  return runtime.sync.afterCommitLocked();
+  const note = await runtime.sync.afterCommitLocked();
+  if (!note) return null;
+  return { ...note, last_error: await visibleSyncText(runtime, visibility, note.last_error) };
 }
 
 /** The result with `sync_state` and `last_error` added when the push has not landed. */

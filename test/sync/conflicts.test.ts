@@ -46,8 +46,10 @@ describe("conflicts", () => {
     const { b, res } = await conflicted();
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/^conflict: .*shared\/doc.*git_conflict_resolve/);
-    // The rebase was aborted: b's tree is clean and still holds b's last committed state.
-    expect(gitSync(b.root, "status", "--porcelain")).toBe("");
+    // The rebase was aborted: b's tree holds b's last committed state, plus the concept's
+    // `status: degraded` marker (issue 22 item 12), never committed.
+    expect(gitSync(b.root, "status", "--porcelain")).toBe(" M data/shared/doc.md\n");
+    expect(gitSync(b.root, "diff")).toMatch(/^\+status: degraded$/m);
     expect(existsSync(join(b.root, ".git", "rebase-merge"))).toBe(false);
     const registry = JSON.parse(
       readFileSync(join(b.root, ".cartographer", "conflicts.json"), "utf8"),
@@ -129,10 +131,10 @@ describe("conflicts", () => {
         state: "clean",
         conflicts: 0,
       });
-      // a pulls the resolution on its next call.
-      expect(String(jsonOf(await a.call("concept_read", { id: "shared/doc" })).body)).toContain(
-        expected,
-      );
+      // a pulls the resolution (a read starts the pull in the background).
+      await expect
+        .poll(async () => String(jsonOf(await a.call("concept_read", { id: "shared/doc" })).body))
+        .toContain(expected);
     },
   );
 });

@@ -1,25 +1,68 @@
 /**
- * git_conflict_resolve (issue 12): records one concept's resolution; when none is left open,
- * finalizes in ONE merge commit of origin's branch with every resolved file, then pushes.
- * The caller holds the KB's write lock. On any failure the merge is aborted and the registry
- * kept, so nothing is lost and the tool can be called again.
+ * git_conflict_resolve (issue 12, issue 22): records one concept's resolution; when none is left
+ * open, finalizes in ONE merge commit of origin's branch with every resolved file, then pushes.
+ * The caller holds the KB's write lock. A merge that conflicts on files nobody registered yet
+ * (the remote moved on since detection, or a later local commit meets a remote change) registers
+ * them and answers them as still open, so that resolving what conflicts_list shows always ends
+ * with a merge commit and the instance pulling and pushing again. On any failure the merge is
+ * aborted and the registry kept, so nothing is lost and the tool can be called again.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../atomic-write.js";
 import { KbError } from "../errors.js";
 import { identityArgs, runGit } from "../git.js";
-import type { ConflictEntry, ResolveStrategy } from "./conflicts.js";
+import {
+  type ConflictEntry,
+  clearDegraded,
+  markDegraded,
+  type ResolveStrategy,
+  registerConflict,
+  withoutDegraded,
+} from "./conflicts.js";
 import type { KbSync, SyncNote } from "./kb-sync.js";
-import { changedPaths, currentBranch, fetchOrigin, REMOTE, revParse } from "./remote-git.js";
+import {
+  changedPaths,
+  currentBranch,
+  fetchOrigin,
+  REMOTE,
+  revParse,
+  unmergedFiles,
+} from "./remote-git.js";
 
 export interface ResolveOutcome {
   resolved: string;
   /** Ids still open; empty when the merge was committed. */
   open: string[];
   commit: string | null;
+  /** Ids the finalizing merge found in conflict and registered (they are in `open`). */
+  new_conflicts?: string[];
   sync_state?: SyncNote["sync_state"];
   last_error?: string | null;
+}
+
+/** The content a resolution gives `entry` (null: that side deleted the file). */
+export async function resolvedContent(
+  root: string,
+  entry: ConflictEntry,
+  strategy: ResolveStrategy,
+  content: string | undefined,
+  theirs: string,
+): Promise<string | null> {
+  if (strategy === "edit") return content ?? "";
+  const side = strategy === "ours" ? "HEAD" : theirs;
+  const shown = await runGit(root, ["show", `${side}:${entry.path}`]);
+  return shown.code === 0 ? shown.stdout : null;
+}
+
+/** The remote side a resolution is judged against: origin's branch as last fetched. */
+export async function theirsSide(
+  root: string,
+  entries: readonly ConflictEntry[],
+): Promise<string | null> {
+  const branch = await currentBranch(root);
+  const tracked = branch ? await revParse(root, `refs/remotes/${REMOTE}/${branch}`) : null;
+  return tracked ?? entries[entries.length - 1]?.remote_sha ?? null;
 }
 
 export async function resolveConflictLocked(
@@ -43,7 +86,7 @@ export async function resolveConflictLocked(
     );
   entry.resolution = {
     strategy,
-    ...(strategy === "edit" ? { content } : {}),
+    ...(strategy === "edit" ? { content: withoutDegraded(content ?? "") } : {}),
     resolved_at: now.toISOString(),
   };
   const open = entries.filter((e) => !e.resolution).map((e) => e.concept_id);
@@ -51,34 +94,62 @@ export async function resolveConflictLocked(
     await sync.setConflicts(entries);
     return { resolved: id, open, commit: null };
   }
-  const commit = await finalize(sync, entries);
+  const done = await finalize(sync, entries, now);
+  if ("open" in done)
+    return { resolved: id, open: done.open, commit: null, new_conflicts: done.open };
   await sync.setConflicts([]);
   // The merge commit is pushed like any write's (sync_state/last_error when not landed yet).
-  return { resolved: id, open: [], commit, ...(await sync.afterCommitLocked()) };
+  return { resolved: id, open: [], commit: done.commit, ...(await sync.afterCommitLocked()) };
 }
 
-async function finalize(sync: KbSync, entries: ConflictEntry[]): Promise<string> {
+type Finalized = { commit: string } | { open: string[] };
+
+async function finalize(sync: KbSync, entries: ConflictEntry[], now: Date): Promise<Finalized> {
   const { root } = sync.remote;
   const branch = await currentBranch(root);
   if (!branch)
     throw new KbError("conflict", "the KB is on a detached HEAD: check out its branch first");
-  // The freshest remote side, when the remote answers; else the one seen at detection.
+  // The freshest remote side, when the remote answers; else the one last fetched.
   await fetchOrigin(sync.remote);
-  const theirs =
-    (await revParse(root, `refs/remotes/${REMOTE}/${branch}`)) ??
-    (entries[0] as ConflictEntry).remote_sha;
+  const theirs = (await theirsSide(root, entries)) as string;
   const before = (await revParse(root, "HEAD")) as string;
   const contents = await Promise.all(
-    entries.map(async (e) => {
-      const r = e.resolution;
-      if (r?.strategy === "edit") return r.content ?? "";
-      const side = r?.strategy === "ours" ? before : theirs;
-      const shown = await runGit(root, ["show", `${side}:${e.path}`]);
-      return shown.code === 0 ? shown.stdout : null; // null: that side deleted it
-    }),
+    entries.map((e) =>
+      resolvedContent(root, e, e.resolution?.strategy ?? "theirs", e.resolution?.content, theirs),
+    ),
   );
+  // The degraded markers are the only uncommitted changes of these files: the merge needs a
+  // clean tree, and the resolution replaces them. Put back if anything below fails.
+  await clearDegraded(root, entries);
+  const remark = async (list: ConflictEntry[]) => {
+    const marked = await markDegraded(
+      root,
+      list.filter((e) => e.concept_id !== e.path),
+    );
+    await sync.headMoved([...new Set([...list.map((e) => e.path), ...marked])]);
+  };
   const who = identityArgs(await sync.committer());
-  await runGit(root, [...who, "merge", "--no-commit", "--no-ff", "--no-verify", theirs]);
+  const merge = await runGit(root, [
+    ...who,
+    "merge",
+    "--no-commit",
+    "--no-ff",
+    "--no-verify",
+    theirs,
+  ]);
+  const merging = (await revParse(root, "MERGE_HEAD")) !== null;
+  const contained =
+    (await runGit(root, ["merge-base", "--is-ancestor", theirs, before])).code === 0;
+  if (!merging && !contained) {
+    await remark(entries);
+    throw new KbError(
+      "git_failed",
+      `the merge of ${REMOTE}/${branch} could not start: ${merge.stderr.trim().split("\n")[0] ?? "unknown reason"}`,
+    );
+  }
+  const abort = async () => {
+    if (merging) await runGit(root, ["merge", "--abort"]);
+  };
   try {
     for (const [i, e] of entries.entries()) {
       const text = contents[i];
@@ -91,29 +162,43 @@ async function finalize(sync: KbSync, entries: ConflictEntry[]): Promise<string>
       const add = await runGit(root, ["add", "-A", "--", `:(literal)${e.path}`]);
       if (add.code !== 0) throw new KbError("git_failed", `git add of ${e.path} failed`);
     }
-    const left = (await runGit(root, ["diff", "--name-only", "-z", "--diff-filter=U"])).stdout
-      .split("\0")
-      .filter(Boolean);
-    if (left.length > 0)
-      throw new KbError(
-        "conflict",
-        `the remote now also conflicts on ${left.join(", ")}: not registered yet; call sync_status, then resolve again`,
-      );
-    const ids = entries.map((e) => e.concept_id).join(", ");
-    const committed = await runGit(root, [
-      ...who,
-      "commit",
-      "-q",
-      "--no-verify",
-      "-m",
-      `git_conflict_resolve: ${ids}`,
-    ]);
-    if (committed.code !== 0) throw new KbError("git_failed", "the merge commit failed");
+    const left = await unmergedFiles(root);
+    if (left.length > 0) {
+      // Conflicts nobody registered yet: register them (the recorded resolutions are kept) and
+      // answer them as open; the next resolution merges again.
+      await abort();
+      const grown = registerConflict(entries, {
+        files: left,
+        localSha: before,
+        remoteSha: theirs,
+        at: now,
+      });
+      await sync.setConflicts(grown, left);
+      await remark(grown);
+      return { open: grown.filter((e) => !e.resolution).map((e) => e.concept_id) };
+    }
+    const staged = await runGit(root, ["diff", "--cached", "--quiet"]);
+    // Nothing to commit: a finalize already committed before a crash emptied the registry.
+    if (merging || staged.code !== 0) {
+      const ids = entries.map((e) => e.concept_id).join(", ");
+      const committed = await runGit(root, [
+        ...who,
+        "commit",
+        "-q",
+        "--no-verify",
+        "-m",
+        `git_conflict_resolve: ${ids}`,
+      ]);
+      if (committed.code !== 0) throw new KbError("git_failed", "the merge commit failed");
+    }
   } catch (err) {
-    await runGit(root, ["merge", "--abort"]);
+    await abort();
+    await remark(entries);
     throw err;
   }
   const after = (await revParse(root, "HEAD")) as string;
-  await sync.headMoved(await changedPaths(root, before, after));
-  return after;
+  const paths = await changedPaths(root, before, after);
+  // Every registered file too: its marker is gone even where the content equals HEAD's (ours).
+  await sync.headMoved([...new Set([...paths, ...entries.map((e) => e.path)])]);
+  return { commit: after };
 }

@@ -3,9 +3,11 @@
  * local and remote versions could not be rebased. Both versions stay reachable from git by
  * their shas until `git_conflict_resolve` finalizes. Written atomically (writeFileAtomic).
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { lstat, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../atomic-write.js";
+import { parseDocument, serializeDocument } from "../frontmatter.js";
+import { runGit } from "../git.js";
 import { pathToId } from "../ids.js";
 
 export type ResolveStrategy = "ours" | "theirs" | "edit";
@@ -62,4 +64,79 @@ export function registerConflict(
     });
   }
   return out;
+}
+
+/** The frontmatter value a conflicting concept carries in the work tree (Go's marker). */
+export const DEGRADED_STATUS = "degraded";
+
+const isConcept = (e: ConflictEntry) => e.concept_id !== e.path;
+
+/**
+ * Writes `status: degraded` into the frontmatter of each conflicting concept's file (issue 22
+ * item 12, as the Go implementation does): humans see it in their editor. The marker lives in the
+ * work tree only, never in a commit (every commit stages exactly its own paths, and writes to a
+ * concept in conflict are refused); finalize restores the files before it merges. Best effort: a
+ * file that is missing, not a regular file or not parseable is left alone. Returns the paths
+ * changed.
+ */
+export async function markDegraded(
+  root: string,
+  entries: readonly ConflictEntry[],
+): Promise<string[]> {
+  const marked: string[] = [];
+  for (const e of entries) {
+    if (!isConcept(e)) continue;
+    const file = join(root, e.path);
+    const st = await lstat(file).catch(() => null);
+    if (!st?.isFile()) continue; // missing (deleted on our side) or a symlink: never followed
+    try {
+      const text = await readFile(file, "utf8");
+      const doc = parseDocument(text);
+      if (!doc.hasFrontmatter || doc.frontmatter.status === DEGRADED_STATUS) continue;
+      const fm = { ...doc.frontmatter, status: DEGRADED_STATUS };
+      await writeFileAtomic(file, serializeDocument(fm, doc.body, text));
+      marked.push(e.path);
+    } catch {
+      // unparseable frontmatter: the registry and `degraded: true` on reads still say it
+    }
+  }
+  return marked;
+}
+
+/**
+ * Removes the markers: each registered file that differs from HEAD in the work tree gets HEAD's
+ * version back (the only uncommitted change a conflicting concept can carry is its marker).
+ * Returns the paths restored.
+ */
+export async function clearDegraded(
+  root: string,
+  entries: readonly ConflictEntry[],
+): Promise<string[]> {
+  const paths = entries.map((e) => e.path);
+  if (paths.length === 0) return [];
+  const specs = paths.map((p) => `:(literal)${p}`);
+  const changed = await runGit(root, ["diff", "--name-only", "-z", "HEAD", "--", ...specs]);
+  const dirty = changed.stdout.split("\0").filter(Boolean);
+  if (dirty.length === 0) return [];
+  const tracked = await runGit(root, ["ls-tree", "-z", "--name-only", "HEAD", "--", ...dirty]);
+  const inHead = tracked.stdout.split("\0").filter(Boolean);
+  if (inHead.length > 0)
+    await runGit(root, ["checkout", "-q", "HEAD", "--", ...inHead.map((p) => `:(literal)${p}`)]);
+  return inHead;
+}
+
+/**
+ * `status: degraded` taken out of a resolution's frontmatter (an `edit` body copied from a read
+ * of the degraded concept carries it); any other status is kept.
+ */
+export function withoutDegraded(text: string): string {
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(text);
+  } catch {
+    return text;
+  }
+  if (doc.frontmatter.status !== DEGRADED_STATUS) return text;
+  const { status: _drop, ...rest } = doc.frontmatter;
+  return serializeDocument(rest, doc.body, text);
 }

@@ -8,7 +8,7 @@
 import type { Logger } from "../../logger.js";
 import { KbError } from "../errors.js";
 import type { GitIdentity } from "../types.js";
-import { type ConflictEntry, registerConflict, writeConflicts } from "./conflicts.js";
+import { type ConflictEntry, markDegraded, registerConflict, writeConflicts } from "./conflicts.js";
 import { clearSynced, haltMessage, markSynced, type PullHalt, pullHalt } from "./diverged.js";
 import { originWithoutToken, storedRemoteToken } from "./embedded-token.js";
 import { recoverAtOpen, trustedConflicts } from "./open-recovery.js";
@@ -165,6 +165,8 @@ export class KbSync {
     const sync = new KbSync(deps, url, await storedRemoteToken(deps.root));
     await sync.origin.current();
     sync.conflicted = await trustedConflicts(opening);
+    // The markers of open conflicts, again (a finalize interrupted after it removed them).
+    await sync.markConflicting(sync.conflicted);
     // Polls whenever sync is on: an origin added later is picked up within one poll.
     if (deps.settings.enabled && deps.settings.pollMs > 0) sync.schedulePoll();
     return sync;
@@ -318,7 +320,14 @@ export class KbSync {
       at: new Date(this.now()),
     });
     await writeConflicts(this.deps.root, this.conflicted);
-    const ids = this.conflicted.filter((e) => files.includes(e.path)).map((e) => e.concept_id);
+    const added = this.conflicted.filter((e) => files.includes(e.path));
+    await this.markConflicting(added);
+    return this.announce(added);
+  }
+
+  /** lastError and the log line for newly registered entries; returns their ids. */
+  private announce(added: readonly ConflictEntry[]): string[] {
+    const ids = added.map((e) => e.concept_id);
     this.lastError = `conflict: ${ids.join(", ")}`;
     this.deps.logger.warn(
       `sync of KB '${this.deps.kb}': rebase conflict on ${ids.join(", ")}; registered in .cartographer/conflicts.json, pushes paused until resolved`,
@@ -326,11 +335,24 @@ export class KbSync {
     return ids;
   }
 
-  /** Replaces the registry (git_conflict_resolve). */
-  async setConflicts(entries: ConflictEntry[]): Promise<void> {
+  /** `status: degraded` into the conflicting concepts' files (issue 22 item 12), re-indexed. */
+  private async markConflicting(entries: readonly ConflictEntry[]): Promise<void> {
+    const marked = await markDegraded(this.deps.root, entries).catch(() => []);
+    if (marked.length > 0) await this.deps.onHeadMoved(marked).catch(() => {});
+  }
+
+  /**
+   * Replaces the registry (git_conflict_resolve); `detected` names the paths just registered
+   * (a finalizing merge that met new conflicts). Emptied: the next call pulls again.
+   */
+  async setConflicts(entries: ConflictEntry[], detected: readonly string[] = []): Promise<void> {
     this.conflicted = entries;
     await writeConflicts(this.deps.root, entries);
-    if (entries.length === 0 && this.lastError?.startsWith("conflict")) this.lastError = null;
+    if (detected.length > 0) this.announce(entries.filter((e) => detected.includes(e.path)));
+    if (entries.length === 0) {
+      if (this.lastError?.startsWith("conflict")) this.lastError = null;
+      this.lastPullAt = 0;
+    }
   }
 
   /**

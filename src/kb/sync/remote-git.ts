@@ -71,8 +71,12 @@ export async function fetchOriginBounded(
 }
 
 /**
- * Rebases local commits onto `origin/<branch>` (autostash). A conflict aborts the rebase: HEAD
- * and the tree are as before, and the conflicting files are returned.
+ * Brings local commits onto `origin/<branch>` (autostash): a rebase, or a merge when the local
+ * commits hold a merge (a conflict's resolution not pushed yet: a rebase would flatten it and
+ * replay the conflicting commits, which conflict again). A conflict aborts the operation: HEAD
+ * and the tree are as before, and EVERY file that conflicts is returned (issue 22 item 1): the
+ * files of the step where the rebase stopped, and every file the merge of the two tips (what
+ * git_conflict_resolve commits) conflicts on, whichever local commit touched it.
  */
 export async function rebaseOnto(
   ctx: RemoteContext,
@@ -83,15 +87,21 @@ export async function rebaseOnto(
   const remoteSha = await revParse(ctx.root, `refs/remotes/${upstream}`);
   const localSha = await revParse(ctx.root, "HEAD");
   if (!remoteSha || !localSha || remoteSha === localSha) return { ok: true, moved: false };
-  // Already contains the remote (e.g. after a conflict's merge commit): a rebase would replay
-  // the merged commits and conflict again.
+  // Already contains the remote (e.g. after a conflict's merge commit): nothing to bring in.
   const contains = await runGit(ctx.root, ["merge-base", "--is-ancestor", remoteSha, localSha]);
   if (contains.code === 0) return { ok: true, moved: false };
+  const merges = await runGit(ctx.root, [
+    "rev-list",
+    "--count",
+    "--merges",
+    `${remoteSha}..${localSha}`,
+  ]);
+  const byMerge = merges.code === 0 && Number.parseInt(merges.stdout.trim(), 10) > 0;
   const r = await runGit(ctx.root, [
     ...identityArgs(committer),
-    "rebase",
-    "--autostash",
-    "--no-verify",
+    ...(byMerge
+      ? ["merge", "--autostash", "--no-edit", "--no-verify", "-m", `sync: merge ${upstream}`]
+      : ["rebase", "--autostash", "--no-verify"]),
     upstream,
   ]);
   if (r.code === 0) {
@@ -100,11 +110,46 @@ export async function rebaseOnto(
       ? { ok: true, moved: true, before: localSha, after }
       : { ok: true, moved: false };
   }
-  const unmerged = await runGit(ctx.root, ["diff", "--name-only", "-z", "--diff-filter=U"]);
-  const files = unmerged.stdout.split("\0").filter(Boolean);
-  await runGit(ctx.root, ["rebase", "--abort"]);
-  if (files.length > 0) return { ok: false, conflict: true, files, localSha, remoteSha };
-  return { ok: false, conflict: false, message: message(ctx, "rebase", r.stderr || r.stdout) };
+  const stopped = await unmergedFiles(ctx.root);
+  await runGit(ctx.root, [byMerge ? "merge" : "rebase", "--abort"]);
+  if (stopped.length === 0)
+    return {
+      ok: false,
+      conflict: false,
+      message: message(ctx, byMerge ? "merge" : "rebase", r.stderr || r.stdout),
+    };
+  const files = [
+    ...new Set([...stopped, ...(await mergeConflicts(ctx.root, localSha, remoteSha))]),
+  ];
+  return { ok: false, conflict: true, files, localSha, remoteSha };
+}
+
+/** Files the index holds unmerged (a rebase or merge stopped on them). */
+export async function unmergedFiles(root: string): Promise<string[]> {
+  const r = await runGit(root, ["diff", "--name-only", "-z", "--diff-filter=U"]);
+  return r.stdout.split("\0").filter(Boolean);
+}
+
+/**
+ * Files a merge of `ours` and `theirs` would conflict on, computed without touching the tree
+ * (`git merge-tree --write-tree`, git ≥ 2.38); empty when git cannot say.
+ */
+export async function mergeConflicts(
+  root: string,
+  ours: string,
+  theirs: string,
+): Promise<string[]> {
+  const r = await runGit(root, [
+    "merge-tree",
+    "--write-tree",
+    "--name-only",
+    "--no-messages",
+    "-z",
+    ours,
+    theirs,
+  ]);
+  if (r.code !== 1) return []; // 0: clean; anything else: an old git or an error
+  return r.stdout.split("\0").slice(1).filter(Boolean);
 }
 
 /** `git push origin HEAD:refs/heads/<branch>`; `rejected` = non-fast-forward. */

@@ -4,17 +4,31 @@
  * sees (and resolves) only conflicts on concepts it can see. The read tools flush pending pushes
  * first (bounded), so what they report is what the remote has.
  */
-import { KbError } from "../../kb/errors.js";
+import type { KbStore } from "../../kb/api.js";
+import { isKbError, KbError } from "../../kb/errors.js";
+import { parseDocument } from "../../kb/frontmatter.js";
 import { placementOf } from "../../kb/ids.js";
-import { resolveConflictLocked } from "../../kb/sync/conflict-resolve.js";
-import type { ConflictEntry } from "../../kb/sync/conflicts.js";
+import { refuseTooLargeConcept } from "../../kb/index-read.js";
+import {
+  resolveConflictLocked,
+  resolvedContent,
+  theirsSide,
+} from "../../kb/sync/conflict-resolve.js";
+import {
+  type ConflictEntry,
+  type ResolveStrategy,
+  readConflicts,
+  withoutDegraded,
+} from "../../kb/sync/conflicts.js";
 import { currentBranch } from "../../kb/sync/remote-git.js";
 import type { Visibility } from "../../kb/types.js";
+import { checkFrontmatter, validateConceptWrite } from "../../kb/validate.js";
 import { isVisible } from "../../kb/visibility.js";
 import { defineTool } from "../define.js";
 import type { KbRuntime } from "../runtime.js";
 import { enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
+import { visibleIds, visibleSyncText } from "../support/sync-visibility.js";
 
 /** How long a sync tool waits for pending pushes before answering anyway. */
 const FLUSH_MS = 5_000;
@@ -94,6 +108,50 @@ const conflictsList = defineTool({
   },
 });
 
+/** The type a frontmatter text gives, or undefined (none, or not parseable). */
+function typeOf(text: string | null | undefined): string | undefined {
+  if (typeof text !== "string") return undefined;
+  try {
+    const type = parseDocument(text).frontmatter.type;
+    return typeof type === "string" && type !== "" ? type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The type the resolution gives the concept (issue 22 item 8): authorized like concept_write's
+ * `frontmatter.type`, so a principal allowed only notes cannot turn one into a service, with
+ * `edit` (the body's frontmatter) or by picking a side that did (`ours`/`theirs`).
+ */
+async function resultingType(
+  args: Record<string, unknown>,
+  store: KbStore,
+): Promise<string | undefined> {
+  if (args.strategy === "edit") return typeOf(args.body as string | undefined);
+  const entries = await readConflicts(store.root);
+  const entry = entries.find((e) => e.concept_id === args.id);
+  const theirs = entry ? await theirsSide(store.root, entries) : null;
+  if (!entry || !theirs) return undefined;
+  return typeOf(
+    await resolvedContent(store.root, entry, args.strategy as ResolveStrategy, undefined, theirs),
+  );
+}
+
+/**
+ * An `edit` resolution checked as concept_write checks its file (issue 22 item 8): parseable
+ * frontmatter, flat keys, a type, the map's palette and required fields, the size limit.
+ * `status: degraded` is taken out first (a body copied from a read of the degraded concept).
+ */
+async function validEdit(store: KbStore, entry: ConflictEntry, body: string): Promise<string> {
+  const text = withoutDegraded(body);
+  if (entry.concept_id === entry.path) return text; // not a concept (whole-KB writers only)
+  const doc = parseDocument(text);
+  validateConceptWrite(entry.concept_id, checkFrontmatter(doc.frontmatter), await store.maps());
+  refuseTooLargeConcept(entry.concept_id, Buffer.byteLength(text));
+  return text;
+}
+
 const gitConflictResolve = defineTool({
   name: "git_conflict_resolve",
   description:
@@ -110,6 +168,10 @@ const gitConflictResolve = defineTool({
     body: opt(str("With strategy edit: the whole file (frontmatter and body)")),
   },
   targets: (args) => [{ id: String(args.id), write: true }],
+  storeTargets: async (args, store) => {
+    const type = await resultingType(args, store).catch(() => undefined);
+    return type ? [{ id: String(args.id), proposedType: type, write: true }] : [];
+  },
   handler: async (args, ctx) => {
     const sync = ctx.runtime.sync;
     if (!sync?.active)
@@ -117,8 +179,34 @@ const gitConflictResolve = defineTool({
         "not_found",
         `no conflict is registered for ${args.id}: this KB does not sync with a remote`,
       );
+    const { runtime, visibility } = ctx;
+    const entry = sync.conflicts().find((e) => e.concept_id === args.id);
+    const body =
+      args.strategy === "edit" && entry && args.body !== undefined
+        ? await validEdit(runtime.store, entry, args.body)
+        : args.body;
     // The pipeline holds the KB's write lock for this call (a write tool).
-    return resolveConflictLocked(sync, args.id, args.strategy, args.body, ctx.now());
+    let out: Awaited<ReturnType<typeof resolveConflictLocked>>;
+    try {
+      out = await resolveConflictLocked(sync, args.id, args.strategy, body, ctx.now());
+    } catch (err) {
+      // A git message may name other concepts: only those the caller may see (item 7).
+      if (!isKbError(err)) throw err;
+      const text = (await visibleSyncText(runtime, visibility, err.message)) ?? err.message;
+      throw new KbError(err.code, text, err.details);
+    }
+    // Other open conflicts and the push's error, as the caller may see them (item 7).
+    const open = await visibleIds(runtime, visibility, out.open);
+    return {
+      ...out,
+      open,
+      ...(out.new_conflicts
+        ? { new_conflicts: await visibleIds(runtime, visibility, out.new_conflicts) }
+        : {}),
+      ...(out.last_error !== undefined
+        ? { last_error: await visibleSyncText(runtime, visibility, out.last_error) }
+        : {}),
+    };
   },
 });
 
