@@ -160,11 +160,15 @@ describe("moves, supersede and batches check every end", () => {
     expect(["forbidden", "not found"]).toContain(got.text);
   });
 
-  it("a kb argument on a per-KB endpoint is refused for a scoped principal", async () => {
-    expect(await call(MAP_ROLE, "concept_read", { id: IN, kb: "main" })).toEqual({
-      text: "forbidden",
-      isError: true,
-    });
+  it("a kb argument on a per-KB endpoint names only this KB and widens nothing", async () => {
+    // Go's skills send `kb` everywhere: naming the KB served is accepted and changes nothing.
+    const own = await call(MAP_ROLE, "concept_read", { id: IN, kb: "main" });
+    expect(own.isError).toBe(false);
+    const other = await call(MAP_ROLE, "concept_read", { id: IN, kb: "elsewhere" });
+    expect(other.isError).toBe(true);
+    expect(other.text).toMatch(
+      /invalid_argument: 'kb' is "elsewhere" but this endpoint serves only KB 'main'/,
+    );
   });
 });
 
