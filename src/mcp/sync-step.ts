@@ -26,8 +26,8 @@ export async function syncBeforeRead(runtime: KbRuntime): Promise<void> {
 
 /**
  * Before a write (caller holds the lock): pull when due; refuse a write to a conflicted concept.
- * A pull that registers conflicts answers `conflict` naming the ones the caller may see (issue 22
- * item 7); when it sees none, the write goes on and lands locally like any write while a
+ * A pull that registers conflicts answers `conflict` naming the ones the caller may see
+ * (docs/decisions.md); when it sees none, the write goes on and lands locally like any write while a
  * conflict is open (its result says the push has not landed).
  */
 export async function syncBeforeWrite(

@@ -1,5 +1,5 @@
 /**
- * Conflicts that span several local commits (issue 22 item 1) and the degraded marker (item 12).
+ * Conflicts that span several local commits, and the degraded marker.
  * b keeps two commits touching two concepts (its push is debounced for a minute) while a changes
  * both on the remote: every conflicting concept of the whole rebase is registered, each can be
  * resolved, and resolution through the tool always ends with b pulling and pushing again.
@@ -50,7 +50,7 @@ describe("multi-commit conflicts", () => {
     expect(await openIds(b)).toEqual(["shared/s1", "shared/s2"]);
     expect(gitSync(b.root, "status", "--porcelain", "--untracked-files=no")).toMatch(
       /data\/shared\/s[12]\.md/,
-    ); // only the degraded markers (item 12)
+    ); // only the degraded markers
     // Both concepts are refused as delete targets (concept_write is Go's procedure, let
     // through: conflicts-go-procedure.test.ts), another concept lands locally.
     expect(textOf(await b.call("concept_delete", { id: "shared/s2" }))).toMatch(/is in conflict/);
@@ -115,7 +115,7 @@ describe("multi-commit conflicts", () => {
   });
 });
 
-describe("degraded marker (item 12)", () => {
+describe("degraded marker", () => {
   it("status: degraded is written into a conflicting concept's frontmatter and removed on resolution", async () => {
     const { b } = await twoCommitConflict();
     for (const id of ["shared/s1", "shared/s2"]) {

@@ -1,7 +1,7 @@
 /**
- * Conflicts as a narrow principal meets them (issue 22): sync errors name only the concepts the
- * caller may see (item 7), and git_conflict_resolve checks the frontmatter it writes as
- * concept_write does — validation and authorization of the resulting type (item 8).
+ * Conflicts as a narrow principal meets them: sync errors name only the concepts the
+ * caller may see, and git_conflict_resolve checks the frontmatter it writes as
+ * concept_write does — validation and authorization of the resulting type.
  */
 import { describe, expect, it } from "vitest";
 import type { Principal } from "../../src/auth/types.js";
@@ -48,7 +48,7 @@ async function pending(ids: string[], remoteType = "note") {
   return { a, b };
 }
 
-describe("sync errors through the caller's visibility (item 7)", () => {
+describe("sync errors through the caller's visibility", () => {
   it("a pull that conflicts on a hidden concept names nothing hidden; the write lands locally", async () => {
     const { b } = await pending(["vault/s1"]);
     const res = await as(b, openWriter, "concept_write", {
@@ -112,7 +112,7 @@ describe("sync errors through the caller's visibility (item 7)", () => {
   });
 });
 
-describe("git_conflict_resolve edit: concept_write's checks (item 8)", () => {
+describe("git_conflict_resolve edit: concept_write's checks", () => {
   async function registered(remoteType = "note") {
     const { a, b } = await pending(["open/c"], remoteType);
     expect((await write(b, "open/trigger", "t\n")).isError).toBe(true);

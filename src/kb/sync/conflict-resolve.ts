@@ -1,5 +1,5 @@
 /**
- * git_conflict_resolve (issue 12, issue 22): records one concept's resolution; when none is left
+ * git_conflict_resolve (docs/sync.md "Conflicts"): records one concept's resolution; when none is left
  * open, finalizes in ONE merge commit of origin's branch with every resolved file, then pushes.
  * The caller holds the KB's write lock. A merge that conflicts on files nobody registered yet
  * (the remote moved on since detection, or a later local commit meets a remote change) registers
@@ -49,10 +49,11 @@ export async function resolvedContent(
   content: string | undefined,
   theirs: string,
 ): Promise<string | null> {
-  if (strategy === "edit") return content ?? "";
+  if (strategy === "edit") return withoutDegraded(content ?? "");
   const side = strategy === "ours" ? "HEAD" : theirs;
   const shown = await runGit(root, ["show", `${side}:${entry.path}`]);
-  return shown.code === 0 ? shown.stdout : null;
+  // The marker never reaches the remote, even when a patch of the degraded file committed it.
+  return shown.code === 0 ? withoutDegraded(shown.stdout) : null;
 }
 
 /** The remote side a resolution is judged against: origin's branch as last fetched. */

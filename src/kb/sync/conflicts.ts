@@ -72,8 +72,8 @@ export const DEGRADED_STATUS = "degraded";
 const isConcept = (e: ConflictEntry) => e.concept_id !== e.path;
 
 /**
- * Writes `status: degraded` into the frontmatter of each conflicting concept's file (issue 22
- * item 12, as the Go implementation does): humans see it in their editor. The marker lives in the
+ * Writes `status: degraded` into the frontmatter of each conflicting concept's file (as the Go
+ * implementation does; docs/decisions.md): humans see it in their editor. The marker lives in the
  * work tree only, never in a commit (every commit stages exactly its own paths, and writes to a
  * concept in conflict are refused); finalize restores the files before it merges. Best effort: a
  * file that is missing, not a regular file or not parseable is left alone. Returns the paths

@@ -335,7 +335,7 @@ export class KbSync {
     return ids;
   }
 
-  /** `status: degraded` into the conflicting concepts' files (issue 22 item 12), re-indexed. */
+  /** `status: degraded` into the conflicting concepts' files, re-indexed. */
   private async markConflicting(entries: readonly ConflictEntry[]): Promise<void> {
     const marked = await markDegraded(this.deps.root, entries).catch(() => []);
     if (marked.length > 0) await this.deps.onHeadMoved(marked).catch(() => {});

@@ -74,7 +74,7 @@ export async function fetchOriginBounded(
  * Brings local commits onto `origin/<branch>` (autostash): a rebase, or a merge when the local
  * commits hold a merge (a conflict's resolution not pushed yet: a rebase would flatten it and
  * replay the conflicting commits, which conflict again). A conflict aborts the operation: HEAD
- * and the tree are as before, and EVERY file that conflicts is returned (issue 22 item 1): the
+ * and the tree are as before, and EVERY file that conflicts is returned (docs/decisions.md): the
  * files of the step where the rebase stopped, and every file the merge of the two tips (what
  * git_conflict_resolve commits) conflicts on, whichever local commit touched it.
  */

@@ -120,7 +120,7 @@ function typeOf(text: string | null | undefined): string | undefined {
 }
 
 /**
- * The type the resolution gives the concept (issue 22 item 8): authorized like concept_write's
+ * The type the resolution gives the concept (docs/decisions.md): authorized like concept_write's
  * `frontmatter.type`, so a principal allowed only notes cannot turn one into a service, with
  * `edit` (the body's frontmatter) or by picking a side that did (`ours`/`theirs`).
  */
@@ -139,7 +139,7 @@ async function resultingType(
 }
 
 /**
- * An `edit` resolution checked as concept_write checks its file (issue 22 item 8): parseable
+ * An `edit` resolution checked as concept_write checks its file: parseable
  * frontmatter, flat keys, a type, the map's palette and required fields, the size limit.
  * `status: degraded` is taken out first (a body copied from a read of the degraded concept).
  */
@@ -190,12 +190,12 @@ const gitConflictResolve = defineTool({
     try {
       out = await resolveConflictLocked(sync, args.id, args.strategy, body, ctx.now());
     } catch (err) {
-      // A git message may name other concepts: only those the caller may see (item 7).
+      // A git message may name other concepts: only those the caller may see.
       if (!isKbError(err)) throw err;
       const text = (await visibleSyncText(runtime, visibility, err.message)) ?? err.message;
       throw new KbError(err.code, text, err.details);
     }
-    // Other open conflicts and the push's error, as the caller may see them (item 7).
+    // Other open conflicts and the push's error, as the caller may see them.
     const open = await visibleIds(runtime, visibility, out.open);
     return {
       ...out,

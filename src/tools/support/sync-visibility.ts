@@ -1,5 +1,5 @@
 /**
- * Sync facts as a caller may see them (issue 22 item 7): conflict ids and git messages name
+ * Sync facts as a caller may see them (docs/decisions.md): conflict ids and git messages name
  * concepts, and a principal limited to some maps or types must learn nothing of the others, as
  * conflicts_list already did. Used by the call pipeline's sync step and the sync tools.
  */
@@ -29,7 +29,7 @@ export async function visibleIds(
 const KB_PATH = /\b(?:data|services)\/[^\s'",;:()]+/g;
 
 /**
- * A sync message (`last_error`, a git error) as the caller may read it (issue 22 item 7): the
+ * A sync message (`last_error`, a git error) as the caller may read it: the
  * ids of a `conflict: …` list it cannot see are left out, and any concept path git names that
  * it cannot see becomes `(hidden)`. Whole-KB readers get it unchanged.
  */
