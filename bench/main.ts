@@ -22,6 +22,7 @@ import * as semantic from "./semantic.js";
 import * as startup from "./startup.js";
 import * as stdio from "./stdio.js";
 import * as sync from "./sync.js";
+import * as syncChaos from "./sync-chaos.js";
 import * as write from "./write.js";
 
 interface SectionModule {
@@ -41,6 +42,8 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["hardening", hardening],
   ["startup", startup],
   ["sync", sync],
+  // 3 server processes × 8 writers, SIGKILLs and an outage (issue 22): about 2 minutes.
+  ["sync-chaos", syncChaos],
   ["provision", provision],
   // Minutes each (generation of 100,000 files): `npm run bench -- scale` runs only these two.
   ["scale-100k", { run: scale.runBig }],
