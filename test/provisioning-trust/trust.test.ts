@@ -137,7 +137,9 @@ describe("signed KB artifacts verify against pinned keys", () => {
     const err = untrustedError(() =>
       evaluateTrust([signed()], cfg({ trust: ["lab"] }), { autoTrust: true }),
     );
-    expect(err.message).toMatch(/^KB lab: skill ops: unknown signing key: signed with key id 21fe31df/);
+    expect(err.message).toMatch(
+      /^KB lab: skill ops: unknown signing key: signed with key id 21fe31df/,
+    );
     expect(err.message).toMatch(/not pinned for KB lab \(pinned: none\)/);
     expect(err.message).toContain(`--pin-key lab=${PUBLIC_KEY}`);
     expect(err.message).toMatch(/nothing was written/);
