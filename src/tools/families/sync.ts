@@ -36,7 +36,7 @@ const FLUSH_MS = 5_000;
 const syncStatus = defineTool({
   name: "sync_status",
   description:
-    "Remote sync of the KB: state disabled|no_remote|clean|pending|failed, head, unpushed commits, last error/attempt, push mode, open conflicts.",
+    "Remote sync of the KB: state disabled|no_remote|clean|pending|failed|diverged, head, unpushed commits, last error/attempt, push mode, open conflicts.",
   readOnly: true,
   advanced: false,
   idempotent: true,
