@@ -9,7 +9,8 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanEnv, type RunningServer, runBin, startServer, tempDir } from "../helpers.js";
+import { cleanEnv, type RunningServer, runBin, tempDir } from "../helpers.js";
+import { startScenarioServer, stopScenario } from "./scenario-server.js";
 
 const sandbox = tempDir("carto-go03-");
 const kb = join(sandbox.dir, "kb");
@@ -19,15 +20,9 @@ let server: RunningServer;
 beforeAll(async () => {
   mkdirSync(kb);
   mkdirSync(home);
-  server = await startServer(["--kb", kb, "--init", "--http", "127.0.0.1:0"], {
-    cwd: sandbox.dir,
-    env: cleanEnv({ CARTOGRAPHER_AUTH: "false" }),
-  });
+  server = await startScenarioServer(sandbox, ["--kb", kb, "--init", "--http", "127.0.0.1:0"]);
 }, 60_000);
-afterAll(async () => {
-  await server?.stop();
-  sandbox.cleanup();
-});
+afterAll(() => stopScenario(server, sandbox));
 
 describe("Go scenario 03: connect opencode", () => {
   it("writes the remote entry, the bundled kb-create skill, the lockfile and the client yaml", async () => {

@@ -10,7 +10,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanEnv, type RunningServer, runBin, startServer, tempDir } from "../helpers.js";
+import { cleanEnv, type RunningServer, runBin, tempDir } from "../helpers.js";
+import { startScenarioServer, stopScenario } from "./scenario-server.js";
 
 const SKILL = "kbinfra--query-rete";
 const sandbox = tempDir("carto-go04-");
@@ -30,15 +31,9 @@ beforeAll(async () => {
     `---\nname: ${SKILL}\ndescription: Query the network map of the homelab KB\n---\n# Query rete\nUse search.\n`,
   );
   mkdirSync(home);
-  server = await startServer(["--kb", kb, "--init", "--http", "127.0.0.1:0"], {
-    cwd: sandbox.dir,
-    env: cleanEnv({ CARTOGRAPHER_AUTH: "false" }),
-  });
+  server = await startScenarioServer(sandbox, ["--kb", kb, "--init", "--http", "127.0.0.1:0"]);
 }, 60_000);
-afterAll(async () => {
-  await server?.stop();
-  sandbox.cleanup();
-});
+afterAll(() => stopScenario(server, sandbox));
 
 describe("Go scenario 04: skill materialization and prune", () => {
   it("connect opencode --auto-trust materializes the KB's skill and records it in the lockfile", async () => {

@@ -12,7 +12,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanEnv, type RunningServer, runBin, startServer, tempDir } from "../helpers.js";
+import { cleanEnv, type RunningServer, runBin, tempDir } from "../helpers.js";
+import { startScenarioServer, stopScenario } from "./scenario-server.js";
 
 const SENTINEL = "D116_LOCAL_SECRET_MUST_NOT_APPEAR";
 /** The reference the descriptor carries (written as text, never expanded). */
@@ -55,15 +56,9 @@ beforeAll(async () => {
     config,
     `http: "127.0.0.1:0"\ninit: true\nkbs:\n  - path: ${kb}\n    mcp_allowlist:\n      - name: local-tools\n        transport: stdio\n        target: ${fake}\n`,
   );
-  server = await startServer(["--config", config], {
-    cwd: sandbox.dir,
-    env: cleanEnv({ CARTOGRAPHER_AUTH: "false" }),
-  });
+  server = await startScenarioServer(sandbox, ["--config", config]);
 }, 60_000);
-afterAll(async () => {
-  await server?.stop();
-  sandbox.cleanup();
-});
+afterAll(() => stopScenario(server, sandbox));
 
 describe("Go scenario 13_stdio_mcp", () => {
   it("every provider gets the approved stdio descriptor in its shape; nothing runs, no secret is written", async () => {

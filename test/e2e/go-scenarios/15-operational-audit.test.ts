@@ -9,8 +9,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanEnv, type RunningServer, runBin, startServer, tempDir } from "../helpers.js";
+import { type RunningServer, runBin, tempDir } from "../helpers.js";
 import { plainCall } from "./plain-mcp.js";
+import { startScenarioServer, stopScenario } from "./scenario-server.js";
 
 const KB = "15_operational_audit-kb";
 const sandbox = tempDir("carto-go15-");
@@ -25,15 +26,9 @@ beforeAll(async () => {
     config,
     `http: "127.0.0.1:0"\ninit: true\nkbs:\n  - path: ${kb}\n    name: ${KB}\naudit:\n  log: ${log}\n  mode: best_effort\n`,
   );
-  server = await startServer(["--config", config], {
-    cwd: sandbox.dir,
-    env: cleanEnv({ CARTOGRAPHER_AUTH: "false" }),
-  });
+  server = await startScenarioServer(sandbox, ["--config", config]);
 }, 60_000);
-afterAll(async () => {
-  await server?.stop();
-  sandbox.cleanup();
-});
+afterAll(() => stopScenario(server, sandbox));
 
 const cli = (args: string[]) => runBin(["audit", ...args], { cwd: sandbox.dir });
 
