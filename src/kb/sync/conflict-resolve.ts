@@ -20,6 +20,7 @@ import {
   registerConflict,
   withoutDegraded,
 } from "./conflicts.js";
+import { haltMessage, pullHalt } from "./diverged.js";
 import type { KbSync, SyncNote } from "./kb-sync.js";
 import {
   changedPaths,
@@ -112,6 +113,10 @@ async function finalize(sync: KbSync, entries: ConflictEntry[], now: Date): Prom
     throw new KbError("conflict", "the KB is on a detached HEAD: check out its branch first");
   // The freshest remote side, when the remote answers; else the one last fetched.
   await fetchOrigin(sync.remote);
+  // A remote that dropped history this server had (a force-push) or tracks private state is
+  // not merged: the resolution would push the dropped commits back (docs/decisions.md).
+  const halt = await pullHalt(root, branch);
+  if (halt) throw new KbError("conflict", haltMessage(sync.kbName, halt));
   const theirs = (await theirsSide(root, entries)) as string;
   const before = (await revParse(root, "HEAD")) as string;
   const contents = await Promise.all(

@@ -186,6 +186,11 @@ export class KbSync {
     return this.conflicted.length;
   }
 
+  /** The KB's name, for operator-facing messages. */
+  get kbName(): string {
+    return this.deps.kb;
+  }
+
   conflicts(): readonly ConflictEntry[] {
     return this.conflicted;
   }
