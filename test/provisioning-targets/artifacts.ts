@@ -1,6 +1,6 @@
 /**
  * The artifact set every target test renders: the Go fixture KB's real skill (read from
- * shared/fixtures/go-kb-homelab-lite/skills/) plus a synthetic agent, hook, MCP descriptors and
+ * test/fixtures/go-kb-homelab-lite/skills/) plus a synthetic agent, hook, MCP descriptors and
  * instructions, built as the manifest reader hands them over (content hash recomputed).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
