@@ -5,9 +5,9 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { KbStore } from "../src/kb/api.js";
-import { openKb } from "../src/kb/store.js";
-import type { KbSettings } from "../src/kb/types.js";
+import type { KbStore } from "../src/kb/core/api.js";
+import { openKb } from "../src/kb/store/store.js";
+import type { KbSettings } from "../src/kb/core/types.js";
 import { openKbIndex } from "../src/search/kb-index.js";
 import type { SqliteSearchIndex } from "../src/search/sqlite-index.js";
 import { BENCH_GIT_ENV, type GeneratedConcept, generateKb } from "./gen-kb.js";

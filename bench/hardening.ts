@@ -10,7 +10,7 @@
 import fs from "node:fs/promises";
 import { Agent, get } from "node:http";
 import path from "node:path";
-import { VISIBLE_ALL } from "../src/kb/types.js";
+import { VISIBLE_ALL } from "../src/kb/core/types.js";
 import type { BenchContext } from "./context.js";
 import { type Figure, type Section, summarize } from "./harness.js";
 import { callBody, postRpc, runLoad } from "./load.js";

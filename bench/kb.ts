@@ -1,9 +1,9 @@
 /** Section `kb`: generate the KB, full index build, warm open of the unchanged KB. */
 
 import path from "node:path";
-import { openKb } from "../src/kb/store.js";
+import { openKb } from "../src/kb/store/store.js";
 import { openKbIndex } from "../src/search/kb-index.js";
-import { reindexKb } from "../src/search/reindex-kb.js";
+import { rebuildKbIndex } from "../src/search/rebuild-kb-index.js";
 import { openSearchIndex } from "../src/search/sqlite-index.js";
 import type { BenchContext } from "./context.js";
 import { type Figure, type Section, timed } from "./harness.js";
@@ -19,9 +19,9 @@ export async function run(ctx: BenchContext): Promise<Section> {
   const total = (await store.scanConceptFiles()).length;
 
   ctx.log(
-    "full index build (reindexKb: read every concept through the store, index, one transaction)",
+    "full index build (rebuildKbIndex: read every concept through the store, index, one transaction)",
   );
-  const build = await timed(() => reindexKb(store));
+  const build = await timed(() => rebuildKbIndex(store));
   figures.push({
     name: `full index build (${total} concepts)`,
     value: total / (build.ms / 1000),

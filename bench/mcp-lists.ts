@@ -6,8 +6,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { startHttpServer } from "../src/http/server.js";
-import { initKb } from "../src/kb/init.js";
-import type { KbSettings } from "../src/kb/types.js";
+import { initKb } from "../src/kb/store/init.js";
+import type { KbSettings } from "../src/kb/core/types.js";
 import { silentLogger } from "../src/logger.js";
 import { createCartographer } from "../src/mcp/app.js";
 import { type MountedKb, mountKb } from "../src/mcp/mount.js";

@@ -12,8 +12,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Visibility } from "../src/kb/types.js";
-import { VISIBLE_ALL } from "../src/kb/types.js";
+import type { Visibility } from "../src/kb/core/types.js";
+import { VISIBLE_ALL } from "../src/kb/core/types.js";
 import type { SearchQuery } from "../src/search/api.js";
 import { HIT_QUERIES } from "./queries.js";
 import { ADJECTIVES, NOUNS, TYPE_PALETTE, VERBS } from "./words.js";
@@ -78,7 +78,7 @@ export function answerQueries(maps: string[]): SearchQuery[] {
 }
 
 async function dump(root: string, outFile: string): Promise<void> {
-  const { openKb } = await import("../src/kb/store.js");
+  const { openKb } = await import("../src/kb/store/store.js");
   const { openKbIndex } = await import("../src/search/kb-index.js");
   const store = await openKb({
     name: "bench",

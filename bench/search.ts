@@ -1,6 +1,6 @@
 /** Section `search`: keyword search p50/p95, unfiltered and under a one-map-of-eight visibility. */
-import type { Visibility } from "../src/kb/types.js";
-import { VISIBLE_ALL } from "../src/kb/types.js";
+import type { Visibility } from "../src/kb/core/types.js";
+import { VISIBLE_ALL } from "../src/kb/core/types.js";
 import type { BenchContext } from "./context.js";
 import { type Section, summarize } from "./harness.js";
 import { HIT_QUERIES } from "./queries.js";

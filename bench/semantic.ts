@@ -6,7 +6,7 @@
  * server's work, not a model's inference or understanding.
  */
 import Database from "better-sqlite3";
-import { VISIBLE_ALL } from "../src/kb/types.js";
+import { VISIBLE_ALL } from "../src/kb/core/types.js";
 import { silentLogger } from "../src/logger.js";
 import { KbEmbeddings } from "../src/search/embeddings/kb-embeddings.js";
 import { createEmbeddingClient } from "../src/search/embeddings/provider.js";

@@ -22,7 +22,7 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { initKb } from "../src/kb/init.js";
+import { initKb } from "../src/kb/store/init.js";
 import type { BenchContext } from "./context.js";
 import type { Section } from "./harness.js";
 import { BIN } from "./stdio.js";

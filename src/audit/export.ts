@@ -2,7 +2,7 @@
  * `audit export`: a JSON report of the events and counts, produced only from a chain that
  * verifies — a corrupt log yields no document at all (D119), never a partial one.
  */
-import { writeFileAtomic } from "../kb/atomic-write.js";
+import { writeFileAtomic } from "../common/atomic-write.js";
 import type { CheckpointSegment } from "./checkpoint.js";
 import {
   type AnyAuditEntry,

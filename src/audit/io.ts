@@ -5,7 +5,7 @@
  */
 import { constants } from "node:fs";
 import * as fs from "node:fs/promises";
-import { writeFileAtomic } from "../kb/atomic-write.js";
+import { writeFileAtomic } from "../common/atomic-write.js";
 
 export interface AuditFile {
   /** Writes `data` at `position`; resolves with the number of bytes written (may be short). */

@@ -5,7 +5,7 @@
  * are taken over as for KBs (kb/process-lock.ts, docs/operations.md "Locks").
  */
 import { basename } from "node:path";
-import { acquireProcessLock, type HeldLock } from "../kb/process-lock.js";
+import { acquireProcessLock, type HeldLock } from "../common/process-lock.js";
 import type { Logger } from "../logger.js";
 
 /** The lock file of the audit log at `logPath`. */

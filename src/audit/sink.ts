@@ -5,8 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { isKbError } from "../kb/errors.js";
-import type { HeldLock } from "../kb/process-lock.js";
+import { isKbError } from "../common/errors.js";
+import type { HeldLock } from "../common/process-lock.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { type ArchiveContext, applyRetention, reconcileIndex, rotateLog } from "./archive.js";
 import { defaultArchiveDir } from "./checkpoint.js";

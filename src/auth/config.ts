@@ -13,7 +13,7 @@
  *     authorization_servers: ["https://issuer.example"]
  */
 import { z } from "zod";
-import { SettingError } from "../kb/errors.js";
+import { SettingError } from "../common/errors.js";
 import { roleProblems, tokenProblems } from "./checks.js";
 import type { Access } from "./types.js";
 

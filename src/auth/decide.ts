@@ -52,8 +52,8 @@
  * hidden (2). A failed whole-KB requirement is `forbidden` (it does not depend on targets).
  * Allowed non-collection calls carry the read visibility, so handlers filter anything they list.
  */
-import type { Placement, SelectorRule, Visibility } from "../kb/types.js";
-import { isVisible } from "../kb/visibility.js";
+import type { Placement, SelectorRule, Visibility } from "../kb/core/types.js";
+import { isVisible } from "../kb/core/visibility.js";
 import type {
   Access,
   AuthRequest,

@@ -2,7 +2,7 @@
  * `${NAME}` references in token values, expanded from an environment the CLI passes in, so a
  * config file can be committed without its secrets.
  */
-import { SettingError } from "../kb/errors.js";
+import { SettingError } from "../common/errors.js";
 import type { Env } from "./config.js";
 
 const REF = /\$\{([^}]*)\}/g;

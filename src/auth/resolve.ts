@@ -2,7 +2,7 @@
  * Merges the YAML `auth:` block with the env/flag overrides into what compileAuth takes
  * (precedence default → YAML → env → flags is the CLI's; it passes the winning raw strings).
  */
-import { SettingError } from "../kb/errors.js";
+import { SettingError } from "../common/errors.js";
 import type { AuthConfig, AuthMode, Env, ResolvedAuthInput } from "./config.js";
 import { expandEnvRefs } from "./env-refs.js";
 import { parseTokensEnv } from "./tokens-env.js";

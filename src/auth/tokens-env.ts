@@ -4,7 +4,7 @@
  * admin token. Errors name the entry and scope positions only: the string holds secrets, so no
  * part of it is ever echoed.
  */
-import { SettingError } from "../kb/errors.js";
+import { SettingError } from "../common/errors.js";
 import type { TokenSpec } from "./config.js";
 import { parseScope } from "./scopes.js";
 

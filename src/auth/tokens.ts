@@ -3,8 +3,8 @@
  * compares against every digest in constant time. Policies compile once, deep-frozen.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { SettingError } from "../kb/errors.js";
-import { resolveKbName } from "../kb/kb-name.js";
+import { SettingError } from "../common/errors.js";
+import { resolveKbName } from "../kb/core/kb-name.js";
 import { roleProblems, tokenLabel, tokenProblems } from "./checks.js";
 import type { AuthMode, ResolvedAuthInput, RoleSpec, TokenSpec } from "./config.js";
 import { parseScope } from "./scopes.js";

@@ -1,7 +1,7 @@
 /**
  * Principals and policies (D44, D45, D118). Pure data; compiled once at startup, immutable.
  */
-import type { Visibility } from "../kb/types.js";
+import type { Visibility } from "../kb/core/types.js";
 
 export type Access = "r" | "rw";
 

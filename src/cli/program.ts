@@ -3,7 +3,7 @@
  * plus the CliIo; this file only declares the command line.
  */
 import { Command, CommanderError } from "commander";
-import { isKbError, isSettingError } from "../kb/errors.js";
+import { isKbError, isSettingError } from "../common/errors.js";
 import { VERSION } from "../version.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "./io.js";
 import { unknownCommandHint } from "./unknown-command.js";

@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { writeFileAtomic as writeAtomically } from "../kb/atomic-write.js";
+import { writeFileAtomic as writeAtomically } from "../common/atomic-write.js";
 import { ConfigError } from "./errors.js";
 import { ESCAPE_NOTE, symlinkEscape } from "./symlink-escape.js";
 

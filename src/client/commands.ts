@@ -6,15 +6,15 @@ export { type ApproveOptions, approve } from "./commands/approve.js";
 export { type ConnectOptions, connect } from "./commands/connect.js";
 export { type DisconnectOptions, disconnect } from "./commands/disconnect.js";
 export { type DoctorOptions, doctor } from "./commands/doctor.js";
+export { reconnect } from "./commands/reconnect.js";
+export { type RevokeOptions, revoke } from "./commands/revoke.js";
+export { type StatusOptions, status } from "./commands/status.js";
+export { type SyncOptions, sync } from "./commands/sync.js";
+export { type TrustCommandOptions, trust } from "./commands/trust.js";
 export {
   type CommandIo,
   type CommonOptions,
   EXIT_DRIFT,
   EXIT_ERROR,
   EXIT_OK,
-} from "./commands/io.js";
-export { reconnect } from "./commands/reconnect.js";
-export { type RevokeOptions, revoke } from "./commands/revoke.js";
-export { type StatusOptions, status } from "./commands/status.js";
-export { type SyncOptions, sync } from "./commands/sync.js";
-export { type TrustCommandOptions, trust } from "./commands/trust.js";
+} from "./lib/io.js";

@@ -9,7 +9,7 @@
  *   a name in another case finds its KB when only one matches ignoring case (kb/kb-name.ts)
  *   a KB that could not be opened (issue 10 item 3), wherever it is named → 503 with its reason
  */
-import { resolveKbName } from "../kb/kb-name.js";
+import { resolveKbName } from "../kb/core/kb-name.js";
 
 export const MCP_PATH = "/mcp";
 export const ROUTED_PATH = "/mcp/routed";

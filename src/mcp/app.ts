@@ -9,7 +9,7 @@
  */
 import type { AuditSinkOptions } from "../audit/sink.js";
 import type { AuditSink } from "../audit/types.js";
-import type { KbSettings } from "../kb/types.js";
+import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import type { EmbeddingsConfig } from "../search/embeddings/config.js";
 import type { ToolSpec } from "../tools/spec.js";

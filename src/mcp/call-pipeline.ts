@@ -30,7 +30,7 @@ import {
 } from "../audit/types.js";
 import { authorize } from "../auth/decide.js";
 import type { AuthRequest, Decision } from "../auth/types.js";
-import { isKbError, KbError } from "../kb/errors.js";
+import { isKbError, KbError } from "../common/errors.js";
 import type { Logger } from "../logger.js";
 import { canonicalArgs, validateArgs } from "../tools/args.js";
 import { denialError, renderError, renderResult } from "../tools/result.js";

@@ -13,7 +13,7 @@ import type {
   ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AuditSink } from "../audit/types.js";
-import type { KbSettings } from "../kb/types.js";
+import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import type { KbRuntime } from "../tools/runtime.js";
 import type { ToolSpec } from "../tools/spec.js";

@@ -4,10 +4,10 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { configuredIdentity, FALLBACK_IDENTITY } from "../kb/git.js";
-import { conceptIdOf } from "../kb/store-read.js";
+import { configuredIdentity, FALLBACK_IDENTITY } from "../kb/git/git.js";
+import { conceptIdOf } from "../kb/store/store-read.js";
 import { KbSync } from "../kb/sync/kb-sync.js";
-import type { ConceptDoc } from "../kb/types.js";
+import type { ConceptDoc } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import type { SearchIndex } from "../search/api.js";
 import type { FileStat } from "../search/rows.js";

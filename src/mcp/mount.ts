@@ -6,12 +6,12 @@
  * benchmarks) it is reconciled before mountKb returns. Closing a mount stops the build and the
  * refresh, then closes its index.
  */
-import type { KbStore } from "../kb/api.js";
-import { realPathInside } from "../kb/fsutil.js";
-import { acquireKbLock } from "../kb/kb-lock.js";
-import type { HeldLock } from "../kb/process-lock.js";
-import { openKb } from "../kb/store.js";
-import type { KbSettings } from "../kb/types.js";
+import type { KbStore } from "../kb/core/api.js";
+import { realPathInside } from "../kb/store/fsutil.js";
+import { acquireKbLock } from "../kb/locks/kb-lock.js";
+import type { HeldLock } from "../common/process-lock.js";
+import { openKb } from "../kb/store/store.js";
+import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import type { ReconcileStats, SearchIndex } from "../search/api.js";
 import { BuildStatus } from "../search/build-status.js";

@@ -6,7 +6,7 @@
  * endpoint must not read or write the wrong KB (docs/decisions.md, "`kb` on a per-KB endpoint").
  * Pure.
  */
-import { resolveKbName } from "../kb/kb-name.js";
+import { resolveKbName } from "../kb/core/kb-name.js";
 
 export type OwnKbArgs = { ok: true; args: unknown } | { ok: false; message: string };
 

@@ -3,7 +3,7 @@
  * with the arguments, then the arguments no placeholder used (the user's `request`), then on a
  * routed endpoint which KB to pass as `kb`. Pure.
  */
-import { parseDocument } from "../kb/frontmatter.js";
+import { parseDocument } from "../kb/core/frontmatter.js";
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]+)\s*\}\}/g;
 

@@ -14,9 +14,9 @@
  *   completion/complete      ≈ concept_list / map_list  collection
  */
 
-import { KbError } from "../kb/errors.js";
-import { parseDocument } from "../kb/frontmatter.js";
-import { validateId } from "../kb/ids.js";
+import { KbError } from "../common/errors.js";
+import { parseDocument } from "../kb/core/frontmatter.js";
+import { validateId } from "../kb/core/ids.js";
 import { defineTool } from "../tools/define.js";
 import { enumOf, int, nonEmptyStr, opt, str } from "../tools/schema.js";
 import type { ToolSpec } from "../tools/spec.js";

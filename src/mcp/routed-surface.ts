@@ -17,7 +17,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { canReadAnyKb } from "../auth/decide.js";
-import { resolveKbName } from "../kb/kb-name.js";
+import { resolveKbName } from "../kb/core/kb-name.js";
 import type { IndexProgress } from "../search/build-status.js";
 import {
   type CompletionRef,

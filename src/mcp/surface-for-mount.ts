@@ -1,6 +1,6 @@
 /** A mounted KB's surface with the registry's tools for its settings (or the given ones). */
 import type { AuditSink } from "../audit/types.js";
-import type { KbSettings } from "../kb/types.js";
+import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import { toolsFor } from "../tools/registry.js";
 import type { ToolSpec } from "../tools/spec.js";

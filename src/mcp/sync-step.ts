@@ -4,9 +4,9 @@
  * KB lock before the handler, and a write to a concept in conflict is refused. After a write's
  * commit the push is started (or done inline), and the result says when it has not landed.
  */
-import { isKbError, KbError } from "../kb/errors.js";
+import { isKbError, KbError } from "../common/errors.js";
 import type { SyncNote } from "../kb/sync/kb-sync.js";
-import type { Visibility } from "../kb/types.js";
+import type { Visibility } from "../kb/core/types.js";
 import type { KbRuntime } from "../tools/runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { visibleIds, visibleSyncText } from "../tools/support/sync-visibility.js";

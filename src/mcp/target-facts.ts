@@ -5,12 +5,12 @@
 import { posix } from "node:path";
 import { hasWholeKb } from "../auth/decide.js";
 import type { AuthRequest, Policy, TargetFacts } from "../auth/types.js";
-import type { KbStore } from "../kb/api.js";
-import { filesUnderDir } from "../kb/assets.js";
-import { KbError } from "../kb/errors.js";
-import { parseDocument } from "../kb/frontmatter.js";
-import { candidatePaths, placementOf } from "../kb/ids.js";
-import type { ConceptDoc, MapDescriptor, Placement } from "../kb/types.js";
+import type { KbStore } from "../kb/core/api.js";
+import { filesUnderDir } from "../kb/store/assets.js";
+import { KbError } from "../common/errors.js";
+import { parseDocument } from "../kb/core/frontmatter.js";
+import { candidatePaths, placementOf } from "../kb/core/ids.js";
+import type { ConceptDoc, MapDescriptor, Placement } from "../kb/core/types.js";
 import type { ToolSpec, ToolTarget } from "../tools/spec.js";
 
 /**

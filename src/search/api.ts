@@ -4,7 +4,7 @@
  * a `Visibility` and applies it INSIDE the SQL query, before LIMIT, so counts and pages never
  * reveal a hidden concept (D118).
  */
-import type { ConceptDoc, Visibility } from "../kb/types.js";
+import type { ConceptDoc, Visibility } from "../kb/core/types.js";
 
 export interface ReconcileStats {
   added: number;

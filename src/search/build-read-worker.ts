@@ -7,7 +7,7 @@
  * in-process read.
  */
 import { parentPort } from "node:worker_threads";
-import { readIndexDocs } from "../kb/index-read.js";
+import { readIndexDocs } from "../kb/store/index-read.js";
 import type { ReadReply, ReadRequest } from "./build-reader.js";
 import { prepareRow } from "./rows.js";
 

@@ -11,9 +11,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { ConceptFileStat } from "../kb/api.js";
-import { readIndexDocs } from "../kb/index-read.js";
-import type { ConceptDoc, MapDescriptor } from "../kb/types.js";
+import type { ConceptFileStat } from "../kb/core/api.js";
+import { readIndexDocs } from "../kb/store/index-read.js";
+import type { ConceptDoc, MapDescriptor } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import type { PreparedRow } from "./rows.js";
 

@@ -2,7 +2,7 @@
  * One concept's rows across the index's tables (concepts, bodies, both FTS5 indexes, fields):
  * inserted together and deleted together, always inside the caller's transaction.
  */
-import type { ConceptDoc } from "../kb/types.js";
+import type { ConceptDoc } from "../kb/core/types.js";
 import { type FileStat, type PreparedRow, prepareRow } from "./rows.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { Vocabulary } from "./vocabulary.js";

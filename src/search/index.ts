@@ -9,7 +9,7 @@ export {
   openKbIndexFile,
   type PassControl,
 } from "./kb-index.js";
-export { type ReindexOptions, reindexKb } from "./reindex-kb.js";
+export { type RebuildOptions, rebuildKbIndex } from "./rebuild-kb-index.js";
 export { parseTimestamp } from "./rows.js";
 export {
   type IndexedFile,

@@ -5,8 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { ConceptFileStat, KbStore } from "../kb/api.js";
-import type { ConceptDoc, MapDescriptor } from "../kb/types.js";
+import type { ConceptFileStat, KbStore } from "../kb/core/api.js";
+import type { ConceptDoc, MapDescriptor } from "../kb/core/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ReconcileStats } from "./api.js";
 import { type DocReader, inProcessReader } from "./build-reader.js";

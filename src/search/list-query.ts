@@ -4,7 +4,7 @@
  * file is gone (moved or deleted, index not yet caught up) are dropped from the page and from
  * `total` (issue 10 item 8).
  */
-import { KbError } from "../kb/errors.js";
+import { KbError } from "../common/errors.js";
 import type { ListItem, ListQuery, ListResult } from "./api.js";
 import { parseTimestamp } from "./rows.js";
 import { scopeSql } from "./scope.js";

@@ -5,14 +5,14 @@
  * every file and reads every stored row. Without one (first build, no git, a changed map
  * layout, git unable to answer) the pass walks every file as before.
  */
-import type { ConceptFileStat, KbStore } from "../kb/api.js";
-import type { MapDescriptor } from "../kb/types.js";
+import type { ConceptFileStat, KbStore } from "../kb/core/api.js";
+import type { MapDescriptor } from "../kb/core/types.js";
 import {
   changedBetween,
   statConceptPaths,
   type TreeSnapshot,
   treeSnapshot,
-} from "../kb/working-tree.js";
+} from "../kb/store/working-tree.js";
 import type { SqliteSearchIndex } from "./sqlite-index.js";
 import type { IndexedFile } from "./sqlite-index-api.js";
 

@@ -1,5 +1,5 @@
 /** Maps a ConceptDoc to the values stored in the index. Pure. */
-import type { ConceptDoc, FmScalar, FmValue } from "../kb/types.js";
+import type { ConceptDoc, FmScalar, FmValue } from "../kb/core/types.js";
 import { boundedBody, storedFold } from "./text-bounds.js";
 
 export interface FileStat {

@@ -1,5 +1,5 @@
 /** Id-prefix predicate shared by search `scope` and list `prefix`. Pure. */
-import { KbError } from "../kb/errors.js";
+import { KbError } from "../common/errors.js";
 import type { SqlFragment } from "./sql-fragment.js";
 
 /**

@@ -1,10 +1,10 @@
 /**
  * The contract of the SQLite index beyond SearchIndex (src/search/api.ts): the file bookkeeping,
- * bulk build and damage handling that openKbIndex/reindexKb and the background build use.
+ * bulk build and damage handling that openKbIndex/rebuildKbIndex and the background build use.
  * Implemented by sqlite-index.ts.
  */
 import type Database from "better-sqlite3";
-import type { ConceptDoc } from "../kb/types.js";
+import type { ConceptDoc } from "../kb/core/types.js";
 import type { SearchIndex } from "./api.js";
 import type { FileStat } from "./rows.js";
 
@@ -20,7 +20,7 @@ export interface IndexedFile {
   statAtMs: number | null;
 }
 
-/** SearchIndex plus the file bookkeeping openKbIndex/reindexKb use (additive to the contract). */
+/** SearchIndex plus the file bookkeeping openKbIndex/rebuildKbIndex use (additive to the contract). */
 export interface SqliteSearchIndex extends SearchIndex {
   /** True when the database file was created empty at open (missing, corrupt, outdated) or since. */
   readonly fresh: boolean;

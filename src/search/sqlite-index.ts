@@ -2,8 +2,8 @@
  * The SQLite FTS5 implementation of SearchIndex (src/search/api.ts).
  */
 import type Database from "better-sqlite3";
-import { KbError } from "../kb/errors.js";
-import type { ConceptDoc } from "../kb/types.js";
+import { KbError } from "../common/errors.js";
+import type { ConceptDoc } from "../kb/core/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ListQuery, ListResult, ReconcileStats, SearchQuery, SearchResult } from "./api.js";
 import { takePreparedRow } from "./build-reader.js";
@@ -20,7 +20,7 @@ import { indexedFilesById, indexedFilesPage } from "./indexed-files.js";
 import { quickCheckInWorker } from "./integrity-check.js";
 import { runList } from "./list-query.js";
 import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
-import { defaultOffThread, type OffThread } from "./rank-thread.js";
+import { defaultOffThread, type OffThread } from "./ranking/rank-thread.js";
 import type { ConceptRow, FileStat } from "./rows.js";
 import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
 import { type PathExists, runSearch, type SearchContext } from "./search-query.js";

@@ -1,10 +1,10 @@
 /**
- * Compiles a Visibility (src/kb/types.ts) into a SQL predicate over the `concepts` columns
- * map/journal/type. Must decide exactly like isVisible (src/kb/visibility.ts); a property test
+ * Compiles a Visibility (src/kb/core/types.ts) into a SQL predicate over the `concepts` columns
+ * map/journal/type. Must decide exactly like isVisible (src/kb/core/visibility.ts); a property test
  * pins the equivalence. Applied inside the query, before LIMIT (D118), so pages, totals and
  * snippets never reveal a hidden concept. Pure.
  */
-import type { SelectorRule, Visibility } from "../kb/types.js";
+import type { SelectorRule, Visibility } from "../kb/core/types.js";
 import { placeholders, type SqlFragment, TRUE_SQL } from "./sql-fragment.js";
 
 /** `alias` is the table alias of `concepts` in the surrounding query (e.g. `c`). */

@@ -6,7 +6,7 @@
  * without the key satisfies `!=`). Comparison is exact text: numbers and booleans as written
  * in YAML (`3`, `true`), null as the empty string.
  */
-import { KbError } from "../kb/errors.js";
+import { KbError } from "../common/errors.js";
 import type { SqlFragment } from "./sql-fragment.js";
 
 export interface WherePredicate {

@@ -10,7 +10,7 @@
  * it expected, so an agent can fix the call in one step.
  * Both steps first rename the tool's Go v0.5 argument names to ours ({@link canonicalArgs}).
  */
-import { KbError } from "../kb/errors.js";
+import { KbError } from "../common/errors.js";
 import type { AnyArg, ArgsOf, Shape } from "./schema.js";
 import type { ToolSpec } from "./spec.js";
 

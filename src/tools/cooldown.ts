@@ -4,7 +4,7 @@
  * One-at-a-time comes from the KB write lock the tool runs under. State is in memory: a restart
  * forgets it.
  */
-import { KbError } from "../kb/errors.js";
+import { KbError } from "../common/errors.js";
 
 export class Cooldown<K extends object> {
   private readonly lastStart = new WeakMap<K, number>();

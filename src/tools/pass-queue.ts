@@ -12,7 +12,7 @@
  * equals), so one principal's backlog never keeps another's pass waiting behind it. In memory,
  * per KB runtime; a restart forgets it.
  */
-import { KbError } from "../kb/errors.js";
+import { KbError } from "../common/errors.js";
 
 export interface PassLimits {
   /** Passes running at once on one KB. */

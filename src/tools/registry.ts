@@ -4,7 +4,7 @@
  * class, a duplicate name, a targeted class without `targets`, or audit fields that could
  * record content.
  */
-import type { KbSettings } from "../kb/types.js";
+import type { KbSettings } from "../kb/core/types.js";
 import { assetTools } from "./families/assets.js";
 import { batchTools } from "./families/batch.js";
 import { governanceTools } from "./families/governance.js";

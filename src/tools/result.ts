@@ -3,8 +3,8 @@
  * tokens than pretty JSON); errors are `<code>: <message>`. Denials are byte-exact: `forbidden`,
  * and `not found` for a hidden exact resource, so a denial never reveals more than its name.
  */
-import { KbError } from "../kb/errors.js";
-import { shortenAbsolutePaths } from "../kb/shorten-paths.js";
+import { KbError } from "../common/errors.js";
+import { shortenAbsolutePaths } from "../kb/core/shorten-paths.js";
 
 /** Exact text of a denial for a hidden resource (identical for every tool and resource). */
 export const NOT_FOUND_TEXT = "not found";

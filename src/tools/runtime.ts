@@ -3,10 +3,10 @@
  * under way. `apply` is the only way a tool writes: the plan is written atomically, the index
  * re-synced for the touched ids, and the paths remembered for the one commit the surface makes.
  */
-import type { AppliedPlan, KbStore, WritePlan } from "../kb/api.js";
-import { isKbError } from "../kb/errors.js";
+import type { AppliedPlan, KbStore, WritePlan } from "../kb/core/api.js";
+import { isKbError } from "../common/errors.js";
 import type { KbSync } from "../kb/sync/kb-sync.js";
-import type { KbSettings } from "../kb/types.js";
+import type { KbSettings } from "../kb/core/types.js";
 import type { SearchIndex } from "../search/api.js";
 import { BuildStatus, type IndexProgress } from "../search/build-status.js";
 import type { KbEmbeddings } from "../search/embeddings/kb-embeddings.js";

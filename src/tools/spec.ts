@@ -4,8 +4,8 @@
  * and the handler's argument type. A tool without a resource class cannot register (see
  * registry.ts).
  */
-import type { KbStore } from "../kb/api.js";
-import type { KbSettings, Visibility } from "../kb/types.js";
+import type { KbStore } from "../kb/core/api.js";
+import type { KbSettings, Visibility } from "../kb/core/types.js";
 import type { KbRuntime } from "./runtime.js";
 
 /**

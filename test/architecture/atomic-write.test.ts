@@ -1,5 +1,5 @@
 /**
- * One owner per invariant: whole-file writes go through src/kb/atomic-write.ts. A new
+ * One owner per invariant: whole-file writes go through src/common/atomic-write.ts. A new
  * rename-based or direct whole-file write anywhere else in src/ fails here; each exception
  * below names why it is not a second atomic-write implementation.
  */
@@ -26,14 +26,14 @@ function fsNames(text: string): Set<string> {
 
 /** file → why it may call a raw rename/writeFile. */
 const ALLOWED: Record<string, string> = {
-  "kb/atomic-write.ts": "the owner: temp file, fsync, rename, directory fsync",
-  "kb/apply.ts": "two-phase whole-set commit over atomic-write's temp files, with rollback",
-  "kb/init.ts": "builds a new KB in a hidden folder, then renames the folder into place",
+  "common/atomic-write.ts": "the owner: temp file, fsync, rename, directory fsync",
+  "kb/store/apply.ts": "two-phase whole-set commit over atomic-write's temp files, with rollback",
+  "kb/store/init.ts": "builds a new KB in a hidden folder, then renames the folder into place",
   "audit/io.ts": "the AuditIo seam's rename, used to rotate a closed segment into the archive",
-  "kb/sops.ts":
+  "kb/secrets/sops.ts":
     "writes a scratch copy for `sops set` to edit and removes it; the result goes through a plan",
   "search/open-db.ts": "moves a damaged index and its side files aside (a move, not a write)",
-  "kb/process-lock.ts":
+  "common/process-lock.ts":
     "lock-file protocol: link() creates exclusively, rename() moves a stale lock aside",
 };
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { auditLockPath } from "../../src/audit/log-lock.js";
 import { openAuditSink } from "../../src/audit/sink.js";
 import { verifyAudit } from "../../src/audit/verify.js";
-import { isKbError } from "../../src/kb/errors.js";
+import { isKbError } from "../../src/common/errors.js";
 import { memoryLogger } from "../../src/logger.js";
 import { appendPairs, tempDir } from "./helpers.js";
 

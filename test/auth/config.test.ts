@@ -6,7 +6,7 @@ import {
   type ResolvedAuthInput,
 } from "../../src/auth/config.js";
 import { compileAuth } from "../../src/auth/tokens.js";
-import { isSettingError } from "../../src/kb/errors.js";
+import { isSettingError } from "../../src/common/errors.js";
 
 /** `${NAME}` written without a template-looking literal. */
 const ref = (name: string): string => ["$", "{", name, "}"].join("");

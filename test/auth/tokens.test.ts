@@ -9,7 +9,7 @@ import {
   scopesSupported,
   TokenStore,
 } from "../../src/auth/tokens.js";
-import { isSettingError } from "../../src/kb/errors.js";
+import { isSettingError } from "../../src/common/errors.js";
 
 const roles = [
   {

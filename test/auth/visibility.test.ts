@@ -7,8 +7,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { visibilityFor } from "../../src/auth/decide.js";
 import type { Access, PermissionRule, Policy } from "../../src/auth/types.js";
-import type { Placement } from "../../src/kb/types.js";
-import { isVisible } from "../../src/kb/visibility.js";
+import type { Placement } from "../../src/kb/core/types.js";
+import { isVisible } from "../../src/kb/core/visibility.js";
 
 const subset = (values: string[]) => fc.subarray(values);
 const ruleArb: fc.Arbitrary<PermissionRule> = fc.record({

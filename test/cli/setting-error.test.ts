@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { resolveAuthEnabled } from "../../src/auth/tokens.js";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
 import { runCli } from "../../src/cli/program.js";
-import { isKbError, isSettingError } from "../../src/kb/errors.js";
+import { isKbError, isSettingError } from "../../src/common/errors.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const sandbox = useTempDirs("carto-setting-");

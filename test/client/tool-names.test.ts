@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderId } from "../../src/client/config.js";
 import { renderBlock } from "../../src/client/instructions.js";
-import { agentToolName } from "../../src/client/tool-names.js";
+import { agentToolName } from "../../src/client/provision/targets/index.js";
 
 const tools = ["atlas_overview", "map_list", "search"];
 

@@ -8,7 +8,7 @@ import {
   type HttpServerOptions,
   startHttpServer,
 } from "../../src/http/server.js";
-import type { KbSettings } from "../../src/kb/types.js";
+import type { KbSettings } from "../../src/kb/core/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import type { MountedKb } from "../../src/mcp/mount.js";

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { KbSettings } from "../../src/kb/types.js";
+import type { KbSettings } from "../../src/kb/core/types.js";
 import { defineTool } from "../../src/tools/define.js";
 import { toolsFor } from "../../src/tools/registry.js";
 import { type TempMounts, tempMounts } from "../mcp/helpers.js";

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { TEMP_MARKER, writeFileAtomic } from "../../src/kb/atomic-write.js";
+import { TEMP_MARKER, writeFileAtomic } from "../../src/common/atomic-write.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const sandbox = useTempDirs("carto-atomic-");

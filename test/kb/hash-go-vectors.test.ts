@@ -5,9 +5,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { goQuote, goTrimSpace } from "../../src/kb/go-strconv.js";
-import { contentHash } from "../../src/kb/hash.js";
-import { formatGoScalar } from "../../src/kb/hash-frontmatter.js";
+import { goQuote, goTrimSpace } from "../../src/kb/core/go-strconv.js";
+import { contentHash } from "../../src/kb/core/hash.js";
+import { formatGoScalar } from "../../src/kb/core/hash-frontmatter.js";
 import { GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS } from "../support/fixture.js";
 
 interface Vector {

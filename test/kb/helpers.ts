@@ -1,14 +1,14 @@
 import { expect } from "vitest";
-import { isKbError, type KbErrorCode } from "../../src/kb/errors.js";
+import { isKbError, type KbErrorCode } from "../../src/common/errors.js";
 /** Temp KBs for store tests: real git, explicit identity, cleaned up by the caller. */
 
 import { execFileSync } from "node:child_process";
 import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { KbStore, WritePlan } from "../../src/kb/api.js";
-import { initKb } from "../../src/kb/init.js";
-import { openKb } from "../../src/kb/store.js";
-import type { KbSettings } from "../../src/kb/types.js";
+import type { KbStore, WritePlan } from "../../src/kb/core/api.js";
+import { initKb } from "../../src/kb/store/init.js";
+import { openKb } from "../../src/kb/store/store.js";
+import type { KbSettings } from "../../src/kb/core/types.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
 import { tempDir } from "../support/temp-dir.js";
 

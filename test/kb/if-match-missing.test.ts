@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/kb/errors.js";
+import { isKbError } from "../../src/common/errors.js";
 import { freshKb, type TempKb } from "./helpers.js";
 
 let kb: TempKb | null = null;

@@ -4,7 +4,7 @@
  * Usage: node --import tsx lock-holder.ts <lockFile> <purpose>
  */
 
-import { acquireProcessLock } from "../../src/kb/process-lock.js";
+import { acquireProcessLock } from "../../src/common/process-lock.js";
 import { silentLogger } from "../../src/logger.js";
 
 const [file, purpose = "test"] = process.argv.slice(2) as [string, string?];

@@ -4,8 +4,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/kb/errors.js";
-import { acquireProcessLock, type HeldLock } from "../../src/kb/process-lock.js";
+import { isKbError } from "../../src/common/errors.js";
+import { acquireProcessLock, type HeldLock } from "../../src/common/process-lock.js";
 import { memoryLogger } from "../../src/logger.js";
 import { useTempDirs } from "../support/temp-dir.js";
 

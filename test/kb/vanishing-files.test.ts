@@ -7,7 +7,7 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/kb/errors.js";
+import { isKbError } from "../../src/common/errors.js";
 import type { SqliteSearchIndex } from "../../src/search/index.js";
 import { refreshKbIndex } from "../../src/search/kb-index.js";
 import { allTools } from "../../src/tools/registry.js";

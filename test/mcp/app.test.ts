@@ -1,7 +1,7 @@
 /** The composition root (issue 11): what createCartographer opens, serves, skips and closes. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { acquireKbLock } from "../../src/kb/kb-lock.js";
+import { acquireKbLock } from "../../src/kb/locks/kb-lock.js";
 import { memoryLogger } from "../../src/logger.js";
 import { createCartographer } from "../../src/mcp/app.js";
 import { seedKb, testKbSettings } from "../support/kb.js";

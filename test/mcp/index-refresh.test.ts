@@ -5,9 +5,9 @@
 import { unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { KbStore } from "../../src/kb/api.js";
-import { initKb } from "../../src/kb/init.js";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import type { KbStore } from "../../src/kb/core/api.js";
+import { initKb } from "../../src/kb/store/init.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { memoryLogger, silentLogger } from "../../src/logger.js";
 import { closeMount, type MountedKb, mountKb, startIndexRefresh } from "../../src/mcp/mount.js";
 import { openKbIndex } from "../../src/search/kb-index.js";

@@ -8,8 +8,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { KbError } from "../../src/kb/errors.js";
-import type { KbSettings } from "../../src/kb/types.js";
+import { KbError } from "../../src/common/errors.js";
+import type { KbSettings } from "../../src/kb/core/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { IndexBuildScheduler } from "../../src/mcp/index-build.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorize } from "../../src/auth/decide.js";
 import type { Policy } from "../../src/auth/types.js";
-import type { KbStore } from "../../src/kb/api.js";
+import type { KbStore } from "../../src/kb/core/api.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { buildAuthRequest } from "../../src/mcp/target-facts.js";
 import { toolsFor } from "../../src/tools/registry.js";

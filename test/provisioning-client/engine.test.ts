@@ -12,7 +12,7 @@ import { lockfilePath } from "../../src/client/provision/lockfile.js";
 import { mergeArtifacts } from "../../src/client/provision/merge.js";
 import { printSync, statusJson } from "../../src/client/provision/report.js";
 import { provisionBindings } from "../../src/client/provision/run.js";
-import { acquireProcessLock } from "../../src/kb/process-lock.js";
+import { acquireProcessLock } from "../../src/common/process-lock.js";
 import { silentLogger } from "../../src/logger.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { prepared, recordingIo, skill, snapshot, testTarget } from "./support.js";

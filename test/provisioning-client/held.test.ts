@@ -20,7 +20,7 @@ import { provisionBindings } from "../../src/client/provision/run.js";
 import { provisionTargetFor } from "../../src/client/provision/targets/index.js";
 import { evaluateTrust } from "../../src/client/provision/trust.js";
 import type { Artifact } from "../../src/client/provision/types.js";
-import { artifactContentHash } from "../../src/kb/artifact-sign.js";
+import { artifactContentHash } from "../../src/common/provisioning/artifact-sign.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { recordingIo, skill, snapshot } from "./support.js";
 

@@ -7,7 +7,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { artifactContentHash } from "../../src/kb/artifact-sign.js";
+import { artifactContentHash } from "../../src/common/provisioning/artifact-sign.js";
 import { reviseOf } from "../provisioning-trust/wire.js";
 
 export interface WireFile {

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { CommandIo } from "../../src/client/commands/io.js";
+import type { CommandIo } from "../../src/client/lib/io.js";
 import { ConfigError } from "../../src/client/errors.js";
 import type { Prepared } from "../../src/client/provision/provision.js";
 import type {
@@ -14,7 +14,7 @@ import type {
   ManagedSection,
   ProvisionTarget,
 } from "../../src/client/provision/types.js";
-import { artifactContentHash } from "../../src/kb/artifact-sign.js";
+import { artifactContentHash } from "../../src/common/provisioning/artifact-sign.js";
 
 export function skill(
   kb: string,

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Artifact, ArtifactFile, RenderContext } from "../../src/client/provision/types.js";
-import { artifactContentHash } from "../../src/kb/artifact-sign.js";
+import { artifactContentHash } from "../../src/common/provisioning/artifact-sign.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
 
 export function artifact(

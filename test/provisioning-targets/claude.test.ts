@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { claudeTarget } from "../../src/client/provision/targets/claude.js";
+import { claude as claudeTarget } from "../../src/client/provision/targets/claude.js";
 import { parseFrontmatter } from "../../src/client/provision/targets/frontmatter.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { applyResult, checkSectionLaws } from "./apply.js";

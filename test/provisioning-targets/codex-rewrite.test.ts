@@ -6,7 +6,7 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { codexTarget } from "../../src/client/provision/targets/codex.js";
+import { codex as codexTarget } from "../../src/client/provision/targets/codex.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { artifact, context, HOOK } from "./artifacts.js";
 

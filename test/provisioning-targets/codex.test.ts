@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { codexTarget } from "../../src/client/provision/targets/codex.js";
+import { codex as codexTarget } from "../../src/client/provision/targets/codex.js";
 import { parseFrontmatter } from "../../src/client/provision/targets/frontmatter.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { applyResult, checkSectionLaws } from "./apply.js";

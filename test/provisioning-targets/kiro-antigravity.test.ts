@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { antigravityTarget } from "../../src/client/provision/targets/antigravity.js";
+import { antigravity as antigravityTarget } from "../../src/client/provision/targets/antigravity.js";
 import { parseFrontmatter } from "../../src/client/provision/targets/frontmatter.js";
-import { kiroTarget } from "../../src/client/provision/targets/kiro.js";
+import { kiro as kiroTarget } from "../../src/client/provision/targets/kiro.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { applyResult, checkSectionLaws } from "./apply.js";
 import { artifact, context, fullSet } from "./artifacts.js";

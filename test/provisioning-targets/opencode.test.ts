@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseFrontmatter } from "../../src/client/provision/targets/frontmatter.js";
-import { opencodeTarget } from "../../src/client/provision/targets/opencode.js";
+import { opencode as opencodeTarget } from "../../src/client/provision/targets/opencode.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { applyResult, checkSectionLaws } from "./apply.js";
 import { AGENT, artifact, context, fullSet, MCP_HTTP } from "./artifacts.js";

@@ -16,7 +16,7 @@ import { loadConfig } from "../../src/client/config.js";
 import { openMcpSession } from "../../src/client/mcp-session.js";
 import { fetchManifests } from "../../src/client/provision/manifest.js";
 import { evaluateTrust } from "../../src/client/provision/trust.js";
-import { initKb } from "../../src/kb/init.js";
+import { initKb } from "../../src/kb/store/init.js";
 import {
   cleanEnv,
   GIT_ENV,
@@ -286,7 +286,7 @@ const opsOf = (m: Record<string, unknown>) =>
 
 describe("a tampering proxy between client and server", () => {
   it("approve refuses a re-hashed descriptor whose signature fails once the key is pinned", async () => {
-    const { artifactContentHash, manifestRevision } = await import("../../src/kb/artifact-sign.js");
+    const { artifactContentHash, manifestRevision } = await import("../../src/common/provisioning/artifact-sign.js");
     const url = await tamperingProxy(server.url, (m) => {
       const list = m.artifacts as (WireA & {
         source: string;
@@ -345,7 +345,7 @@ describe("a tampering proxy between client and server", () => {
   });
 
   it("a changed version (re-hashed revision, old signature) fails the trust gate as tampering", async () => {
-    const { manifestRevision } = await import("../../src/kb/artifact-sign.js");
+    const { manifestRevision } = await import("../../src/common/provisioning/artifact-sign.js");
     const url = await tamperingProxy(server.url, (m) => {
       opsOf(m).version = "3";
       const list = m.artifacts as (WireA & {

@@ -1,6 +1,6 @@
 /**
  * Builds `artifact_manifest` answers as the server does (docs/provisioning.md), from the same
- * byte rules (src/kb/artifact-sign.ts), so a test can make a valid answer and then break one
+ * byte rules (src/common/provisioning/artifact-sign.ts), so a test can make a valid answer and then break one
  * field of it.
  */
 
@@ -10,7 +10,7 @@ import {
   artifactContentHash,
   artifactSigner,
   manifestRevision,
-} from "../../src/kb/artifact-sign.js";
+} from "../../src/common/provisioning/artifact-sign.js";
 
 /** RFC 8032 test 1 (docs/provisioning.md "Test vector"). */
 export const SEED = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";

@@ -7,7 +7,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseDocument } from "../../src/kb/frontmatter.js";
+import { parseDocument } from "../../src/kb/core/frontmatter.js";
 import { allTools } from "../../src/tools/registry.js";
 import { PACKAGE_ROOT } from "../../src/tools/support/artifact-manifest.js";
 

@@ -1,13 +1,13 @@
 /**
  * The server keeps each KB's built manifest while the artifact tree's stamp holds
- * (src/kb/artifact-stamp.ts): every change to the artifact folders — a tool write, an edit made
+ * (src/kb/store/artifact-stamp.ts): every change to the artifact folders — a tool write, an edit made
  * beside the server, a replaced folder — shows in the next manifest, and `known_revision` equal to
  * the current revision answers `unchanged` without artifacts. Real temp KBs, real files.
  */
 import { rename, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { artifactTreeStamp, RACY_MS } from "../../src/kb/artifact-stamp.js";
+import { artifactTreeStamp, RACY_MS } from "../../src/kb/store/artifact-stamp.js";
 import { assetTools } from "../../src/tools/families/assets.js";
 import { provisioningTools } from "../../src/tools/families/provisioning.js";
 import { callTool, makeTempKb, type TempKb, tool } from "../tools/helpers.js";

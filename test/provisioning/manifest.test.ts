@@ -11,9 +11,9 @@ import {
   artifactContentHash,
   manifestRevision,
   verifyArtifactSignature,
-} from "../../src/kb/artifact-sign.js";
-import { openKb } from "../../src/kb/store.js";
-import type { KbSettings, Visibility } from "../../src/kb/types.js";
+} from "../../src/common/provisioning/artifact-sign.js";
+import { openKb } from "../../src/kb/store/store.js";
+import type { KbSettings, Visibility } from "../../src/kb/core/types.js";
 import type { Logger } from "../../src/logger.js";
 import { openKbIndex } from "../../src/search/index.js";
 import { assetTools } from "../../src/tools/families/assets.js";

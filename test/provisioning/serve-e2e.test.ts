@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { artifactContentHash, verifyArtifactSignature } from "../../src/kb/artifact-sign.js";
-import { initKb } from "../../src/kb/init.js";
+import { artifactContentHash, verifyArtifactSignature } from "../../src/common/provisioning/artifact-sign.js";
+import { initKb } from "../../src/kb/store/init.js";
 import { cleanEnv, GIT_ENV, startServer, tempDir } from "../e2e/helpers.js";
 
 const cleanups: Array<() => unknown> = [];

@@ -14,7 +14,7 @@ import {
   manifestRevision,
   signatureEnvelope,
   verifyArtifactSignature,
-} from "../../src/kb/artifact-sign.js";
+} from "../../src/common/provisioning/artifact-sign.js";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const FILES: ArtifactFileBytes[] = [

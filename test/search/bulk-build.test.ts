@@ -5,7 +5,7 @@
  */
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { HeldTransaction } from "../../src/search/held-transaction.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { doc } from "./docs.js";

@@ -7,11 +7,11 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { KbStore } from "../../src/kb/api.js";
-import { openKb } from "../../src/kb/store.js";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import type { KbStore } from "../../src/kb/core/api.js";
+import { openKb } from "../../src/kb/store/store.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { memoryLogger } from "../../src/logger.js";
-import { kbIndexPath, openKbIndex, reindexKb } from "../../src/search/index.js";
+import { kbIndexPath, openKbIndex, rebuildKbIndex } from "../../src/search/index.js";
 import { buildKbIndex, openKbIndexFile, refreshKbIndex } from "../../src/search/kb-index.js";
 import type { SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { makeTempKb, type TempKb, testSettings } from "../tools/helpers.js";
@@ -153,7 +153,7 @@ describe("a damaged index is moved aside and rebuilt, never fatal", () => {
     it(`on reindex: ${name}`, async () => {
       damage();
       const logger = memoryLogger();
-      const stats = await reindexKb(store, { logger });
+      const stats = await rebuildKbIndex(store, { logger });
       expect(stats.added + stats.changed + stats.unchanged).toBe(CONCEPTS);
       const { index } = await openKbIndex(store);
       try {

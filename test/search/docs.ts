@@ -1,6 +1,6 @@
 /** Builds ConceptDoc values for index tests (no store needed). */
 import { createHash } from "node:crypto";
-import type { ConceptDoc, Frontmatter } from "../../src/kb/types.js";
+import type { ConceptDoc, Frontmatter } from "../../src/kb/core/types.js";
 
 export function doc(
   id: string,

@@ -7,12 +7,12 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { KbStore } from "../../src/kb/api.js";
-import { initKb, openKb } from "../../src/kb/store.js";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import type { KbStore } from "../../src/kb/core/api.js";
+import { initKb, openKb } from "../../src/kb/store/store.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { ReadWorkerPool } from "../../src/search/build-reader.js";
 import { buildKbIndex, kbIndexPath, openKbIndexFile, readDocs } from "../../src/search/kb-index.js";
-import { reindexKb } from "../../src/search/reindex-kb.js";
+import { rebuildKbIndex } from "../../src/search/rebuild-kb-index.js";
 import { openSearchIndex } from "../../src/search/sqlite-index.js";
 import { TEST_AUTHOR, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
@@ -149,7 +149,7 @@ describe("a first build through the worker pool", () => {
     await referenceBuild();
     const reference = { rows: contents(kbIndexPath(store)), answers: answers(kbIndexPath(store)) };
     fs.rmSync(kbIndexPath(store));
-    await reindexKb(store);
+    await rebuildKbIndex(store);
     const rebuilt = { rows: contents(kbIndexPath(store)), answers: answers(kbIndexPath(store)) };
     expect(rebuilt).toEqual(reference);
 

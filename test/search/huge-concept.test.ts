@@ -1,15 +1,15 @@
 /**
  * A 50 MB concept is indexed in bounded memory (issue 10 item 6): the index reads its head and
- * streams its hash (src/kb/index-read.ts) instead of holding the file, its decoded text and the
+ * streams its hash (src/kb/store/index-read.ts) instead of holding the file, its decoded text and the
  * hash's normalized copies (~340 MiB at peak before). It is still found by its title and by a
  * word of its first part, and the hash the index answers is the file's true content hash.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { contentHash } from "../../src/kb/hash.js";
-import { initKb, openKb } from "../../src/kb/store.js";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import { contentHash } from "../../src/kb/core/hash.js";
+import { initKb, openKb } from "../../src/kb/store/store.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { openKbIndex } from "../../src/search/kb-index.js";
 import { useTempDirs } from "../support/temp-dir.js";
 

@@ -9,11 +9,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { KbStore } from "../../src/kb/api.js";
-import { initKb, openKb } from "../../src/kb/store.js";
+import type { KbStore } from "../../src/kb/core/api.js";
+import { initKb, openKb } from "../../src/kb/store/store.js";
 import { memoryLogger } from "../../src/logger.js";
 import { buildKbIndex, kbIndexPath, openKbIndexFile } from "../../src/search/kb-index.js";
-import { reindexKb } from "../../src/search/reindex-kb.js";
+import { rebuildKbIndex } from "../../src/search/rebuild-kb-index.js";
 import { TEST_AUTHOR, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
@@ -89,7 +89,7 @@ describe("a first build killed half-way", () => {
     db.close();
 
     fs.rmSync(kbIndexPath(store));
-    await reindexKb(store);
+    await rebuildKbIndex(store);
     expect(built).toEqual(contents());
     expect(built.indexes.length).toBeGreaterThan(0);
   });

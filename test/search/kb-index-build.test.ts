@@ -6,12 +6,12 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { KbStore } from "../../src/kb/api.js";
-import { initKb, openKb } from "../../src/kb/store.js";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import type { KbStore } from "../../src/kb/core/api.js";
+import { initKb, openKb } from "../../src/kb/store/store.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { quickCheckInWorker } from "../../src/search/integrity-check.js";
 import { buildKbIndex, kbIndexPath, openKbIndexFile } from "../../src/search/kb-index.js";
-import { reindexKb } from "../../src/search/reindex-kb.js";
+import { rebuildKbIndex } from "../../src/search/rebuild-kb-index.js";
 import { TEST_AUTHOR, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
@@ -53,7 +53,7 @@ describe("buildKbIndex", () => {
     index.close();
     const built = ftsDataRows();
     expect(stats.added).toBeGreaterThanOrEqual(COUNT);
-    await reindexKb(store);
+    await rebuildKbIndex(store);
     // The per-row savepoint build (the served path before issue 16) left ~2× the rows.
     expect(built).toBeLessThanOrEqual(ftsDataRows());
   });

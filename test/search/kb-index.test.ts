@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { KbStore } from "../../src/kb/api.js";
-import { initKb, openKb } from "../../src/kb/store.js";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import type { KbStore } from "../../src/kb/core/api.js";
+import { initKb, openKb } from "../../src/kb/store/store.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { kbIndexPath, openKbIndex } from "../../src/search/kb-index.js";
-import { reindexKb } from "../../src/search/reindex-kb.js";
+import { rebuildKbIndex } from "../../src/search/rebuild-kb-index.js";
 import { TEST_AUTHOR, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
@@ -97,12 +97,12 @@ describe("openKbIndex", () => {
   });
 });
 
-describe("reindexKb", () => {
+describe("rebuildKbIndex", () => {
   it("rebuilds everything, reporting progress up to the number of concept files", async () => {
     (await openKbIndex(store)).index.close();
     write("data/infra/delta.md", concept("Delta", "Delta arrived without an open."));
     const progress: Array<[number, number]> = [];
-    const stats = await reindexKb(store, { onProgress: (d, t) => progress.push([d, t]) });
+    const stats = await rebuildKbIndex(store, { onProgress: (d, t) => progress.push([d, t]) });
     const total = (await store.scanConceptFiles()).length;
     expect(stats).toEqual({ added: 1, changed: 0, removed: 0, unchanged: total - 1 });
     expect(progress.at(-1)).toEqual([total, total]);

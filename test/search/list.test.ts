@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/kb/errors.js";
-import { VISIBLE_ALL, type Visibility } from "../../src/kb/types.js";
+import { isKbError } from "../../src/common/errors.js";
+import { VISIBLE_ALL, type Visibility } from "../../src/kb/core/types.js";
 import type { ListQuery } from "../../src/search/api.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { doc } from "./docs.js";

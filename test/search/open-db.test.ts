@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { openSearchIndex } from "../../src/search/sqlite-index.js";
 import { useTempDirs } from "../support/temp-dir.js";

@@ -4,7 +4,7 @@
  * after a write adds such a token.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { wholeTokenTerms } from "../../src/search/prefix-terms.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { StatementCache } from "../../src/search/statement-cache.js";

@@ -1,5 +1,5 @@
 /**
- * The rank thread (src/search/rank-thread.ts): a query handed to it answers what the same query
+ * The rank thread (src/search/ranking/rank-thread.ts): a query handed to it answers what the same query
  * answers on the main thread; a failed or stuck thread hands the query back (null) and never
  * blocks longer than its wait; a forgotten file is opened again, so a replaced index file is
  * never read through a stale connection.
@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { RankThread } from "../../src/search/rank-thread.js";
+import { RankThread } from "../../src/search/ranking/rank-thread.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const newDir = useTempDirs("carto-rank-thread-");

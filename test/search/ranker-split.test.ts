@@ -1,13 +1,13 @@
 /**
- * How a search shares its rankers with the rank thread (src/search/ranker-split.ts): a query of
+ * How a search shares its rankers with the rank thread (src/search/ranking/ranker-split.ts): a query of
  * 2+ terms that must all match sends the trigram ranker there; a single-term query sends only
  * the word ranker's phrase counts (its bound). Answers equal ranking everything on one thread,
  * also when the thread fails every query it is given (each part is then done here).
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
-import { type OffThread, offThreadFor, RankThread } from "../../src/search/rank-thread.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
+import { type OffThread, offThreadFor, RankThread } from "../../src/search/ranking/rank-thread.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { doc } from "./docs.js";

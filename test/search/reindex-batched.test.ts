@@ -7,10 +7,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { KbStore } from "../../src/kb/api.js";
-import { initKb, openKb } from "../../src/kb/store.js";
+import type { KbStore } from "../../src/kb/core/api.js";
+import { initKb, openKb } from "../../src/kb/store/store.js";
 import { openKbIndex } from "../../src/search/kb-index.js";
-import { reindexKb } from "../../src/search/reindex-kb.js";
+import { rebuildKbIndex } from "../../src/search/rebuild-kb-index.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 /** Above the bulk threshold (200): two batches of 500. */
@@ -32,13 +32,13 @@ beforeEach(async () => {
   store = await openKb({ name: "kb", root, allowArtifactWrite: false } as never);
 });
 
-describe("reindexKb", () => {
+describe("rebuildKbIndex", () => {
   it("lets other work run between its batches, which sees the rows indexed so far", async () => {
     const { index } = await openKbIndex(store);
     try {
       let seenMidway: number | undefined;
       let asked = false;
-      await reindexKb(store, {
+      await rebuildKbIndex(store, {
         index,
         onProgress: (done, total) => {
           if (asked || done === 0 || done >= total) return;
@@ -63,7 +63,7 @@ describe("reindexKb", () => {
     write("data/ops/c1.md", "---\ntype: note\ntitle: Changed\n---\nnew text\n");
     fs.rmSync(path.join(root, "data/ops/c2.md"));
     write("data/ops/extra.md", "---\ntype: note\ntitle: Extra\n---\nextra\n");
-    const stats = await reindexKb(store);
+    const stats = await rebuildKbIndex(store);
     expect(stats).toEqual({ added: 1, changed: 1, removed: 1, unchanged: COUNT - 2 });
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { doc } from "./docs.js";
 

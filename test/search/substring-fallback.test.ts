@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { VISIBLE_ALL, type Visibility } from "../../src/kb/types.js";
+import { VISIBLE_ALL, type Visibility } from "../../src/kb/core/types.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { MAX_SUBSTRING_QUERY_CHARS } from "../../src/search/substring-fallback.js";
 import {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SelectorRule, Visibility } from "../../src/kb/types.js";
-import { isVisible } from "../../src/kb/visibility.js";
+import type { SelectorRule, Visibility } from "../../src/kb/core/types.js";
+import { isVisible } from "../../src/kb/core/visibility.js";
 import { openSearchIndex } from "../../src/search/sqlite-index.js";
 import { doc } from "./docs.js";
 

@@ -7,9 +7,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { KbStore } from "../../src/kb/api.js";
-import { openKb } from "../../src/kb/store.js";
-import { VISIBLE_ALL } from "../../src/kb/types.js";
+import type { KbStore } from "../../src/kb/core/api.js";
+import { openKb } from "../../src/kb/store/store.js";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { buildKbIndex, openKbIndex, openKbIndexFile } from "../../src/search/kb-index.js";
 import type { SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { commitFiles, git, seedKb, testKbSettings } from "../support/kb.js";

@@ -8,7 +8,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SopsSettings } from "../../src/kb/types.js";
+import type { SopsSettings } from "../../src/kb/core/types.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { git, type ServicesKb, servicesKb, textOf } from "./helpers.js";
 

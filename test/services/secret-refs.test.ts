@@ -1,5 +1,5 @@
 /**
- * The pure rules of SOPS secrets (src/kb/secret-refs.ts): secret_refs parsing, which paths may
+ * The pure rules of SOPS secrets (src/kb/core/secret-refs.ts): secret_refs parsing, which paths may
  * hold encrypted files, decrypted YAML flattened to JSON Pointers (Go D104), the `sops set`
  * selector of a pointer, and the ciphertext check after a set.
  */
@@ -13,7 +13,7 @@ import {
   secretDeclaration,
   secretsPath,
   sopsSelector,
-} from "../../src/kb/secret-refs.js";
+} from "../../src/kb/core/secret-refs.js";
 
 function codeOf(fn: () => unknown): string {
   try {

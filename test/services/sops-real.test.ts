@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SopsSettings } from "../../src/kb/types.js";
+import type { SopsSettings } from "../../src/kb/core/types.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { git, okJson, type ServicesKb, servicesKb, textOf } from "./helpers.js";
 

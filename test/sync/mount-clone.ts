@@ -3,7 +3,7 @@
  * through the real call pipeline; closed by the caller's cleanup list.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { SyncSettings } from "../../src/kb/sync/types.js";
+import type { SyncSettings } from "../../src/kb/core/types.js";
 import { type Logger, memoryLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";

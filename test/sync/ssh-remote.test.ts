@@ -13,7 +13,7 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloneKb } from "../../src/cli/commands/kb-clone.js";
-import type { KbSettings } from "../../src/kb/types.js";
+import type { KbSettings } from "../../src/kb/core/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";

@@ -4,7 +4,7 @@
  * fallbacks applied, a blank non-empty string refused or dropped) with the validator's texts.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { KbError } from "../../src/kb/errors.js";
+import { KbError } from "../../src/common/errors.js";
 import { validateArgs } from "../../src/tools/args.js";
 import { defineTool } from "../../src/tools/define.js";
 import { renderError } from "../../src/tools/result.js";

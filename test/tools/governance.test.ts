@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Visibility } from "../../src/kb/types.js";
+import type { Visibility } from "../../src/kb/core/types.js";
 import { governanceTools } from "../../src/tools/families/governance.js";
 import {
   callTool,

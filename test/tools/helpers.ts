@@ -4,8 +4,8 @@
  * handler → ONE commit `<tool>: <target>` of the session's paths → endWrite.
  */
 import { join } from "node:path";
-import { openKb } from "../../src/kb/store.js";
-import type { KbSettings, Visibility } from "../../src/kb/types.js";
+import { openKb } from "../../src/kb/store/store.js";
+import type { KbSettings, Visibility } from "../../src/kb/core/types.js";
 import { openKbIndex } from "../../src/search/index.js";
 import { validateArgs } from "../../src/tools/args.js";
 import { KbRuntime } from "../../src/tools/runtime.js";

@@ -3,7 +3,7 @@
  * matrix row), a full rebuild from the files on disk, and rate-limited per KB.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/kb/errors.js";
+import { isKbError } from "../../src/common/errors.js";
 import { indexTools } from "../../src/tools/families/index-tools.js";
 import { contextFor, makeTempKb, type TempKb, tool } from "./helpers.js";
 

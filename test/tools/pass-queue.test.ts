@@ -4,7 +4,7 @@
  * that runs the fewest passes. Passes here are promises the test settles by hand.
  */
 import { describe, expect, it } from "vitest";
-import { isKbError } from "../../src/kb/errors.js";
+import { isKbError } from "../../src/common/errors.js";
 import { type PassLimits, PassQueue } from "../../src/tools/pass-queue.js";
 import { allTools } from "../../src/tools/registry.js";
 

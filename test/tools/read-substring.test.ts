@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Visibility } from "../../src/kb/types.js";
+import type { Visibility } from "../../src/kb/core/types.js";
 import { readTools } from "../../src/tools/families/read.js";
 import { callTool, makeTempKb, type TempKb, tool } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KbError } from "../../src/kb/errors.js";
+import { KbError } from "../../src/common/errors.js";
 import { validateArgs } from "../../src/tools/args.js";
 import { denialError, renderError, renderResult } from "../../src/tools/result.js";
 import { arr, bool, enumOf, int, object, objectSchema, opt, str } from "../../src/tools/schema.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { KbSettings } from "../../src/kb/types.js";
+import type { KbSettings } from "../../src/kb/core/types.js";
 import { allTools, registerTools, toolsFor } from "../../src/tools/registry.js";
 import { anyObj, objectSchema, opt, str } from "../../src/tools/schema.js";
 import type { ToolSpec } from "../../src/tools/spec.js";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseDocument } from "../../src/kb/frontmatter.js";
+import { parseDocument } from "../../src/kb/core/frontmatter.js";
 import { BUNDLED_SKILLS_DIR, bundledSkills, skillTools } from "../../src/tools/families/skills.js";
 import { allTools } from "../../src/tools/registry.js";
 import {
@@ -62,7 +62,7 @@ describe("the bundled skill names only tools and arguments that exist", () => {
       "utf8",
     );
     const codes = new Set(
-      [...(await readFile("src/kb/errors.ts", "utf8")).matchAll(/\| "([a-z_]+)"/g)].map(
+      [...(await readFile("src/common/errors.ts", "utf8")).matchAll(/\| "([a-z_]+)"/g)].map(
         (m) => m[1],
       ),
     );

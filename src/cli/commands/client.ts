@@ -8,7 +8,7 @@ import { approve } from "../../client/commands/approve.js";
 import { connect } from "../../client/commands/connect.js";
 import { disconnect } from "../../client/commands/disconnect.js";
 import { doctor } from "../../client/commands/doctor.js";
-import type { CommandIo } from "../../client/commands/io.js";
+import type { CommandIo } from "../../client/lib/io.js";
 import { reconnect } from "../../client/commands/reconnect.js";
 import { revoke } from "../../client/commands/revoke.js";
 import { status } from "../../client/commands/status.js";

@@ -6,11 +6,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { writeFileAtomic } from "../../kb/atomic-write.js";
+import { writeFileAtomic } from "../../common/atomic-write.js";
 import { storeRemoteToken } from "../../kb/sync/embedded-token.js";
 import { remoteAccess } from "../../kb/sync/remote-access.js";
 import { cloneRepo } from "../../kb/sync/remote-git.js";
-import type { SyncSettings } from "../../kb/sync/types.js";
+import type { SyncSettings } from "../../kb/core/types.js";
 import { urlCredentials } from "../../kb/sync/url-credentials.js";
 import type { Logger } from "../../logger.js";
 import type { KbMountSpec, ServerConfig } from "../config/resolve.js";

@@ -6,9 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { isKbError } from "../../kb/errors.js";
-import { configuredIdentity, FALLBACK_IDENTITY } from "../../kb/git.js";
-import { acquireKbLock } from "../../kb/kb-lock.js";
+import { isKbError } from "../../common/errors.js";
+import { configuredIdentity, FALLBACK_IDENTITY } from "../../kb/git/git.js";
+import { acquireKbLock } from "../../kb/locks/kb-lock.js";
 import { redactRemote, remoteAccess } from "../../kb/sync/remote-access.js";
 import { originUrl } from "../../kb/sync/remote-git.js";
 import { resyncKb } from "../../kb/sync/resync.js";

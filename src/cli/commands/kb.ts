@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { initKb } from "../../kb/init.js";
+import { initKb } from "../../kb/store/init.js";
 import { redactRemote } from "../../kb/sync/remote-access.js";
 import { EMBEDDED_DATA_DIR, kbFoldersIn, loadConfigFile } from "../config/resolve.js";
 import { remoteKbName, resolveSyncConfig } from "../config/sync-keys.js";

@@ -7,14 +7,14 @@ import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { reindexOnServer, runningServer } from "../../client/commands/reindex-remote.js";
-import { isKbError } from "../../kb/errors.js";
-import { acquireKbLock } from "../../kb/kb-lock.js";
-import { resolveKbName } from "../../kb/kb-name.js";
-import type { HeldLock as KbLock } from "../../kb/process-lock.js";
-import { openKb } from "../../kb/store.js";
+import { isKbError } from "../../common/errors.js";
+import { acquireKbLock } from "../../kb/locks/kb-lock.js";
+import { resolveKbName } from "../../kb/core/kb-name.js";
+import type { HeldLock as KbLock } from "../../common/process-lock.js";
+import { openKb } from "../../kb/store/store.js";
 import { stderrLogger } from "../../logger.js";
 import { ReadWorkerPool } from "../../search/build-reader.js";
-import { reindexKb } from "../../search/index.js";
+import { rebuildKbIndex } from "../../search/index.js";
 import { normalizeKbName } from "../config/values.js";
 import { CliExit, type CliIo } from "../io.js";
 import type { CommandContext } from "../program.js";
@@ -106,7 +106,7 @@ async function reindexLocally(
   const logger = stderrLogger(io.stderr); // a damaged index is moved aside with a warning
   // Files are read and parsed on a worker thread while this one writes (as a server's build).
   const reader = new ReadWorkerPool();
-  const stats = await reindexKb(store, { onProgress: progress.update, logger, reader }).finally(
+  const stats = await rebuildKbIndex(store, { onProgress: progress.update, logger, reader }).finally(
     async () => {
       await reader.close();
       await lock.release();

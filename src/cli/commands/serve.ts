@@ -6,9 +6,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { initKb } from "../../kb/init.js";
+import { initKb } from "../../kb/store/init.js";
 import { abortNetworkGit } from "../../kb/sync/network-git.js";
-import type { KbSettings } from "../../kb/types.js";
+import type { KbSettings } from "../../kb/core/types.js";
 import { type Logger, stderrLogger } from "../../logger.js";
 import { type Cartographer, createCartographer } from "../../mcp/app.js";
 import { serveStdio, stdioSurfaceOf } from "../../mcp/stdio.js";

@@ -4,7 +4,7 @@
  * passed down; it is never written to a log or an error.
  */
 import { z } from "zod";
-import { SettingError } from "../../kb/errors.js";
+import { SettingError } from "../../common/errors.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
 
 export const embeddingsSchema = z.strictObject({

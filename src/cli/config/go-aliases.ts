@@ -3,7 +3,7 @@
  * docs spellings"): `git.auto_commit` in Go's concurrency.md is `git.autocommit` in its config
  * struct. Such a key is read as the key it means, with one warning; both at once is an error.
  */
-import { SettingError } from "../../kb/errors.js";
+import { SettingError } from "../../common/errors.js";
 
 /** `[block, Go docs spelling, our key]`. */
 const GO_SPELLINGS: ReadonlyArray<readonly [string, string, string]> = [

@@ -5,7 +5,7 @@
  *   headers_timeout_seconds  CARTOGRAPHER_HEADERS_TIMEOUT_SECONDS                      10
  *   request_timeout_seconds  CARTOGRAPHER_REQUEST_TIMEOUT_SECONDS                      30
  */
-import { SettingError } from "../../kb/errors.js";
+import { SettingError } from "../../common/errors.js";
 
 export interface HttpLimits {
   maxConnections: number;

@@ -4,8 +4,8 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, resolve as resolvePath } from "node:path";
-import { SettingError } from "../../kb/errors.js";
-import type { GitIdentity } from "../../kb/types.js";
+import { SettingError } from "../../common/errors.js";
+import type { GitIdentity } from "../../kb/core/types.js";
 import type { KbMountSpec } from "./resolve.js";
 import { normalizeKbName } from "./values.js";
 

@@ -1,4 +1,4 @@
-import { SettingError } from "../../kb/errors.js";
+import { SettingError } from "../../common/errors.js";
 import type { ServeFlags } from "./resolve.js";
 import type { FileConfig } from "./schema.js";
 

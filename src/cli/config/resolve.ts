@@ -6,8 +6,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { SettingError } from "../../kb/errors.js";
-import type { GitIdentity, McpAllowEntry } from "../../kb/types.js";
+import { SettingError } from "../../common/errors.js";
+import type { GitIdentity } from "../../kb/core/types.js";
+import type { McpAllowEntry } from "../../common/provisioning/mcp-descriptor.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
 import { warnDeprecated } from "./deprecated-keys.js";
 import { resolveEmbeddings } from "./embeddings-keys.js";

@@ -1,5 +1,5 @@
 /** Parsing of scalar settings from env and flags; every error names the setting. */
-import { SettingError } from "../../kb/errors.js";
+import { SettingError } from "../../common/errors.js";
 
 export interface HttpAddress {
   host: string;

@@ -1,8 +1,5 @@
 import { isProviderId, loadConfig, PROVIDER_IDS, type ProviderId, saveConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
-import { bindingOfLock, orphanedLocks } from "../provision/orphans.js";
-import { readLock } from "../provision/run.js";
-import { removeProvider } from "./apply.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -11,8 +8,11 @@ import {
   EXIT_OK,
   loggerFor,
   reportError,
-} from "./io.js";
-import { unprovision } from "./provisioning.js";
+} from "../lib/io.js";
+import { removeProvider } from "../provision/connection.js";
+import { bindingOfLock, orphanedLocks } from "../provision/orphans.js";
+import { readLock } from "../provision/run.js";
+import { unprovision } from "../provision/step.js";
 
 export interface DisconnectOptions extends CommonOptions {
   /** Provider ids or ["all"]; empty = every provider in the yaml. */

@@ -1,9 +1,7 @@
 import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf } from "../health.js";
-import { checkArtifactsOffline, describeArtifacts } from "../provision/offline-check.js";
-import { provisionTargetFor } from "../provision/targets/index.js";
-import { describeCheck } from "./check.js";
+import { describeCheck } from "../lib/check.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -11,10 +9,12 @@ import {
   EXIT_DRIFT,
   EXIT_OK,
   reportFailure,
-} from "./io.js";
-import type { Topology } from "./plan.js";
-import { claudeApproval, offlineBlockers } from "./readiness.js";
-import { checkAll, overall, printBlockers } from "./status.js";
+} from "../lib/io.js";
+import { checkAll, overall, printBlockers } from "../lib/provider-status.js";
+import { claudeApproval, offlineBlockers } from "../lib/readiness.js";
+import { checkArtifactsOffline, describeArtifacts } from "../provision/offline-check.js";
+import type { Topology } from "../provision/provider-plan.js";
+import { provisionTargetFor } from "../provision/targets/index.js";
 
 export interface DoctorOptions extends CommonOptions {
   json?: boolean;

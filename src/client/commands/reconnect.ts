@@ -1,8 +1,6 @@
 import { loadConfig, type ProviderBinding } from "../config.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
-import { removeProvider } from "./apply.js";
-import { checkKnownKbs } from "./bindings.js";
-import { applyBindings } from "./connect.js";
+import { checkKnownKbs } from "../lib/bindings.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -10,8 +8,10 @@ import {
   EXIT_ERROR,
   loggerFor,
   reportError,
-} from "./io.js";
-import { prepareStep, topologyOf } from "./provisioning.js";
+} from "../lib/io.js";
+import { removeProvider } from "../provision/connection.js";
+import { prepareStep, topologyOf } from "../provision/step.js";
+import { applyBindings } from "./connect.js";
 
 /**
  * `cartographer reconnect`: disconnect + connect with the saved settings. The server is asked

@@ -9,9 +9,9 @@ import { existsSync } from "node:fs";
 import { DEFAULT_SERVER_URL, loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
+import { type CommandIo, type CommonOptions, configPath } from "../lib/io.js";
 import { openMcpSession } from "../mcp-session.js";
-import { bearerHeaders } from "./apply.js";
-import { type CommandIo, type CommonOptions, configPath } from "./io.js";
+import { bearerHeaders } from "../provision/connection.js";
 
 export interface RemoteServer {
   base: string;

@@ -1,11 +1,7 @@
 import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
-import { describeOrphan, orphanedLocks } from "../provision/orphans.js";
-import { readLock } from "../provision/run.js";
-import { withPinnedKeys } from "../provision/trust.js";
-import { checkKnownKbs } from "./bindings.js";
-import { applyBindings } from "./connect.js";
+import { checkKnownKbs } from "../lib/bindings.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -14,8 +10,12 @@ import {
   EXIT_OK,
   loggerFor,
   reportError,
-} from "./io.js";
-import { type ProvisionFlags, prepareStep, topologyOf } from "./provisioning.js";
+} from "../lib/io.js";
+import { describeOrphan, orphanedLocks } from "../provision/orphans.js";
+import { readLock } from "../provision/run.js";
+import { type ProvisionFlags, prepareStep, topologyOf } from "../provision/step.js";
+import { withPinnedKeys } from "../provision/trust.js";
+import { applyBindings } from "./connect.js";
 
 export interface SyncOptions extends CommonOptions, ProvisionFlags {
   /** `--auto-trust`: unsigned KB artifacts accepted for this run only (not saved). */

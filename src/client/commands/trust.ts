@@ -1,8 +1,6 @@
-import { artifactKeyId } from "../../kb/artifact-sign.js";
+import { artifactKeyId } from "../../common/provisioning/artifact-sign.js";
 import { type ClientConfig, type LoadedConfig, loadConfig, saveConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
-import { fetchKbManifest } from "../provision/kb-manifest.js";
-import { pinnedKeys, withPinnedKeys } from "../provision/trust.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -10,7 +8,9 @@ import {
   EXIT_OK,
   loggerFor,
   reportFailure,
-} from "./io.js";
+} from "../lib/io.js";
+import { fetchKbManifest } from "../provision/kb-manifest.js";
+import { pinnedKeys, withPinnedKeys } from "../provision/trust.js";
 
 export interface TrustCommandOptions extends CommonOptions {
   /** The KB; absent = list what is trusted, pinned and approved. */

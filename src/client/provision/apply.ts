@@ -6,7 +6,7 @@
  * - never through a symlink: every component from the root down is lstat-ed before a write, the
  *   target is re-checked, files are read with O_NOFOLLOW and replaced by rename (which replaces
  *   a name, never follows it);
- * - one atomic write per file (temp + rename in the same directory, src/kb/atomic-write.ts),
+ * - one atomic write per file (temp + rename in the same directory, src/common/atomic-write.ts),
  *   mode 0755 / 0644 exactly; unchanged files are not touched (their mtime stays);
  * - a shared file gets all of our sections in one read-modify-write; a file that does not parse
  *   fails that file's sections only, and is left byte for byte;
@@ -15,7 +15,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { syncDirs, writeFileAtomic } from "../../kb/atomic-write.js";
+import { syncDirs, writeFileAtomic } from "../../common/atomic-write.js";
 import { ESCAPE_NOTE, symlinkEscape } from "../symlink-escape.js";
 import { BlockedPath, dirsBetween, isUnder, readBytesNoFollow, rootOf } from "./disk.js";
 import { sha256Hex } from "./lockfile.js";

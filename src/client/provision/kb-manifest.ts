@@ -4,13 +4,14 @@
  * provider entries do: the routed endpoint bound to that KB (or, on an older server, the KB's
  * own endpoint), with the bearer token from `token_env`.
  */
-import { bearerHeaders } from "../commands/apply.js";
-import type { CommandIo } from "../commands/io.js";
+
 import type { ClientConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
+import type { CommandIo } from "../lib/io.js";
 import { openMcpSession } from "../mcp-session.js";
 import { expectedEntries } from "../topology.js";
+import { bearerHeaders } from "./connection.js";
 import { fetchManifests } from "./manifest.js";
 import type { KbManifest } from "./types.js";
 

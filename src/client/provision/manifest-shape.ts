@@ -17,7 +17,7 @@ import {
   artifactContentHash,
   artifactKeyId,
   manifestRevision,
-} from "../../kb/artifact-sign.js";
+} from "../../common/provisioning/artifact-sign.js";
 import { BadManifestError, ClientError } from "../errors.js";
 import {
   ARTIFACT_KINDS,

@@ -10,8 +10,9 @@
  *   gone                            → missing (deleted by hand)
  *   blocked / error                 → cannot be checked (symlink, unreadable or unparsable file)
  */
-import { type CommandIo, tilde } from "../commands/io.js";
+
 import type { ClientConfig } from "../config.js";
+import { type CommandIo, tilde } from "../lib/io.js";
 import { describeOrphan, type OrphanJson, orphanedLocks } from "./orphans.js";
 import type { BindingRun, Prepared, TargetFor } from "./provision.js";
 import { provisionBindings, readLock } from "./run.js";

@@ -5,8 +5,9 @@
  * guess. status reports them (exit 1), sync says so once and leaves them, and
  * `cartographer disconnect <provider>` removes them (docs/client.md, docs/decisions.md).
  */
-import { type CommandIo, tilde } from "../commands/io.js";
+
 import type { ClientConfig, ProviderBinding } from "../config.js";
+import { type CommandIo, tilde } from "../lib/io.js";
 import type { BindingKey, BindingLock, Lockfile } from "./lockfile.js";
 import { bindingKey, renderContext } from "./provision.js";
 

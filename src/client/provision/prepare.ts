@@ -6,14 +6,15 @@
  * and the caller writes nothing for any provider. An older server without `artifact_manifest`
  * is not a failure: provisioning is skipped with one note.
  */
-import { bearerHeaders } from "../commands/apply.js";
-import type { CommandIo } from "../commands/io.js";
-import { planProvider, type Topology } from "../commands/plan.js";
+
 import type { ClientConfig, ProviderBinding } from "../config.js";
 import { ToolError } from "../errors.js";
+import type { CommandIo } from "../lib/io.js";
 import { openMcpSession } from "../mcp-session.js";
+import { bearerHeaders } from "./connection.js";
 import { fetchManifests, MANIFEST_TOOL, type ManifestCacheUse } from "./manifest.js";
 import { fileManifestCache, manifestCacheDir } from "./manifest-cache.js";
+import { planProvider, type Topology } from "./provider-plan.js";
 import type { Prepared, TrustFlags } from "./provision.js";
 import { evaluateTrust } from "./trust.js";
 import type { KbManifest } from "./types.js";

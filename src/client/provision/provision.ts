@@ -4,9 +4,10 @@
  * (plan.ts) → written (apply.ts) or only reported (status). The caller reads and writes the
  * lockfile once per run (run.ts).
  */
-import type { CommandIo } from "../commands/io.js";
+
 import type { ClientConfig, ProviderBinding } from "../config.js";
 import { removeEmptyDirs } from "../leftovers.js";
+import type { CommandIo } from "../lib/io.js";
 import { boundKbs } from "../topology.js";
 import { type ApplyOutcome, applyProvision, pruneDirs } from "./apply.js";
 import {

@@ -5,7 +5,7 @@
  * on disk still differs from the KB (status: any drift; sync: files kept because they are the
  * user's), else 0.
  */
-import { type CommandIo, tilde } from "../commands/io.js";
+import { type CommandIo, tilde } from "../lib/io.js";
 import { describeOrphan, type OrphanJson } from "./orphans.js";
 import { type FileAction, KEPT, QUIET, type SectionAction, WRITES } from "./plan.js";
 import type { BindingRun } from "./provision.js";

@@ -4,11 +4,11 @@
  * changed: an unchanged sync rewrites nothing, not even the lockfile). A binding that fails (a
  * target that cannot render) fails alone; the others are still applied and recorded.
  */
-import { isKbError } from "../../kb/errors.js";
-import { acquireProcessLock, type HeldLock } from "../../kb/process-lock.js";
-import { type CommandIo, loggerFor, tilde } from "../commands/io.js";
+import { isKbError } from "../../common/errors.js";
+import { acquireProcessLock, type HeldLock } from "../../common/process-lock.js";
 import type { ClientConfig, ProviderBinding } from "../config.js";
 import { ConfigError } from "../errors.js";
+import { type CommandIo, loggerFor, tilde } from "../lib/io.js";
 import { GO_LOCKFILE_ASIDE, moveGoLockfileAside } from "./go-lockfile.js";
 import {
   type BindingLock,
@@ -46,7 +46,7 @@ const EMPTY: Prepared = {
 /**
  * Two writing runs at once (two agent tools starting with the bootstrap hook) would each save
  * the lockfile from their own reading and drop the other's records: a writing run holds
- * `<lockfile>.lock` (src/kb/process-lock.ts; a dead holder's lock is taken over), waiting up to
+ * `<lockfile>.lock` (src/common/process-lock.ts; a dead holder's lock is taken over), waiting up to
  * `waitMs` for another run to finish.
  */
 async function holdRunLock(io: CommandIo, waitMs: number): Promise<HeldLock> {

@@ -20,7 +20,7 @@
  * Keys come only from the user (`signing_keys` in `.cartographer.yaml`, `--pin-key`); the
  * manifest's `signing_key` is never trusted by itself, only quoted in the fix.
  */
-import { artifactKeyId, verifyArtifactSignature } from "../../kb/artifact-sign.js";
+import { artifactKeyId, verifyArtifactSignature } from "../../common/provisioning/artifact-sign.js";
 import type { ClientConfig } from "../config.js";
 import { ClientError, ConfigError } from "../errors.js";
 import { approvalState, commandProblem, readDescriptor } from "./approvals.js";

@@ -9,7 +9,7 @@
  * - the engine (`lockfile.ts`, `plan.ts`, `apply.ts`, `provision.ts`) compares that with the
  *   lockfile and the disk, writes, reports drift and prunes only what it wrote.
  */
-import type { ArtifactSignature } from "../../kb/artifact-sign.js";
+import type { ArtifactSignature } from "../../common/provisioning/artifact-sign.js";
 import type { ProviderId, Scope } from "../config.js";
 
 export type ArtifactKind = "skill" | "agent" | "hook" | "mcp" | "instructions";

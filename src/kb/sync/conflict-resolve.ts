@@ -9,9 +9,9 @@
  */
 import { mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { writeFileAtomic } from "../atomic-write.js";
-import { KbError } from "../errors.js";
-import { identityArgs, runGit } from "../git.js";
+import { writeFileAtomic } from "../../common/atomic-write.js";
+import { KbError } from "../../common/errors.js";
+import { identityArgs, runGit } from "../git/git.js";
 import {
   type ConflictEntry,
   clearDegraded,

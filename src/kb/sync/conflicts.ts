@@ -5,10 +5,10 @@
  */
 import { lstat, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../atomic-write.js";
-import { parseDocument, serializeDocument } from "../frontmatter.js";
-import { runGit } from "../git.js";
-import { pathToId } from "../ids.js";
+import { writeFileAtomic } from "../../common/atomic-write.js";
+import { parseDocument, serializeDocument } from "../core/frontmatter.js";
+import { runGit } from "../git/git.js";
+import { pathToId } from "../core/ids.js";
 
 export type ResolveStrategy = "ours" | "theirs" | "edit";
 

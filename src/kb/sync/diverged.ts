@@ -10,7 +10,7 @@
  * lives in `.git`, is never pushed (sync pushes only HEAD to refs/heads/<branch>) and so
  * survives restarts.
  */
-import { runGit } from "../git.js";
+import { runGit } from "../git/git.js";
 import { REMOTE, revParse } from "./remote-git.js";
 
 export const SYNCED_REF = "refs/cartographer/synced";

@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../atomic-write.js";
-import { runGit } from "../git.js";
+import { writeFileAtomic } from "../../common/atomic-write.js";
+import { runGit } from "../git/git.js";
 import { REMOTE } from "./remote-git.js";
 import { urlCredentials } from "./url-credentials.js";
 

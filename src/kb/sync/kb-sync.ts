@@ -6,8 +6,8 @@
  */
 
 import type { Logger } from "../../logger.js";
-import { KbError } from "../errors.js";
-import type { GitIdentity } from "../types.js";
+import { KbError } from "../../common/errors.js";
+import type { GitIdentity } from "../core/types.js";
 import { type ConflictEntry, markDegraded, registerConflict, writeConflicts } from "./conflicts.js";
 import { clearSynced, haltMessage, markSynced, type PullHalt, pullHalt } from "./diverged.js";
 import { originWithoutToken, storedRemoteToken } from "./embedded-token.js";
@@ -26,7 +26,7 @@ import {
   revParse,
   unpushedCount,
 } from "./remote-git.js";
-import type { SyncSettings, SyncState } from "./types.js";
+import type { SyncSettings, SyncState } from "../core/types.js";
 
 export interface KbSyncDeps {
   kb: string;

@@ -6,8 +6,8 @@
  * the pipes open after git itself died. Shutdown aborts every one still running.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { KbError } from "../errors.js";
-import type { GitResult } from "../git.js";
+import { KbError } from "../../common/errors.js";
+import type { GitResult } from "../git/git.js";
 
 /** A network command's result; `timedOut` when the bound killed it. */
 export interface NetworkGitResult extends GitResult {

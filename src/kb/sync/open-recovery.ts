@@ -4,7 +4,7 @@
  * registry only when it is this server's own — never one that came from git.
  */
 import type { Logger } from "../../logger.js";
-import type { GitIdentity } from "../types.js";
+import type { GitIdentity } from "../core/types.js";
 import { type ConflictEntry, readConflicts } from "./conflicts.js";
 import { trackedPrivatePaths } from "./diverged.js";
 import { recoverInterrupted } from "./recover.js";

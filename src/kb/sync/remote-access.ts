@@ -10,7 +10,7 @@
  * (docs/decisions.md). Every network command is bounded: low-speed limits for HTTP,
  * ConnectTimeout and keep-alives for SSH, and a hard kill (network-git.ts).
  */
-import { shortenAbsolutePaths } from "../shorten-paths.js";
+import { shortenAbsolutePaths } from "../core/shorten-paths.js";
 import { DEFAULT_NETWORK_TIMEOUT_MS } from "./network-git.js";
 
 export interface RemoteAccessOptions {

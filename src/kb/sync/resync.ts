@@ -5,9 +5,9 @@
  * are re-applied on top, so commits the remote dropped (a leaked secret) are not pushed back.
  * The previous HEAD stays reachable under refs/cartographer/before-resync.
  */
-import { KbError } from "../errors.js";
-import { identityArgs, runGit } from "../git.js";
-import type { GitIdentity } from "../types.js";
+import { KbError } from "../../common/errors.js";
+import { identityArgs, runGit } from "../git/git.js";
+import type { GitIdentity } from "../core/types.js";
 import { markSynced, SYNCED_REF } from "./diverged.js";
 import {
   currentBranch,

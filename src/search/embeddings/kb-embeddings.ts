@@ -9,7 +9,7 @@
  * stored and its concept stays stale, so later passes ask again; logged once per burst.
  */
 import type Database from "better-sqlite3";
-import { KbError } from "../../kb/errors.js";
+import { KbError } from "../../common/errors.js";
 import type { Logger } from "../../logger.js";
 import type { SearchHit, SearchQuery, SearchResult } from "../api.js";
 import type { PathExists } from "../search-query.js";

@@ -5,7 +5,7 @@
  * each request has a timeout and is retried on a network error, 429 or 5xx with a short
  * backoff. The API key is sent as a bearer token and never appears in an error or a log.
  */
-import { KbError } from "../../kb/errors.js";
+import { KbError } from "../../common/errors.js";
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BATCH_SIZE,

@@ -13,7 +13,7 @@
  * page (D118).
  */
 import type Database from "better-sqlite3";
-import type { Visibility } from "../../kb/types.js";
+import type { Visibility } from "../../kb/core/types.js";
 import { scopeSql } from "../scope.js";
 import { andAll, type SqlFragment } from "../sql-fragment.js";
 import { visibilitySql } from "../visibility-sql.js";

@@ -3,10 +3,10 @@
  * folders of docs/provisioning.md, written only when the KB sets `allow_artifact_write: true`). Both use the
  * sha256 of the raw bytes as `if_match`.
  */
-import type { AssetInfo } from "../../kb/api.js";
-import { KbError } from "../../kb/errors.js";
-import type { Placement } from "../../kb/types.js";
-import { isVisible } from "../../kb/visibility.js";
+import type { AssetInfo } from "../../kb/core/api.js";
+import { KbError } from "../../common/errors.js";
+import type { Placement } from "../../kb/core/types.js";
+import { isVisible } from "../../kb/core/visibility.js";
 import { defineTool } from "../define.js";
 import { bool, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolContext, ToolSpec, ToolTarget } from "../spec.js";

@@ -3,8 +3,8 @@
  * validated (arguments, then a full store plan) before the first byte is written; the merged
  * plan is applied atomically, so a late failure rolls everything back (design.md P2).
  */
-import type { WritePlan } from "../../kb/api.js";
-import { isKbError, KbError } from "../../kb/errors.js";
+import type { WritePlan } from "../../kb/core/api.js";
+import { isKbError, KbError } from "../../common/errors.js";
 import { parseArgs, validateArgs } from "../args.js";
 import { defineTool } from "../define.js";
 import { arr, enumOf, openObject, str } from "../schema.js";

@@ -1,12 +1,12 @@
 /**
- * contradiction_report (rule: src/kb/contradictions.ts) and conflict_resolve, which
+ * contradiction_report (rule: src/kb/core/contradictions.ts) and conflict_resolve, which
  * settles the contradictions recorded on one concept through store plans, as one batch.
  */
-import type { WritePlan } from "../../kb/api.js";
-import { findContradictions, withoutContradiction } from "../../kb/contradictions.js";
-import { KbError } from "../../kb/errors.js";
-import { validateId } from "../../kb/ids.js";
-import type { ConceptDoc, Frontmatter } from "../../kb/types.js";
+import type { WritePlan } from "../../kb/core/api.js";
+import { findContradictions, withoutContradiction } from "../../kb/core/contradictions.js";
+import { KbError } from "../../common/errors.js";
+import { validateId } from "../../kb/core/ids.js";
+import type { ConceptDoc, Frontmatter } from "../../kb/core/types.js";
 import { defineTool } from "../define.js";
 import { enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";

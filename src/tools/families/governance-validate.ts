@@ -4,12 +4,12 @@
  * lint runs the check table of src/tools/lint; gate_check summarizes both as pass/fail. Each
  * whole-KB run streams the concepts and keeps only what it lists (docs/decisions.md).
  */
-import { detached } from "../../kb/detach.js";
-import { isKbError } from "../../kb/errors.js";
-import { requireType } from "../../kb/frontmatter.js";
-import { validateId } from "../../kb/ids.js";
-import { validateAgainstMap } from "../../kb/maps.js";
-import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
+import { detached } from "../../kb/core/detach.js";
+import { isKbError } from "../../common/errors.js";
+import { requireType } from "../../kb/core/frontmatter.js";
+import { validateId } from "../../kb/core/ids.js";
+import { validateAgainstMap } from "../../kb/core/maps.js";
+import type { ConceptDoc, MapDescriptor } from "../../kb/core/types.js";
 import { defineTool } from "../define.js";
 import { LINT_CHECKS, lintKb, selectChecks } from "../lint/checks.js";
 

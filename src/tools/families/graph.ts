@@ -4,11 +4,11 @@
  * bridges two visible ones (D118). It is read in one streamed pass: per concept only its title,
  * type and link edges are kept (docs/decisions.md "Whole-KB passes stream").
  */
-import { detached } from "../../kb/detach.js";
-import { validateId } from "../../kb/ids.js";
-import { LinkGraph } from "../../kb/link-graph.js";
-import { extractLinks } from "../../kb/markdown.js";
-import { notFound } from "../../kb/store-read.js";
+import { detached } from "../../kb/core/detach.js";
+import { validateId } from "../../kb/core/ids.js";
+import { LinkGraph } from "../../kb/core/link-graph.js";
+import { extractLinks } from "../../kb/core/markdown.js";
+import { notFound } from "../../kb/store/store-read.js";
 import { defineTool } from "../define.js";
 
 import { enumOf, int, nonEmptyStr, opt } from "../schema.js";

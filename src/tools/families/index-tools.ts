@@ -6,7 +6,7 @@
  */
 import type { SearchIndex } from "../../search/api.js";
 import type { BuildStatus } from "../../search/build-status.js";
-import { buildKbIndex, reindexKb, type SqliteSearchIndex } from "../../search/index.js";
+import { buildKbIndex, rebuildKbIndex, type SqliteSearchIndex } from "../../search/index.js";
 import { Cooldown } from "../cooldown.js";
 import { defineTool } from "../define.js";
 import type { ToolSpec } from "../spec.js";
@@ -46,7 +46,7 @@ const indexRebuild = defineTool({
       // and say so (the `index` field), and no batch holds up the calls of other KBs.
       indexStatus.set("building", 0, 0);
       try {
-        const stats = await reindexKb(store, {
+        const stats = await rebuildKbIndex(store, {
           index: sqlite,
           onProgress: (done, total) => {
             indexStatus.set("building", done, total);

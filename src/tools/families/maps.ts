@@ -1,7 +1,7 @@
 /**
  * Structure tools: maps/journals, curated indexes, the log and snapshots (design.md §5).
  */
-import { KbError } from "../../kb/errors.js";
+import { KbError } from "../../common/errors.js";
 import { defineTool } from "../define.js";
 import { arr, enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";

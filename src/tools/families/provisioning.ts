@@ -4,7 +4,7 @@
  * when allow-listed). Collections: a principal without a whole-KB read rule sees the bundled
  * artifacts only (support/artifact-manifest.ts).
  */
-import { KbError } from "../../kb/errors.js";
+import { KbError } from "../../common/errors.js";
 import { defineTool } from "../define.js";
 import { nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";

@@ -2,13 +2,13 @@
  * concept_read and concept_list: one concept in full, by section or as an outline; a filtered
  * listing through the search index (visibility applied inside the query, before the limit).
  */
-import type { KbStore } from "../../kb/api.js";
-import { KbError } from "../../kb/errors.js";
-import { validateId } from "../../kb/ids.js";
-import { MAX_CONCEPT_BYTES, readLargeConcept } from "../../kb/index-read.js";
-import { extractSection, outline } from "../../kb/markdown.js";
-import { notFound, statConcept } from "../../kb/store-read.js";
-import type { ConceptDoc } from "../../kb/types.js";
+import type { KbStore } from "../../kb/core/api.js";
+import { KbError } from "../../common/errors.js";
+import { validateId } from "../../kb/core/ids.js";
+import { MAX_CONCEPT_BYTES, readLargeConcept } from "../../kb/store/index-read.js";
+import { extractSection, outline } from "../../kb/core/markdown.js";
+import { notFound, statConcept } from "../../kb/store/store-read.js";
+import type { ConceptDoc } from "../../kb/core/types.js";
 import type { ListResult } from "../../search/api.js";
 import { boundedBody } from "../../search/text-bounds.js";
 import { defineTool } from "../define.js";

@@ -2,7 +2,7 @@
  * search (keyword, through the FTS index) and changes_since (git history), both filtered by the
  * caller's visibility before their limits (D118).
  */
-import { KbError } from "../../kb/errors.js";
+import { KbError } from "../../common/errors.js";
 import { parseTimestamp } from "../../search/index.js";
 import { defineTool } from "../define.js";
 import { enumOf, int, nonEmptyStr, opt } from "../schema.js";

@@ -1,11 +1,11 @@
 /**
  * KB-level reads: atlas_overview, map_list, index_get, template_list, log_tail.
  */
-import { KbError } from "../../kb/errors.js";
-import { contentHash } from "../../kb/hash.js";
-import { validateId } from "../../kb/ids.js";
-import { newestFirst, parseLogEntries } from "../../kb/log-entries.js";
-import type { MapDescriptor } from "../../kb/types.js";
+import { KbError } from "../../common/errors.js";
+import { contentHash } from "../../kb/core/hash.js";
+import { validateId } from "../../kb/core/ids.js";
+import { newestFirst, parseLogEntries } from "../../kb/core/log-entries.js";
+import type { MapDescriptor } from "../../kb/core/types.js";
 import { defineTool } from "../define.js";
 import { int, nonEmptyStr, opt } from "../schema.js";
 import type { ToolContext, ToolSpec } from "../spec.js";

@@ -6,11 +6,11 @@
  * an error message, a log line, a commit message or the search index (secrets/ holds no
  * concepts). Creating an encrypted file and choosing its recipients stay operator actions.
  */
-import type { WritePlan } from "../../kb/api.js";
-import { validateId } from "../../kb/ids.js";
-import { pointerTokens, secretsPath } from "../../kb/secret-refs.js";
-import { resolveSecrets } from "../../kb/services.js";
-import { encryptedWithValue, requireSops } from "../../kb/sops.js";
+import type { WritePlan } from "../../kb/core/api.js";
+import { validateId } from "../../kb/core/ids.js";
+import { pointerTokens, secretsPath } from "../../kb/core/secret-refs.js";
+import { resolveSecrets } from "../../kb/secrets/services.js";
+import { encryptedWithValue, requireSops } from "../../kb/secrets/sops.js";
 import { defineTool } from "../define.js";
 import { arr, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";

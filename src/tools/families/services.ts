@@ -3,9 +3,9 @@
  * see; service_get reads one, and with `resolve_secrets: true` also decrypts what it declares
  * (secret_refs, or the legacy secrets_source) — which needs whole-KB write access, as in Go (D47).
  */
-import { validateId } from "../../kb/ids.js";
-import { requireService, resolveSecrets, SERVICE_TYPE } from "../../kb/services.js";
-import { requireSops } from "../../kb/sops.js";
+import { validateId } from "../../kb/core/ids.js";
+import { requireService, resolveSecrets, SERVICE_TYPE } from "../../kb/secrets/services.js";
+import { requireSops } from "../../kb/secrets/sops.js";
 import { defineTool } from "../define.js";
 import { bool, int, nonEmptyStr, opt } from "../schema.js";
 import type { ToolSpec } from "../spec.js";

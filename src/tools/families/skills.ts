@@ -4,8 +4,8 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { KbError } from "../../kb/errors.js";
-import { parseDocument } from "../../kb/frontmatter.js";
+import { KbError } from "../../common/errors.js";
+import { parseDocument } from "../../kb/core/frontmatter.js";
 import { defineTool } from "../define.js";
 import { nonEmptyStr } from "../schema.js";
 import type { ToolSpec } from "../spec.js";

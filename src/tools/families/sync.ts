@@ -4,11 +4,11 @@
  * sees (and resolves) only conflicts on concepts it can see. The read tools flush pending pushes
  * first (bounded), so what they report is what the remote has.
  */
-import type { KbStore } from "../../kb/api.js";
-import { isKbError, KbError } from "../../kb/errors.js";
-import { parseDocument } from "../../kb/frontmatter.js";
-import { placementOf } from "../../kb/ids.js";
-import { refuseTooLargeConcept } from "../../kb/index-read.js";
+import type { KbStore } from "../../kb/core/api.js";
+import { isKbError, KbError } from "../../common/errors.js";
+import { parseDocument } from "../../kb/core/frontmatter.js";
+import { placementOf } from "../../kb/core/ids.js";
+import { refuseTooLargeConcept } from "../../kb/store/index-read.js";
 import {
   resolveConflictLocked,
   resolvedContent,
@@ -21,9 +21,9 @@ import {
   withoutDegraded,
 } from "../../kb/sync/conflicts.js";
 import { currentBranch } from "../../kb/sync/remote-git.js";
-import type { Visibility } from "../../kb/types.js";
-import { checkFrontmatter, validateConceptWrite } from "../../kb/validate.js";
-import { isVisible } from "../../kb/visibility.js";
+import type { Visibility } from "../../kb/core/types.js";
+import { checkFrontmatter, validateConceptWrite } from "../../kb/core/validate.js";
+import { isVisible } from "../../kb/core/visibility.js";
 import { defineTool } from "../define.js";
 import type { KbRuntime } from "../runtime.js";
 import { enumOf, nonEmptyStr, opt, str } from "../schema.js";

@@ -3,7 +3,7 @@
  * `superseded_by: <by>`, plus a note with a `[[by]]` link at the end of the body so readers
  * and the link graph both find the successor.
  */
-import { KbError } from "../../kb/errors.js";
+import { KbError } from "../../common/errors.js";
 import { defineTool } from "../define.js";
 import { nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";

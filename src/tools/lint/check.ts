@@ -4,9 +4,9 @@
  * body in `perDoc`, while that one concept is in hand, and at the whole KB in `run`, afterwards,
  * from what the pass kept: ids, placements, the link graph, indexes and assets — no bodies.
  */
-import type { UnresolvedLinks } from "../../kb/link-graph.js";
-import type { LinkRef } from "../../kb/markdown.js";
-import type { ConceptDoc } from "../../kb/types.js";
+import type { UnresolvedLinks } from "../../kb/core/link-graph.js";
+import type { LinkRef } from "../../kb/core/markdown.js";
+import type { ConceptDoc } from "../../kb/core/types.js";
 import type { LintContext, LintEnv } from "./context.js";
 
 export type Severity = "error" | "warning";

@@ -1,6 +1,6 @@
 /** Frontmatter and content checks, per concept: missing_required_field, stale_claim, machine_path. Pure. */
-import { isKbError } from "../../kb/errors.js";
-import { validateAgainstMap } from "../../kb/maps.js";
+import { isKbError } from "../../common/errors.js";
+import { validateAgainstMap } from "../../kb/core/maps.js";
 import type { LintCheck } from "./check.js";
 import { allowPrefixes, pathHasPrefix } from "./map-contract.js";
 

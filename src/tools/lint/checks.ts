@@ -4,9 +4,9 @@
  * (context.ts) and tallies the findings in bounded memory (tally.ts).
  */
 
-import type { KbStore } from "../../kb/api.js";
-import { KbError } from "../../kb/errors.js";
-import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
+import type { KbStore } from "../../kb/core/api.js";
+import { KbError } from "../../common/errors.js";
+import type { ConceptDoc, MapDescriptor } from "../../kb/core/types.js";
 import type { LintCheck } from "./check.js";
 import { machinePath, missingRequiredField, staleClaim } from "./checks-fields.js";
 import { contractMalformed, importedDraft, legacyArchiveDescriptor } from "./checks-go.js";

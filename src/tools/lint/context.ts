@@ -4,12 +4,12 @@
  * shown to `visit` while it is read, and only its facts (id, path, placement, type) and its
  * links, as graph edges, are kept (docs/decisions.md "Whole-KB passes stream").
  */
-import type { AssetInfo, KbStore } from "../../kb/api.js";
-import { detached } from "../../kb/detach.js";
-import { isKbError } from "../../kb/errors.js";
-import { LinkGraph } from "../../kb/link-graph.js";
-import { extractLinks, type LinkRef } from "../../kb/markdown.js";
-import type { ConceptDoc, MapDescriptor } from "../../kb/types.js";
+import type { AssetInfo, KbStore } from "../../kb/core/api.js";
+import { detached } from "../../kb/core/detach.js";
+import { isKbError } from "../../common/errors.js";
+import { LinkGraph } from "../../kb/core/link-graph.js";
+import { extractLinks, type LinkRef } from "../../kb/core/markdown.js";
+import type { ConceptDoc, MapDescriptor } from "../../kb/core/types.js";
 import type { DocView } from "./check.js";
 
 /** Size limits the oversize checks use (overridable for tests and per-KB tuning). */

@@ -4,7 +4,7 @@
  * `machine_path_allow_prefixes`. Reads tolerate a malformed key (the valid part applies);
  * {@link contractProblems} names what is malformed for the `contract_malformed` check. Pure.
  */
-import type { FmValue, Frontmatter } from "../../kb/types.js";
+import type { FmValue, Frontmatter } from "../../kb/core/types.js";
 
 export const ALLOW_PREFIXES_KEY = "machine_path_allow_prefixes";
 

@@ -3,7 +3,7 @@
  * `listed` of each check (under `prefix`, when given) are kept, and kept as copies that hold no
  * file text (kb/detach.ts). The report lists them check by check, in table order.
  */
-import { detached } from "../../kb/detach.js";
+import { detached } from "../../kb/core/detach.js";
 import type { Finding, LintCheck, LintIssue } from "./check.js";
 
 export interface LintReport {

@@ -10,17 +10,17 @@ import {
   artifactContentHash,
   artifactSigner,
   manifestRevision,
-} from "../../kb/artifact-sign.js";
-import { artifactTreeStamp } from "../../kb/artifact-stamp.js";
+} from "../../common/provisioning/artifact-sign.js";
+import { artifactTreeStamp } from "../../kb/store/artifact-stamp.js";
 import {
   type ArtifactKind,
   type ArtifactRecord,
   type SkippedArtifact,
   scanArtifacts,
-} from "../../kb/artifacts.js";
-import { mcpAllowed, parseMcpDescriptor } from "../../kb/mcp-descriptor.js";
-import type { KbSettings, Visibility } from "../../kb/types.js";
-import { isVisible } from "../../kb/visibility.js";
+} from "../../kb/store/artifacts.js";
+import { mcpAllowed, parseMcpDescriptor } from "../../common/provisioning/mcp-descriptor.js";
+import type { KbSettings, Visibility } from "../../kb/core/types.js";
+import { isVisible } from "../../kb/core/visibility.js";
 import type { ToolContext } from "../spec.js";
 
 /**

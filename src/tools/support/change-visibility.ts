@@ -4,9 +4,9 @@
  * visible ids each commit touched — a subject like `concept_move: secret/plan` or
  * `concept_batch: public/hello and 1 more` never reaches a principal who cannot see all of it.
  */
-import type { ChangeRecord, KbStore } from "../../kb/api.js";
-import { visibleSubjects } from "../../kb/history.js";
-import type { Visibility } from "../../kb/types.js";
+import type { ChangeRecord, KbStore } from "../../kb/core/api.js";
+import { visibleSubjects } from "../../kb/git/history.js";
+import type { Visibility } from "../../kb/core/types.js";
 import { idVisible } from "./visibility.js";
 
 /** The records `visibility` may see, each with only the subjects it may see; `commits` stripped. */

@@ -3,10 +3,10 @@
  * ids of the concepts `visibility` shows, and for those that set any, the contradiction and
  * supersession fields alone, copied (docs/decisions.md "Whole-KB passes stream").
  */
-import type { KbStore } from "../../kb/api.js";
-import { CONTRADICTION_FIELDS } from "../../kb/contradictions.js";
-import { detached } from "../../kb/detach.js";
-import type { ConceptDoc, Frontmatter, Visibility } from "../../kb/types.js";
+import type { KbStore } from "../../kb/core/api.js";
+import { CONTRADICTION_FIELDS } from "../../kb/core/contradictions.js";
+import { detached } from "../../kb/core/detach.js";
+import type { ConceptDoc, Frontmatter, Visibility } from "../../kb/core/types.js";
 import { docVisible } from "./visibility.js";
 
 export interface ContradictionRecords {

@@ -3,9 +3,9 @@
  * concepts, and a principal limited to some maps or types must learn nothing of the others, as
  * conflicts_list already did. Used by the call pipeline's sync step and the sync tools.
  */
-import { isValidId, pathToId, placementOf } from "../../kb/ids.js";
-import type { Visibility } from "../../kb/types.js";
-import { isVisible } from "../../kb/visibility.js";
+import { isValidId, pathToId, placementOf } from "../../kb/core/ids.js";
+import type { Visibility } from "../../kb/core/types.js";
+import { isVisible } from "../../kb/core/visibility.js";
 import type { KbRuntime } from "../runtime.js";
 
 /** The concept ids among `ids` the caller may see (a non-concept path: whole-KB readers only). */

@@ -2,9 +2,9 @@
  * Visibility helpers for in-memory collections of the read tools (D118): a hidden concept never
  * appears in a result, a count or a total. Index queries take the visibility directly instead.
  */
-import { placementOf } from "../../kb/ids.js";
-import type { ConceptDoc, MapDescriptor, Visibility } from "../../kb/types.js";
-import { isVisible } from "../../kb/visibility.js";
+import { placementOf } from "../../kb/core/ids.js";
+import type { ConceptDoc, MapDescriptor, Visibility } from "../../kb/core/types.js";
+import { isVisible } from "../../kb/core/visibility.js";
 
 export function docVisible(visibility: Visibility, doc: ConceptDoc): boolean {
   return isVisible(visibility, doc, doc.type);

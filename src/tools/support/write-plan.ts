@@ -2,7 +2,7 @@
  * What every write tool shares: applying its plan through the runtime (the surface makes the
  * one commit) and naming the concept it writes for authorization.
  */
-import type { WritePlan } from "../../kb/api.js";
+import type { WritePlan } from "../../kb/core/api.js";
 import type { ToolContext, ToolTarget } from "../spec.js";
 
 /** Applies a plan for the current write session and returns its tool-facing summary. */

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { VISIBLE_ALL, type Visibility } from "../../../src/kb/types.js";
+import { VISIBLE_ALL, type Visibility } from "../../../src/kb/core/types.js";
 import { memoryLogger } from "../../../src/logger.js";
 import { KbEmbeddings } from "../../../src/search/embeddings/kb-embeddings.js";
 import { createEmbeddingClient } from "../../../src/search/embeddings/provider.js";

@@ -5,7 +5,7 @@
  * rule are dropped when the vectors load. A real HTTP provider on 127.0.0.1, real SQLite.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { VISIBLE_ALL } from "../../../src/kb/types.js";
+import { VISIBLE_ALL } from "../../../src/kb/core/types.js";
 import { memoryLogger } from "../../../src/logger.js";
 import { KbEmbeddings } from "../../../src/search/embeddings/kb-embeddings.js";
 import { createEmbeddingClient } from "../../../src/search/embeddings/provider.js";

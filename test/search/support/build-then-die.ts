@@ -3,7 +3,7 @@
  * kills itself (SIGKILL, no cleanup) once `argv[3]` concepts are written, after committing what
  * the build holds so far, so the file keeps part of the rows without its secondary indexes.
  */
-import { openKb } from "../../../src/kb/store.js";
+import { openKb } from "../../../src/kb/store/store.js";
 import { buildKbIndex, openKbIndexFile } from "../../../src/search/kb-index.js";
 import { testKbSettings } from "../../support/kb.js";
 

@@ -15,7 +15,7 @@
  * (the bundled skills every KB lists) is rendered once; different content keeps the first KB's
  * (by name) and notes the other.
  */
-import { normalizeRelPath } from "../../../kb/paths.js";
+import { normalizeRelPath } from "../../../common/paths.js";
 import type { Artifact } from "../types.js";
 import { type Frontmatter, parseFrontmatter } from "./frontmatter.js";
 

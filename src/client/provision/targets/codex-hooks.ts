@@ -12,11 +12,11 @@
  *   copies), then sets the block. `[hooks.state…]` tables are Codex's bookkeeping and stay.
  */
 import { parse as parseToml } from "smol-toml";
-import { tomlString } from "../../providers/toml-tables.js";
 import type { ManagedSection } from "../types.js";
 import { hasHookMarker } from "./hook-spec.js";
 import { canonicalJson } from "./mcp-entry.js";
 import { markerBlockSection, validateToml } from "./toml-sections.js";
+import { tomlString } from "./toml-tables.js";
 
 export interface CodexHookGroup {
   matcher?: string;

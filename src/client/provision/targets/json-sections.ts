@@ -6,11 +6,11 @@
  * An unparsable file throws the ConfigError of `parseJsonObject`; nothing is written then.
  */
 import { ConfigError } from "../../errors.js";
-import { editJsonc, parseJsoncObject } from "../../providers/json-edit.js";
-import { detectStyle, parseJsonObject, serializeJson } from "../../providers/json-file.js";
 import type { ManagedSection, RenderContext } from "../types.js";
 import { staleSections } from "./common.js";
 import { hasHookMarker } from "./hook-spec.js";
+import { editJsonc, parseJsoncObject } from "./json-edit.js";
+import { detectStyle, parseJsonObject, serializeJson } from "./json-file.js";
 import { canonicalJson } from "./mcp-entry.js";
 
 type Obj = Record<string, unknown>;

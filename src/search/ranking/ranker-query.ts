@@ -1,0 +1,52 @@
+/**
+ * One ranker of a keyword search (an FTS5 table, its bm25 expression and MATCH) and the query
+ * that returns its best rows: run here or on the rank thread (ranker-split.ts).
+ */
+import type { FtsTable } from "./score-bound.js";
+import { andAll, type SqlFragment, TRUE_SQL } from "../sql-fragment.js";
+import type { StatementCache } from "../statement-cache.js";
+
+export interface Ranker {
+  /** The FTS5 table and its score expression (-bm25 with the table's weights; larger is better). */
+  table: FtsTable;
+  rank: string;
+  match: string;
+  /** Each phrase of `match` alone (bm25's per-phrase document counts, score-bound.ts). */
+  phrases: string[];
+  /** Whether `match` joins its phrases with AND (else OR). */
+  allTerms: boolean;
+}
+
+export interface Scored {
+  rowid: number;
+  score: number;
+}
+
+/** One ranker's first `n` rows by score. */
+export function rankerTop(
+  cache: StatementCache,
+  ranker: Ranker,
+  filters: SqlFragment[],
+  n: number,
+): Scored[] {
+  const { sql, params } = rankerQuery(ranker, filters, n);
+  return cache.get(sql).all(...params) as Scored[];
+}
+
+/** The query of rankerTop; joined to concepts only when a filter needs it. */
+export function rankerQuery(ranker: Ranker, filters: SqlFragment[], n: number): SqlFragment {
+  const { table, rank, match } = ranker;
+  if (filters.every((f) => f === TRUE_SQL)) {
+    return {
+      sql: `SELECT rowid, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score DESC LIMIT ?`,
+      params: [match, n],
+    };
+  }
+  const where = andAll(filters);
+  return {
+    sql:
+      `SELECT c.rowid AS rowid, ${rank} AS score FROM ${table} JOIN concepts c ON c.rowid = ${table}.rowid ` +
+      `WHERE ${table} MATCH ? AND ${where.sql} ORDER BY score DESC LIMIT ?`,
+    params: [match, ...where.params, n],
+  };
+}
