@@ -5,7 +5,7 @@
  * on an older server.
  */
 import type { ProviderId } from "./config.js";
-import { agentToolName, namingSentence } from "./tool-names.js";
+import { PROVIDERS } from "./provision/targets/index.js";
 import type { EntrySpec } from "./topology.js";
 
 export interface KbDigest {
@@ -65,7 +65,7 @@ export function renderBlock(input: BlockInput): string {
       : "search";
   if (input.routed) {
     out.push(
-      `MCP server \`${serverName}\` reaches ${input.kbs.length === 1 ? "one knowledge base" : `${input.kbs.length} knowledge bases`}. ${namingSentence(provider, serverName, example)}`,
+      `MCP server \`${serverName}\` reaches ${input.kbs.length === 1 ? "one knowledge base" : `${input.kbs.length} knowledge bases`}. ${PROVIDERS[provider].namingSentence(serverName, example)}`,
     );
     if (input.kbs.length > 1) {
       out.push(
@@ -83,7 +83,7 @@ export function renderBlock(input: BlockInput): string {
     out.push(
       "",
       input.routed
-        ? `Tools: ${input.tools.map((t) => `\`${agentToolName(provider, serverName, t)}\``).join(", ")}.`
+        ? `Tools: ${input.tools.map((t) => `\`${PROVIDERS[provider].toolName(serverName, t)}\``).join(", ")}.`
         : `Tools on each entry (bare MCP names): ${input.tools.map((t) => `\`${t}\``).join(", ")}.`,
     );
   }
@@ -92,7 +92,7 @@ export function renderBlock(input: BlockInput): string {
     if (kb.kbArg !== undefined) out.push(`Pass \`kb: "${kb.kbArg}"\`.`);
     else if (!input.routed) {
       out.push(
-        `Use the tools of MCP server \`${kb.entry}\`. ${namingSentence(provider, kb.entry, example)}`,
+        `Use the tools of MCP server \`${kb.entry}\`. ${PROVIDERS[provider].namingSentence(kb.entry, example)}`,
       );
     }
     const about: string[] = [];

@@ -13,51 +13,28 @@
  * | Antigravity | `<tool>` on server `<server>` (called through `call_mcp_tool`) | google-antigravity/antigravity-cli#71, #436 (issue reports; no naming doc) |
  *
  * Kiro's IDE and CLI read the same mcp.json and steering file, so its block names both forms.
+ * Each provider record (provision/targets/<provider>.ts) spells its rule with these helpers.
  */
-import type { ProviderId } from "./config.js";
-
 /** Replaces every character outside `allowed` with `_`. */
-function sanitize(name: string, allowed: RegExp): string {
+export function sanitize(name: string, allowed: RegExp): string {
   return [...name].map((c) => (allowed.test(c) ? c : "_")).join("");
 }
 
-const WORD = /[A-Za-z0-9_]/;
-const WORD_OR_DASH = /[A-Za-z0-9_-]/;
-
-/** The name under which `provider`'s model sees `tool` of the MCP entry named `server`. */
-export function agentToolName(provider: ProviderId, server: string, tool: string): string {
-  switch (provider) {
-    case "claude":
-      return `mcp__${sanitize(server, WORD_OR_DASH)}__${sanitize(tool, WORD_OR_DASH)}`;
-    case "codex":
-      return `mcp__${sanitize(server, WORD)}__${sanitize(tool, WORD)}`;
-    case "opencode":
-      return `${sanitize(server, WORD_OR_DASH)}_${sanitize(tool, WORD_OR_DASH)}`;
-    case "kiro":
-      return `mcp_${sanitize(server, WORD)}_${tool}`;
-    case "antigravity":
-      return tool;
-  }
-}
+export const WORD = /[A-Za-z0-9_]/;
+export const WORD_OR_DASH = /[A-Za-z0-9_-]/;
 
 /**
- * One sentence saying how the tools of `server` are named in `provider`, with `example` (a
- * tool name) spelled out; ends with a full stop.
+ * The two spellings a naming sentence shows: the pattern (`mcp__srv__<tool>`) and `example` in
+ * full, each in backticks. The placeholder is spelled in word characters so no provider's
+ * sanitizing rewrites it.
  */
-export function namingSentence(provider: ProviderId, server: string, example: string): string {
-  const full = `\`${agentToolName(provider, server, example)}\``;
-  // The placeholder is spelled in word characters so no provider's sanitizing rewrites it.
-  const pattern = `\`${agentToolName(provider, server, "TOOLNAME").replace("TOOLNAME", "<tool>")}\``;
-  switch (provider) {
-    case "claude":
-      return `In Claude Code its tools are named ${pattern}, e.g. ${full}.`;
-    case "codex":
-      return `In Codex its tools are named ${pattern}, e.g. ${full}.`;
-    case "opencode":
-      return `In OpenCode its tools are named ${pattern}, e.g. ${full}.`;
-    case "kiro":
-      return `In the Kiro IDE its tools are named ${pattern}, e.g. ${full}; Kiro CLI lists them by their bare names (\`${example}\`).`;
-    case "antigravity":
-      return `In Antigravity its tools keep their bare names, e.g. \`${example}\`; call them on MCP server \`${server}\`.`;
-  }
+export function namingParts(
+  toolName: (server: string, tool: string) => string,
+  server: string,
+  example: string,
+): { pattern: string; full: string } {
+  return {
+    full: `\`${toolName(server, example)}\``,
+    pattern: `\`${toolName(server, "TOOLNAME").replace("TOOLNAME", "<tool>")}\``,
+  };
 }

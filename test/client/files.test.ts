@@ -4,8 +4,11 @@ import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { loadConfig, saveConfig } from "../../src/client/config.js";
 import { applyBlock, removeBlock, renderBlock } from "../../src/client/instructions.js";
-import { codex } from "../../src/client/providers/codex.js";
-import { removeTomlTables, upsertTomlTable } from "../../src/client/providers/toml-tables.js";
+import { codexEntry as codex } from "../../src/client/provision/targets/codex-entry.js";
+import {
+  removeTomlTables,
+  upsertTomlTable,
+} from "../../src/client/provision/targets/toml-tables.js";
 import { isOwnedEntry } from "../../src/client/topology.js";
 import { useTempDirs } from "../support/temp-dir.js";
 

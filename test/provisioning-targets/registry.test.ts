@@ -2,7 +2,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PROVIDER_IDS } from "../../src/client/config.js";
-import { PROVISION_TARGETS, provisionTargetFor } from "../../src/client/provision/targets/index.js";
+import {
+  PROVIDERS as PROVISION_TARGETS,
+  provisionTargetFor,
+} from "../../src/client/provision/targets/index.js";
 import type { RenderResult } from "../../src/client/provision/types.js";
 import { inside } from "./apply.js";
 import { artifact, context, fullSet } from "./artifacts.js";

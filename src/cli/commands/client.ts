@@ -8,16 +8,16 @@ import { approve } from "../../client/commands/approve.js";
 import { connect } from "../../client/commands/connect.js";
 import { disconnect } from "../../client/commands/disconnect.js";
 import { doctor } from "../../client/commands/doctor.js";
-import type { CommandIo } from "../../client/lib/io.js";
 import { reconnect } from "../../client/commands/reconnect.js";
 import { revoke } from "../../client/commands/revoke.js";
 import { status } from "../../client/commands/status.js";
 import { sync } from "../../client/commands/sync.js";
 import { trust } from "../../client/commands/trust.js";
 import type { Scope } from "../../client/config.js";
+import type { CommandIo } from "../../client/lib/io.js";
 import { parsePinKeys } from "../../client/provision/trust.js";
+import type { CommandContext } from "../command-context.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
-import type { CommandContext } from "../program.js";
 import { type ApproveFlags, approveForm, onlyApprovalKb } from "./approve-forms.js";
 
 export function clientIo(io: CliIo): CommandIo {

@@ -6,8 +6,14 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, PROVIDER_IDS, type ProviderId } from "../config.js";
-import { PROVIDERS } from "../providers/index.js";
-import { type CommandIo, type CommonOptions, configPath, EXIT_OK, reportFailure } from "./io.js";
+import {
+  type CommandIo,
+  type CommonOptions,
+  configPath,
+  EXIT_OK,
+  reportFailure,
+} from "../lib/io.js";
+import { PROVIDERS } from "../provision/targets/index.js";
 
 export interface AgentsOptions extends CommonOptions {
   json?: boolean;
@@ -21,24 +27,6 @@ export interface AgentRow {
   /** The binary or folder that showed it installed; null when not installed. */
   evidence: string | null;
 }
-
-/** Per provider: binaries to look for on PATH, then folders under the home (Go's rules + ours). */
-const PROBES: Record<ProviderId, { bins: string[]; dirs: (home: string, env: Env) => string[] }> = {
-  claude: { bins: ["claude"], dirs: (h) => [path.join(h, ".claude")] },
-  codex: {
-    bins: ["codex"],
-    dirs: (h, env) => [env.CODEX_HOME || path.join(h, ".codex")],
-  },
-  opencode: {
-    bins: ["opencode"],
-    dirs: (h) => [path.join(h, ".config", "opencode"), path.join(h, ".opencode")],
-  },
-  kiro: { bins: ["kiro", "kiro-cli"], dirs: (h) => [path.join(h, ".kiro")] },
-  antigravity: {
-    bins: ["agy", "antigravity"],
-    dirs: (h) => [path.join(h, ".gemini", "antigravity")],
-  },
-};
 
 type Env = Record<string, string | undefined>;
 
@@ -68,7 +56,7 @@ function isDir(dir: string): boolean {
 
 export function detectAgents(home: string, env: Env, connected: ReadonlySet<string>): AgentRow[] {
   return PROVIDER_IDS.map((provider) => {
-    const probe = PROBES[provider];
+    const probe = PROVIDERS[provider].probes;
     const evidence =
       probe.bins.map((b) => onPath(b, env)).find((f) => f !== null) ??
       probe.dirs(home, env).find(isDir) ??

@@ -1,6 +1,13 @@
 import { loadConfig, saveConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
 import {
+  type CommandIo,
+  type CommonOptions,
+  configPath,
+  EXIT_OK,
+  reportFailure,
+} from "../lib/io.js";
+import {
   approvalState,
   commandProblem,
   type DescriptorView,
@@ -11,7 +18,6 @@ import {
 import { fetchKbManifest } from "../provision/kb-manifest.js";
 import { printable } from "../provision/manifest-shape.js";
 import { evaluateTrust, pinnedKeys } from "../provision/trust.js";
-import { type CommandIo, type CommonOptions, configPath, EXIT_OK, reportFailure } from "./io.js";
 
 export interface ApproveOptions extends CommonOptions {
   kb: string;

@@ -9,10 +9,7 @@ import {
 } from "../config.js";
 import { ConfigError } from "../errors.js";
 import { baseUrlOf, fetchHealth, type ServerHealth } from "../health.js";
-import { FLAT_NAMESPACE, PROVIDERS } from "../providers/index.js";
-import { withPinnedKeys } from "../provision/trust.js";
-import { applyPlan, bearerHeaders, DigestCache, ProviderFailure, removeProvider } from "./apply.js";
-import { checkKnownKbs, selectProviders } from "./bindings.js";
+import { checkKnownKbs, selectProviders } from "../lib/bindings.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -22,8 +19,16 @@ import {
   loggerFor,
   reportError,
   tilde,
-} from "./io.js";
-import { planProvider } from "./plan.js";
+} from "../lib/io.js";
+import { claudeApprovalState, codexTrustProblem } from "../lib/readiness.js";
+import {
+  applyPlan,
+  bearerHeaders,
+  DigestCache,
+  ProviderFailure,
+  removeProvider,
+} from "../provision/connection.js";
+import { planProvider } from "../provision/provider-plan.js";
 import {
   acceptedInstructions,
   materialize,
@@ -33,8 +38,9 @@ import {
   prepareStep,
   topologyOf,
   unprovision,
-} from "./provisioning.js";
-import { claudeApprovalState, codexTrustProblem } from "./readiness.js";
+} from "../provision/step.js";
+import { PROVIDERS } from "../provision/targets/index.js";
+import { withPinnedKeys } from "../provision/trust.js";
 
 export interface ConnectOptions extends CommonOptions, ProvisionFlags {
   /** Provider ids, or ["all"]; empty = the providers already in the yaml. */
@@ -164,9 +170,10 @@ export async function applyBindings(
       const plan = planProvider(config, binding, topology, io, !dryRun);
       const warnings = await applyPlan(plan, config, routed, digests, io, dryRun, instructions);
       for (const w of warnings) log.warn(`${binding.name}: ${w}`);
-      if (!routed && FLAT_NAMESPACE.has(binding.name) && plan.entries.length >= 2) {
+      const provider = PROVIDERS[binding.name];
+      if (!routed && provider.flatNamespace && plan.entries.length >= 2) {
         log.warn(
-          `${binding.name === "kiro" ? "Kiro CLI" : PROVIDERS[binding.name].label} has a flat tool namespace: its ${plan.entries.length} per-KB entries expose the same tool names; upgrade the server to get one routed entry`,
+          `${provider.flatLabel ?? provider.label} has a flat tool namespace: its ${plan.entries.length} per-KB entries expose the same tool names; upgrade the server to get one routed entry`,
         );
       }
       await projectNotice(

@@ -1,7 +1,13 @@
 import { loadConfig, saveConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
+import {
+  type CommandIo,
+  type CommonOptions,
+  configPath,
+  EXIT_OK,
+  reportFailure,
+} from "../lib/io.js";
 import { withoutApproval } from "../provision/approvals.js";
-import { type CommandIo, type CommonOptions, configPath, EXIT_OK, reportFailure } from "./io.js";
 
 export interface RevokeOptions extends CommonOptions {
   kb: string;

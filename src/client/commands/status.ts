@@ -1,7 +1,7 @@
-import { type ClientConfig, loadConfig } from "../config.js";
+import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
-import { baseUrlOf, fetchHealth, type ServerHealth } from "../health.js";
-import { checkProvider, describeCheck, type ProviderCheck } from "./check.js";
+import { baseUrlOf, fetchHealth } from "../health.js";
+import { describeCheck } from "../lib/check.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -10,78 +10,14 @@ import {
   EXIT_ERROR,
   EXIT_OK,
   reportFailure,
-} from "./io.js";
-import { planProvider, type Topology } from "./plan.js";
-import { printStatus, provisioningStatus } from "./provisioning.js";
-import { claudeApproval, offlineBlockers, probeBlockers } from "./readiness.js";
+} from "../lib/io.js";
+import { checkAll, overall, printBlockers, serverChanges, shape } from "../lib/provider-status.js";
+import { claudeApproval, offlineBlockers, probeBlockers } from "../lib/readiness.js";
+import type { Topology } from "../provision/provider-plan.js";
+import { printStatus, provisioningStatus } from "../provision/step.js";
 
 export interface StatusOptions extends CommonOptions {
   json?: boolean;
-}
-
-function shape(mode: string | undefined, routedPath: string | undefined): string {
-  return mode === "routed" ? `routed (${routedPath ?? "?"})` : (mode ?? "unknown");
-}
-
-/** Topology changes and version changes since the last connect/sync, worded for the user. */
-export function serverChanges(config: ClientConfig, health: ServerHealth): string[] {
-  const out: string[] = [];
-  const saved = config.server_mount_mode;
-  if (
-    saved !== undefined &&
-    (saved !== health.mountMode ||
-      (saved === "routed" && config.server_routed_path !== health.routedPath))
-  ) {
-    // D187: a mode switch changes the shape of every entry; status reports it, never heals it.
-    const pathOnly = saved === health.mountMode;
-    const from = pathOnly ? shape(saved, config.server_routed_path) : saved;
-    const to = pathOnly ? shape(health.mountMode, health.routedPath) : health.mountMode;
-    out.push(`mount mode changed: ${from} → ${to}; run cartographer reconnect`);
-  }
-  if (config.server_version !== undefined && config.server_version !== health.version) {
-    out.push(
-      `server version changed: ${config.server_version} → ${health.version}; run cartographer sync`,
-    );
-  }
-  return out;
-}
-
-/** Runs the per-provider checks of every saved binding against a topology. */
-export async function checkAll(
-  config: ClientConfig,
-  topology: Topology,
-  io: CommandIo,
-): Promise<ProviderCheck[]> {
-  const checks: ProviderCheck[] = [];
-  for (const binding of config.providers) {
-    checks.push(await checkProvider(planProvider(config, binding, topology, io, false), config));
-  }
-  return checks;
-}
-
-/**
- * The overall state and its last line: drift (files or server facts differ: sync/reconnect
- * heals it) wins over blocked (files match, but the agent tools cannot use them: token unset
- * or refused, Codex project untrusted).
- */
-export function overall(
-  drift: boolean,
-  blockers: string[],
-): { state: "in-sync" | "drift" | "blocked"; line: string } {
-  if (drift)
-    return { state: "drift", line: "drift: run cartographer sync (or reconnect, as noted)" };
-  if (blockers.length > 0) {
-    return {
-      state: "blocked",
-      line: "the files are in sync, but the agent tools cannot use them yet: see above",
-    };
-  }
-  return { state: "in-sync", line: "in sync" };
-}
-
-/** Prints each blocker; a multi-line one (a TOML snippet) keeps its lines, indented. */
-export function printBlockers(io: CommandIo, blockers: string[]): void {
-  for (const b of blockers) io.stdout.write(`not usable: ${b.replace(/\n/g, "\n    ")}\n`);
 }
 
 /**

@@ -4,13 +4,16 @@
  * (or anyone between) chose, so there a "bundled" skill is taken only when it is byte for byte
  * the skill this client's package ships (docs/decisions.md, Client).
  *
- * Read like the server reads its package (src/kb/artifacts.ts): `skills/<name>/` folders, no
+ * Read like the server reads its package (src/kb/store/artifacts.ts): `skills/<name>/` folders, no
  * hidden entry, no symlink, paths relative to the skill folder, the owner-execute bit kept.
  */
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ArtifactFileBytes, artifactContentHash } from "../../kb/artifact-sign.js";
+import {
+  type ArtifactFileBytes,
+  artifactContentHash,
+} from "../../common/provisioning/artifact-sign.js";
 
 /** The package root: this module is three levels below it (src/client/provision, dist/…). */
 const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url));

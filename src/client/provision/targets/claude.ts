@@ -16,7 +16,8 @@
  * - instructions: carried by the instructions block (CLAUDE.md), nothing here.
  */
 import path from "node:path";
-import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
+import { namingParts, sanitize, WORD, WORD_OR_DASH } from "../../tool-names.js";
+import type { Artifact, ManagedSection, RenderContext } from "../types.js";
 import { checkArtifacts, originOf } from "./checks.js";
 import { BOOTSTRAP_ORIGIN, folderFiles, generatedFile, hookFiles, ofKind } from "./common.js";
 import {
@@ -26,8 +27,10 @@ import {
   parseHookSpec,
   shellQuote,
 } from "./hook-spec.js";
+import { jsonProvider } from "./json-entry.js";
 import { claudeHooksSection, type HookGroup, mcpServersSections } from "./json-sections.js";
 import { type McpEntry, mcpEntries } from "./mcp-entry.js";
+import type { Provider } from "./provider.js";
 
 /** The hook events Claude Code documents (code.claude.com/docs/en/hooks); others are noted. */
 export const CLAUDE_EVENTS: readonly string[] = [
@@ -182,4 +185,42 @@ function sortedEvents(groups: Record<string, HookGroup[]>): Record<string, HookG
   return out;
 }
 
-export const claudeTarget: ProvisionTarget = { id: "claude", render };
+const toolName = (server: string, tool: string) =>
+  `mcp__${sanitize(server, WORD_OR_DASH)}__${sanitize(tool, WORD_OR_DASH)}`;
+
+/**
+ * Claude Code's connect side. User scope: `~/.claude.json` `mcpServers`; project scope:
+ * `.mcp.json`. HTTP entry `{type: "http", url, headers}`; Claude Code expands `${VAR}` in `url`
+ * and `headers`, so the token is referenced, never written. Instructions: `~/.claude/CLAUDE.md`
+ * (user) or `CLAUDE.md` (project). Checked against the Claude Code MCP docs (docs corpus).
+ */
+export const claude: Provider = {
+  ...jsonProvider({
+    id: "claude",
+    label: "Claude Code",
+    referencesEnv: true,
+    containerKey: "mcpServers",
+    urlField: "url",
+    userFiles: (home) => ({
+      config: path.join(home, ".claude.json"),
+      instructions: path.join(home, ".claude", "CLAUDE.md"),
+    }),
+    projectFiles: (cwd) => ({
+      config: path.join(cwd, ".mcp.json"),
+      instructions: path.join(cwd, "CLAUDE.md"),
+    }),
+    render: (url, auth) => ({
+      type: "http",
+      url,
+      ...(auth.tokenEnv ? { headers: { Authorization: `Bearer \${${auth.tokenEnv}}` } } : {}),
+    }),
+  }),
+  render,
+  flatNamespace: false,
+  toolName,
+  namingSentence(server, example) {
+    const { pattern, full } = namingParts(toolName, server, example);
+    return `In Claude Code its tools are named ${pattern}, e.g. ${full}.`;
+  },
+  probes: { bins: ["claude"], dirs: (h) => [path.join(h, ".claude")] },
+};

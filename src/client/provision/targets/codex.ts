@@ -21,9 +21,10 @@
  */
 import path from "node:path";
 import { codexHome } from "../../codex-trust.js";
-import { tomlString } from "../../providers/toml-tables.js";
-import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
+import { namingParts, sanitize, WORD } from "../../tool-names.js";
+import type { Artifact, ManagedSection, RenderContext } from "../types.js";
 import { agentFrontmatterOf, checkArtifacts, originOf } from "./checks.js";
+import { codexEntry } from "./codex-entry.js";
 import { type CodexHookGroup, codexHooksSection } from "./codex-hooks.js";
 import {
   BOOTSTRAP_ORIGIN,
@@ -42,7 +43,9 @@ import {
   shellQuote,
 } from "./hook-spec.js";
 import { type McpEntry, mcpEntries, varRef } from "./mcp-entry.js";
+import type { Provider } from "./provider.js";
 import { codexMcpSection } from "./toml-sections.js";
+import { tomlString } from "./toml-tables.js";
 
 /** The hook events Codex documents (SessionEnd and Notification have no Codex counterpart). */
 const CODEX_EVENTS: readonly string[] = [
@@ -219,4 +222,17 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   return { roots: [l.codex, l.skills], files, sections, notes };
 }
 
-export const codexTarget: ProvisionTarget = { id: "codex", render };
+const toolName = (server: string, tool: string) =>
+  `mcp__${sanitize(server, WORD)}__${sanitize(tool, WORD)}`;
+
+export const codex: Provider = {
+  ...codexEntry,
+  render,
+  flatNamespace: false,
+  toolName,
+  namingSentence(server, example) {
+    const { pattern, full } = namingParts(toolName, server, example);
+    return `In Codex its tools are named ${pattern}, e.g. ${full}.`;
+  },
+  probes: { bins: ["codex"], dirs: (h, env) => [env.CODEX_HOME || path.join(h, ".codex")] },
+};

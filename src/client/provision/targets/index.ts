@@ -1,23 +1,32 @@
 /**
- * The provisioning targets, one per agent tool (docs/client.md "Provisioning destinations").
- * Pure renderers: the engine (provision.ts) writes what they return.
+ * The per-provider table: one record per agent tool with everything provider-specific — its
+ * connect adapter, its provisioning layout, its tool naming, how it is detected
+ * (targets/<provider>.ts; docs/client.md "Provisioning destinations").
  */
 import type { ProviderId } from "../../config.js";
 import type { ProvisionTarget } from "../types.js";
-import { antigravityTarget } from "./antigravity.js";
-import { claudeTarget } from "./claude.js";
-import { codexTarget } from "./codex.js";
-import { kiroTarget } from "./kiro.js";
-import { opencodeTarget } from "./opencode.js";
+import { antigravity } from "./antigravity.js";
+import { claude } from "./claude.js";
+import { codex } from "./codex.js";
+import { kiro } from "./kiro.js";
+import { opencode } from "./opencode.js";
+import type { Provider } from "./provider.js";
 
-export const PROVISION_TARGETS: Readonly<Record<ProviderId, ProvisionTarget>> = {
-  claude: claudeTarget,
-  codex: codexTarget,
-  opencode: opencodeTarget,
-  kiro: kiroTarget,
-  antigravity: antigravityTarget,
+export const PROVIDERS: Readonly<Record<ProviderId, Provider>> = {
+  claude,
+  codex,
+  opencode,
+  kiro,
+  antigravity,
 };
 
 export function provisionTargetFor(id: ProviderId): ProvisionTarget {
-  return PROVISION_TARGETS[id];
+  return PROVIDERS[id];
 }
+
+/** The name under which `provider`'s model sees `tool` of the MCP entry named `server`. */
+export function agentToolName(provider: ProviderId, server: string, tool: string): string {
+  return PROVIDERS[provider].toolName(server, tool);
+}
+
+export type { AuthRef, Provider, ProviderAdapter, ProviderFiles } from "./provider.js";

@@ -11,11 +11,14 @@
  *   files or part of a custom agent — neither takes a KB agent or hook.json as it is.
  */
 import path from "node:path";
-import type { Artifact, ProvisionTarget, RenderContext } from "../types.js";
+import { namingParts, sanitize, WORD, WORD_OR_DASH } from "../../tool-names.js";
+import type { Artifact, RenderContext } from "../types.js";
 import { checkArtifacts, originOf } from "./checks.js";
 import { folderFiles, ofKind, unsupported } from "./common.js";
+import { jsonProvider } from "./json-entry.js";
 import { mcpServersSections } from "./json-sections.js";
 import { mcpEntries } from "./mcp-entry.js";
+import type { Provider } from "./provider.js";
 
 function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   const root = path.join(ctx.scope === "user" ? ctx.home : ctx.projectDir, ".kiro");
@@ -62,4 +65,43 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   return { roots: [root], files, sections, notes };
 }
 
-export const kiroTarget: ProvisionTarget = { id: "kiro", render };
+const toolName = (server: string, tool: string) => `mcp_${sanitize(server, WORD)}_${tool}`;
+
+/**
+ * Kiro's connect side. User scope: `~/.kiro/settings/mcp.json`; workspace scope:
+ * `.kiro/settings/mcp.json`. Remote entry `{url, headers}` under `mcpServers`; Kiro expands
+ * `${VAR}` in headers (after the user approves the variable). Instructions: a steering file
+ * `.kiro/steering/cartographer.md`. Kiro CLI has a flat tool namespace (the IDE prefixes
+ * `mcp_<entry>_`, tool-names.ts), hence the warning for 2+ per-KB entries (D102). Checked
+ * against kiro.dev/docs/mcp/configuration.
+ */
+export const kiro: Provider = {
+  ...jsonProvider({
+    id: "kiro",
+    label: "Kiro",
+    referencesEnv: true,
+    containerKey: "mcpServers",
+    urlField: "url",
+    userFiles: (home) => ({
+      config: path.join(home, ".kiro", "settings", "mcp.json"),
+      instructions: path.join(home, ".kiro", "steering", "cartographer.md"),
+    }),
+    projectFiles: (cwd) => ({
+      config: path.join(cwd, ".kiro", "settings", "mcp.json"),
+      instructions: path.join(cwd, ".kiro", "steering", "cartographer.md"),
+    }),
+    render: (url, auth) => ({
+      url,
+      ...(auth.tokenEnv ? { headers: { Authorization: `Bearer \${${auth.tokenEnv}}` } } : {}),
+    }),
+  }),
+  render,
+  flatNamespace: true,
+  flatLabel: "Kiro CLI",
+  toolName,
+  namingSentence(server, example) {
+    const { pattern, full } = namingParts(toolName, server, example);
+    return `In the Kiro IDE its tools are named ${pattern}, e.g. ${full}; Kiro CLI lists them by their bare names (\`${example}\`).`;
+  },
+  probes: { bins: ["kiro", "kiro-cli"], dirs: (h) => [path.join(h, ".kiro")] },
+};

@@ -11,7 +11,10 @@
  * (`<server_name>-<kb>`, older servers) of a KB literally named `<kb>-<name>`; such a descriptor
  * is dropped with a note instead.
  */
-import { type McpDescriptor, parseMcpDescriptor } from "../../../kb/mcp-descriptor.js";
+import {
+  type McpDescriptor,
+  parseMcpDescriptor,
+} from "../../../common/provisioning/mcp-descriptor.js";
 import type { Artifact } from "../types.js";
 import { unsafeName } from "./checks.js";
 

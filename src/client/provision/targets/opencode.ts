@@ -14,7 +14,8 @@
  * - instructions: the instructions block (AGENTS.md).
  */
 import path from "node:path";
-import type { Artifact, ManagedSection, ProvisionTarget, RenderContext } from "../types.js";
+import { namingParts, sanitize, WORD, WORD_OR_DASH } from "../../tool-names.js";
+import type { Artifact, ManagedSection, RenderContext } from "../types.js";
 import { agentFrontmatterOf, checkArtifacts, frontmatterOf, originOf } from "./checks.js";
 import {
   BOOTSTRAP_ORIGIN,
@@ -27,6 +28,7 @@ import {
 } from "./common.js";
 import { renderFrontmatter, stringField } from "./frontmatter.js";
 import { BOOTSTRAP_SCRIPT, hookCommand, parseHookSpec } from "./hook-spec.js";
+import { jsonProvider } from "./json-entry.js";
 import { jsonEntrySection } from "./json-sections.js";
 import { type McpEntry, mcpEntries } from "./mcp-entry.js";
 import {
@@ -35,6 +37,7 @@ import {
   PLUGIN_HOOK_DIR_WORD,
   type PluginHook,
 } from "./opencode-plugin.js";
+import type { Provider } from "./provider.js";
 
 const SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -181,4 +184,50 @@ function render(artifacts: readonly Artifact[], ctx: RenderContext) {
   return { roots, files, sections, notes };
 }
 
-export const opencodeTarget: ProvisionTarget = { id: "opencode", render };
+const toolName = (server: string, tool: string) =>
+  `${sanitize(server, WORD_OR_DASH)}_${sanitize(tool, WORD_OR_DASH)}`;
+
+/**
+ * OpenCode's connect side. User scope: `~/.config/opencode/opencode.json`; project scope:
+ * `opencode.json`. Entries live under the top-level `mcp` key: `{type: "remote", url, enabled:
+ * true, headers}`, and OpenCode substitutes `{env:VAR}` in config values. Instructions:
+ * `AGENTS.md` in `~/.config/opencode/` (user) or the project root. Checked against
+ * opencode.ai/docs/mcp-servers. The file may be JSONC (OpenCode reads comments and trailing
+ * commas): it is edited in place, everything outside our entries kept byte for byte
+ * (json-edit.ts).
+ */
+export const opencode: Provider = {
+  ...jsonProvider({
+    id: "opencode",
+    label: "OpenCode",
+    referencesEnv: true,
+    containerKey: "mcp",
+    urlField: "url",
+    jsonc: true,
+    userFiles: (home) => ({
+      config: path.join(home, ".config", "opencode", "opencode.json"),
+      instructions: path.join(home, ".config", "opencode", "AGENTS.md"),
+    }),
+    projectFiles: (cwd) => ({
+      config: path.join(cwd, "opencode.json"),
+      instructions: path.join(cwd, "AGENTS.md"),
+    }),
+    render: (url, auth) => ({
+      type: "remote",
+      url,
+      enabled: true,
+      ...(auth.tokenEnv ? { headers: { Authorization: `Bearer {env:${auth.tokenEnv}}` } } : {}),
+    }),
+  }),
+  render,
+  flatNamespace: false,
+  toolName,
+  namingSentence(server, example) {
+    const { pattern, full } = namingParts(toolName, server, example);
+    return `In OpenCode its tools are named ${pattern}, e.g. ${full}.`;
+  },
+  probes: {
+    bins: ["opencode"],
+    dirs: (h) => [path.join(h, ".config", "opencode"), path.join(h, ".opencode")],
+  },
+};

@@ -8,14 +8,9 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { ConfigError } from "../../errors.js";
-import {
-  removeTomlTables,
-  tomlKey,
-  tomlString,
-  upsertTomlTable,
-} from "../../providers/toml-tables.js";
 import type { ManagedSection } from "../types.js";
 import { canonicalJson } from "./mcp-entry.js";
+import { removeTomlTables, tomlKey, tomlString, upsertTomlTable } from "./toml-tables.js";
 
 function parse(text: string | null, file: string): Record<string, unknown> {
   if (text === null || text.trim() === "") return {};

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../../errors.js";
 
 /**
  * JSON provider files are edited structurally but re-serialized in the file's own style: the

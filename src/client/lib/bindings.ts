@@ -11,7 +11,7 @@ import {
 } from "../config.js";
 import { ConfigError } from "../errors.js";
 import type { ServerHealth } from "../health.js";
-import { PROVIDERS } from "../providers/index.js";
+import { PROVIDERS } from "../provision/targets/index.js";
 import { type CommandIo, loggerFor } from "./io.js";
 
 function hasProjectScope(id: ProviderId): boolean {

@@ -1,13 +1,13 @@
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { codexHome } from "../codex-trust.js";
-import { ConfigError } from "../errors.js";
-import type { EntrySpec } from "../topology.js";
+import { codexHome } from "../../codex-trust.js";
+import { ConfigError } from "../../errors.js";
+import type { EntrySpec } from "../../topology.js";
+import type { AuthRef, ProviderAdapter } from "./provider.js";
 import { removeTomlTables, tomlKey, tomlString, upsertTomlTable } from "./toml-tables.js";
-import type { AuthRef, ProviderAdapter } from "./types.js";
 
 /**
- * Codex CLI. User scope: `$CODEX_HOME/config.toml` (default `~/.codex/`); project scope:
+ * Codex CLI, the cartographer entry. User scope: `$CODEX_HOME/config.toml` (default `~/.codex/`); project scope:
  * `.codex/config.toml` (read only in a trusted project, see codex-trust.ts). A Streamable HTTP server is `[mcp_servers.<name>]` with `url` and
  * `bearer_token_env_var` (Codex reads the token from that variable; an inline token is not
  * accepted). Instructions: `$CODEX_HOME/AGENTS.md` or the project's `AGENTS.md`. Checked against
@@ -47,7 +47,8 @@ function matches(actual: Record<string, unknown> | undefined, entry: EntrySpec, 
   return actual.bearer_token_env_var === auth.tokenEnv;
 }
 
-export const codex: ProviderAdapter = {
+/** Codex's connect side (the record is targets/codex.ts). */
+export const codexEntry: ProviderAdapter = {
   id: "codex",
   label: "Codex CLI",
   referencesEnv: true,

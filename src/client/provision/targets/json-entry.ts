@@ -1,6 +1,6 @@
-import type { ProviderId, Scope } from "../config.js";
-import { ConfigError } from "../errors.js";
-import type { EntrySpec } from "../topology.js";
+import type { ProviderId, Scope } from "../../config.js";
+import { ConfigError } from "../../errors.js";
+import type { EntrySpec } from "../../topology.js";
 import { editJsonc, parseJsoncObject } from "./json-edit.js";
 import {
   detectStyle,
@@ -9,7 +9,7 @@ import {
   parseJsonObject,
   serializeJson,
 } from "./json-file.js";
-import type { AuthRef, ProviderAdapter, ProviderFiles } from "./types.js";
+import type { AuthRef, ProviderAdapter, ProviderFiles } from "./provider.js";
 
 /** What distinguishes one JSON-configured provider from another. */
 export interface JsonProviderSpec {

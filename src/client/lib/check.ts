@@ -2,8 +2,8 @@ import { readTextOrNull } from "../atomic-file.js";
 import type { ClientConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { hasBlock } from "../instructions.js";
+import type { ProviderPlan } from "../provision/provider-plan.js";
 import { isOwnedEntry } from "../topology.js";
-import type { ProviderPlan } from "./plan.js";
 
 export type ProviderState = "in-sync" | "partial" | "missing";
 

@@ -14,7 +14,7 @@ import {
   parse,
   printParseErrorCode,
 } from "jsonc-parser";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../../errors.js";
 import { detectStyle, serializeJson } from "./json-file.js";
 
 const BOM = "\uFEFF";

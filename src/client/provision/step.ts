@@ -7,13 +7,13 @@
 import type { ClientConfig, ProviderBinding } from "../config.js";
 import { BadManifestError, ClientError, ProtocolError } from "../errors.js";
 import type { ServerHealth } from "../health.js";
-import { prepareProvisioning } from "../provision/prepare.js";
-import type { Prepared, TargetFor, TrustFlags } from "../provision/provision.js";
-import { type ProvisioningJson, printStatus, printSync, statusJson } from "../provision/report.js";
-import { deprovisionBindings, provisionBindings } from "../provision/run.js";
-import { provisionTargetFor } from "../provision/targets/index.js";
-import { type CommandIo, loggerFor } from "./io.js";
-import type { Topology } from "./plan.js";
+import { type CommandIo, loggerFor } from "../lib/io.js";
+import { prepareProvisioning } from "./prepare.js";
+import type { Topology } from "./provider-plan.js";
+import type { Prepared, TargetFor, TrustFlags } from "./provision.js";
+import { type ProvisioningJson, printStatus, printSync, statusJson } from "./report.js";
+import { deprovisionBindings, provisionBindings } from "./run.js";
+import { provisionTargetFor } from "./targets/index.js";
 
 /** The options connect and sync add for provisioning. */
 export interface ProvisionFlags extends TrustFlags {

@@ -1,9 +1,9 @@
 import type { ClientConfig, ProviderBinding, Scope } from "../config.js";
 import { ConfigError } from "../errors.js";
-import { PROVIDERS } from "../providers/index.js";
-import type { AuthRef, ProviderAdapter, ProviderFiles } from "../providers/types.js";
+import type { CommandIo } from "../lib/io.js";
 import { type EntrySpec, expectedEntries } from "../topology.js";
-import type { CommandIo } from "./io.js";
+import { PROVIDERS } from "./targets/index.js";
+import type { AuthRef, ProviderAdapter, ProviderFiles } from "./targets/provider.js";
 
 /** Where the entries of one server shape point. */
 export interface Topology {

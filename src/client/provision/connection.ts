@@ -6,11 +6,11 @@ import { ConfigError } from "../errors.js";
 import { applyBlock, type KbDigest, removeBlock, renderBlock } from "../instructions.js";
 import { type DigestResult, type DigestTarget, describeKbs } from "../kb-digest.js";
 import { isBareConfig, removeEmptyDirs } from "../leftovers.js";
-import { PROVIDERS, type ProviderAdapter, type ProviderFiles } from "../providers/index.js";
+import { type CommandIo, tilde } from "../lib/io.js";
 import { symlinkEscape } from "../symlink-escape.js";
 import { isOwnedEntry } from "../topology.js";
-import { type CommandIo, tilde } from "./io.js";
-import type { ProviderPlan } from "./plan.js";
+import type { ProviderPlan } from "./provider-plan.js";
+import { PROVIDERS, type ProviderAdapter, type ProviderFiles } from "./targets/index.js";
 
 function originOf(url: string): string {
   try {

@@ -15,9 +15,9 @@ import { codexProjectTrust, trustSnippet } from "../codex-trust.js";
 import type { ClientConfig, ProviderBinding } from "../config.js";
 import { type ClientError, ProtocolError, ToolError } from "../errors.js";
 import { openMcpSession } from "../mcp-session.js";
-import { PROVIDERS } from "../providers/index.js";
+import { planProvider, type Topology } from "../provision/provider-plan.js";
+import { PROVIDERS } from "../provision/targets/index.js";
 import { type CommandIo, tilde } from "./io.js";
-import { planProvider, type Topology } from "./plan.js";
 
 /** True when the provider's entry sends the token read from `token_env`. */
 function sendsEnvToken(config: ClientConfig, binding: ProviderBinding): boolean {

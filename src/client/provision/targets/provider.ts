@@ -1,5 +1,11 @@
-import type { ProviderId, Scope } from "../config.js";
-import type { EntrySpec } from "../topology.js";
+/**
+ * One agent tool, everything provider-specific in one record (targets/<provider>.ts, listed in
+ * targets/index.ts): where its MCP file and instructions file are, how the cartographer entry
+ * is written there, how it names tools, and how its artifacts are laid out (ProvisionTarget).
+ */
+import type { ProviderId, Scope } from "../../config.js";
+import type { EntrySpec } from "../../topology.js";
+import type { ProvisionTarget } from "../types.js";
 
 /** How an entry authenticates: by env var reference (preferred) or, opt-in, a literal token. */
 export interface AuthRef {
@@ -51,4 +57,18 @@ export interface ProviderAdapter {
   entryMatches(text: string | null, file: string, entry: EntrySpec, auth: AuthRef): boolean;
   /** File mode to force on write (0600 when a literal token is written), else keep. */
   fileMode(auth: AuthRef): number | undefined;
+}
+
+/** An agent tool: its connect adapter, its provisioning layout, and the facts around them. */
+export interface Provider extends ProviderAdapter, ProvisionTarget {
+  /** The tool namespace is flat: N per-KB entries expose the same tool names (D102). */
+  flatNamespace: boolean;
+  /** The name the flat-namespace warning uses, when it is not `label` (Kiro CLI, not the IDE). */
+  flatLabel?: string;
+  /** How the tool's model sees `tool` of the MCP entry named `server` (tool-names.ts). */
+  toolName(server: string, tool: string): string;
+  /** One sentence naming the tools of `server`, with `example` spelled out (tool-names.ts). */
+  namingSentence(server: string, example: string): string;
+  /** What shows the tool installed: binaries on PATH, then folders (commands/agents.ts). */
+  probes: { bins: string[]; dirs(home: string, env: Record<string, string | undefined>): string[] };
 }
