@@ -8,8 +8,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CommandIo } from "../../src/client/lib/io.js";
 import { sync } from "../../src/client/commands/sync.js";
+import type { CommandIo } from "../../src/client/lib/io.js";
 import type { RunningServer } from "../e2e/helpers.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { FIXTURE_SKILL, fixtureKb, SKILL_DIRS, serveFixture } from "./helpers.js";

@@ -6,8 +6,8 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { CommandIo } from "../../src/client/lib/io.js";
 import { ConfigError } from "../../src/client/errors.js";
+import type { CommandIo } from "../../src/client/lib/io.js";
 import type { Prepared } from "../../src/client/provision/provision.js";
 import type {
   Artifact,

@@ -286,7 +286,9 @@ const opsOf = (m: Record<string, unknown>) =>
 
 describe("a tampering proxy between client and server", () => {
   it("approve refuses a re-hashed descriptor whose signature fails once the key is pinned", async () => {
-    const { artifactContentHash, manifestRevision } = await import("../../src/common/provisioning/artifact-sign.js");
+    const { artifactContentHash, manifestRevision } = await import(
+      "../../src/common/provisioning/artifact-sign.js"
+    );
     const url = await tamperingProxy(server.url, (m) => {
       const list = m.artifacts as (WireA & {
         source: string;

@@ -16,7 +16,7 @@
  * - instructions: carried by the instructions block (CLAUDE.md), nothing here.
  */
 import path from "node:path";
-import { namingParts, sanitize, WORD, WORD_OR_DASH } from "../../tool-names.js";
+import { namingParts, sanitize, WORD_OR_DASH } from "../../tool-names.js";
 import type { Artifact, ManagedSection, RenderContext } from "../types.js";
 import { checkArtifacts, originOf } from "./checks.js";
 import { BOOTSTRAP_ORIGIN, folderFiles, generatedFile, hookFiles, ofKind } from "./common.js";

@@ -11,7 +11,7 @@
  *   files or part of a custom agent — neither takes a KB agent or hook.json as it is.
  */
 import path from "node:path";
-import { namingParts, sanitize, WORD, WORD_OR_DASH } from "../../tool-names.js";
+import { namingParts, sanitize, WORD } from "../../tool-names.js";
 import type { Artifact, RenderContext } from "../types.js";
 import { checkArtifacts, originOf } from "./checks.js";
 import { folderFiles, ofKind, unsupported } from "./common.js";

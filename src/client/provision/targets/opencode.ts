@@ -14,7 +14,7 @@
  * - instructions: the instructions block (AGENTS.md).
  */
 import path from "node:path";
-import { namingParts, sanitize, WORD, WORD_OR_DASH } from "../../tool-names.js";
+import { namingParts, sanitize, WORD_OR_DASH } from "../../tool-names.js";
 import type { Artifact, ManagedSection, RenderContext } from "../types.js";
 import { agentFrontmatterOf, checkArtifacts, frontmatterOf, originOf } from "./checks.js";
 import {
