@@ -1,6 +1,6 @@
 /**
- * The `auth:` part of the server config (D44, D118) and the env/flag forms that feed it.
- * Pure: the CLI passes the environment in; nothing here reads process.env.
+ * The `auth:` part of the server config (D44, D118): its schema and parser. The env/flag forms
+ * that override it are tokens-env.ts and resolve.ts. Pure: nothing here reads process.env.
  *
  * YAML:
  *   auth:
@@ -15,50 +15,7 @@
 import { z } from "zod";
 import { SettingError } from "../common/errors.js";
 import { roleProblems, tokenProblems } from "./checks.js";
-import type { Access } from "./types.js";
-
-export type AuthMode = "auto" | boolean;
-
-export interface TokenSpec {
-  token: string;
-  id?: string;
-  /** `kb:<name>:r|rw` strings. */
-  scopes?: string[];
-  /** Names of `auth.roles` entries. */
-  roles?: string[];
-  /** Where it was declared, for messages (`auth.tokens[2]`, `CARTOGRAPHER_TOKENS entry 3`). */
-  origin?: string;
-}
-
-export interface RoleRuleSpec {
-  kb: string;
-  access: Access;
-  maps?: string[];
-  journals?: string[];
-  types?: string[];
-}
-
-export interface RoleSpec {
-  name: string;
-  rules: RoleRuleSpec[];
-}
-
-/** The parsed `auth:` block with defaults applied. */
-export interface AuthConfig {
-  mode: AuthMode;
-  tokens: TokenSpec[];
-  roles: RoleSpec[];
-  authorization_servers: string[];
-}
-
-/** What compileAuth takes: YAML merged with env/flag overrides, `${ENV}` already expanded. */
-export interface ResolvedAuthInput {
-  mode: AuthMode;
-  tokens: TokenSpec[];
-  roles: RoleSpec[];
-}
-
-export type Env = Readonly<Record<string, string | undefined>>;
+import type { AuthConfig, RoleSpec, TokenSpec } from "./config-types.js";
 
 const names = z.array(z.string());
 
@@ -151,7 +108,3 @@ export function parseAuthConfig(raw: unknown): AuthConfig {
   });
   throw new SettingError(`invalid auth config:\n${lines.join("\n")}`);
 }
-
-export { expandEnvRefs } from "./env-refs.js";
-export { type AuthOverrides, parseAuthMode, resolveAuthInput } from "./resolve.js";
-export { parseTokensEnv } from "./tokens-env.js";

@@ -3,7 +3,7 @@
  * config file can be committed without its secrets.
  */
 import { SettingError } from "../common/errors.js";
-import type { Env } from "./config.js";
+import type { Env } from "./config-types.js";
 
 const REF = /\$\{([^}]*)\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -3,7 +3,7 @@
  * (precedence default → YAML → env → flags is the CLI's; it passes the winning raw strings).
  */
 import { SettingError } from "../common/errors.js";
-import type { AuthConfig, AuthMode, Env, ResolvedAuthInput } from "./config.js";
+import type { AuthConfig, AuthMode, Env, ResolvedAuthInput } from "./config-types.js";
 import { expandEnvRefs } from "./env-refs.js";
 import { parseTokensEnv } from "./tokens-env.js";
 

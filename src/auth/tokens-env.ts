@@ -5,7 +5,7 @@
  * part of it is ever echoed.
  */
 import { SettingError } from "../common/errors.js";
-import type { TokenSpec } from "./config.js";
+import type { TokenSpec } from "./config-types.js";
 import { parseScope } from "./scopes.js";
 
 /**

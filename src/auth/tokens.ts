@@ -6,7 +6,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { SettingError } from "../common/errors.js";
 import { resolveKbName } from "../kb/core/kb-name.js";
 import { roleProblems, tokenLabel, tokenProblems } from "./checks.js";
-import type { AuthMode, ResolvedAuthInput, RoleSpec, TokenSpec } from "./config.js";
+import type { AuthMode, ResolvedAuthInput, RoleSpec, TokenSpec } from "./config-types.js";
 import { parseScope } from "./scopes.js";
 import type { PermissionRule, Policy, Principal } from "./types.js";
 

@@ -5,17 +5,18 @@
 import { Command, CommanderError } from "commander";
 import { isKbError, isSettingError } from "../common/errors.js";
 import { VERSION } from "../version.js";
+import type { RegisterCommands } from "./command-context.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "./io.js";
 import { unknownCommandHint } from "./unknown-command.js";
-
-type Register = (program: Command, ctx: CommandContext) => void;
 
 /**
  * Command modules by the top-level command names they register, imported only when needed:
  * `serve --stdio` loads neither the client stack nor the audit tools (issue 16, cold start).
  * Help, version and an unknown command load them all.
  */
-const COMMAND_MODULES: ReadonlyArray<readonly [readonly string[], () => Promise<Register>]> = [
+const COMMAND_MODULES: ReadonlyArray<
+  readonly [readonly string[], () => Promise<RegisterCommands>]
+> = [
   [["serve"], async () => (await import("./commands/serve.js")).registerServeCommand],
   [["kb"], async () => (await import("./commands/kb.js")).registerKbCommands],
   [["reindex"], async () => (await import("./commands/reindex.js")).registerReindexCommand],
@@ -64,11 +65,6 @@ export async function buildProgram(
   // registration so subcommands keep commander's suggestions for their own words and options.
   program.showSuggestionAfterError(false);
   return program;
-}
-
-export interface CommandContext {
-  io: CliIo;
-  setExit: (code: number) => void;
 }
 
 /** Runs the CLI; returns the exit code. Errors become one stderr line and exit 2 (bad input) or 1. */

@@ -22,18 +22,8 @@ import {
   rebindingViolation,
 } from "./origin-guard.js";
 import { jsonReply, RpcCode, rpcError } from "./replies.js";
+import type { RouteContext } from "./route-context.js";
 import { isMcpPath } from "./routes.js";
-
-/** What a route handler sees: the request, its parsed URL, CORS headers and the server facts. */
-export interface RouteContext {
-  readonly req: HttpRequest;
-  readonly url: URL;
-  readonly cors: Record<string, string>;
-  readonly host: string | undefined;
-  readonly opts: HttpServerOptions;
-  /** `http://<Host>` or the configured public URL, without a trailing slash. */
-  baseUrl(): string;
-}
 
 interface Route {
   readonly methods: readonly string[];

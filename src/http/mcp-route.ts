@@ -11,12 +11,12 @@ import type { ToolSurface } from "../mcp/surface.js";
 import { acceptedReplies } from "./accept.js";
 import { DEFAULT_MAX_BATCH_MESSAGES, parseRpcBody } from "./body.js";
 import { isJsonContentType } from "./content-type.js";
-import type { RouteContext } from "./core.js";
 import { type HttpReply, type HttpRequest, headerOf } from "./exchange.js";
 import { serveMcpRequest } from "./mcp-endpoint.js";
 import { WELL_KNOWN_PATH } from "./meta.js";
 import { DEFAULT_MAX_BODY_BYTES, type HttpServerOptions } from "./options.js";
 import { RpcCode, rpcError } from "./replies.js";
+import type { RouteContext } from "./route-context.js";
 import { resolveMcpRoute } from "./routes.js";
 
 export async function serveMcpRoute(ctx: RouteContext): Promise<HttpReply | null> {

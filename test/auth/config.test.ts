@@ -1,10 +1,7 @@
 /** Auth config validation (D118): each refused case names the role or token, never the token. */
 import { describe, expect, it } from "vitest";
-import {
-  authConfigSchema,
-  parseAuthConfig,
-  type ResolvedAuthInput,
-} from "../../src/auth/config.js";
+import { authConfigSchema, parseAuthConfig } from "../../src/auth/config.js";
+import type { ResolvedAuthInput } from "../../src/auth/config-types.js";
 import { compileAuth } from "../../src/auth/tokens.js";
 import { isSettingError } from "../../src/common/errors.js";
 

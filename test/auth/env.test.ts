@@ -1,13 +1,10 @@
 /** The env/flag forms: CARTOGRAPHER_TOKENS, CARTOGRAPHER_AUTH and ${ENV} references. */
 import { describe, expect, it } from "vitest";
-import {
-  expandEnvRefs,
-  parseAuthConfig,
-  parseAuthMode,
-  parseTokensEnv,
-  resolveAuthInput,
-} from "../../src/auth/config.js";
+import { parseAuthConfig } from "../../src/auth/config.js";
+import { expandEnvRefs } from "../../src/auth/env-refs.js";
+import { parseAuthMode, resolveAuthInput } from "../../src/auth/resolve.js";
 import { compileAuth } from "../../src/auth/tokens.js";
+import { parseTokensEnv } from "../../src/auth/tokens-env.js";
 
 /** `${NAME}` written without a template-looking literal. */
 const ref = (name: string): string => ["$", "{", name, "}"].join("");

@@ -1,7 +1,7 @@
 /** `cartographer audit verify|export`: offline; reads files only, never contacts a server. */
 import type { Command } from "commander";
 import { runAuditExport, runAuditVerify } from "../../audit/cli.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command-context.js";
 
 export function registerAuditCommands(program: Command, { io, setExit }: CommandContext): void {
   const audit = program.command("audit").description("verify and export the audit log (offline)");

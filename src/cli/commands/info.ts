@@ -2,8 +2,8 @@
 import type { Command } from "commander";
 import { agents } from "../../client/commands/agents.js";
 import { VERSION } from "../../version.js";
+import type { CommandContext } from "../command-context.js";
 import { CliExit, EXIT_USAGE } from "../io.js";
-import type { CommandContext } from "../program.js";
 import { CONFIG_HELP, clientIo } from "./client.js";
 
 export function registerInfoCommands(program: Command, { io, setExit }: CommandContext): void {

@@ -4,11 +4,11 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { initKb } from "../../kb/store/init.js";
 import { redactRemote } from "../../kb/sync/remote-access.js";
+import type { CommandContext } from "../command-context.js";
 import { EMBEDDED_DATA_DIR, kbFoldersIn, loadConfigFile } from "../config/resolve.js";
 import { remoteKbName, resolveSyncConfig } from "../config/sync-keys.js";
 import { normalizeKbName } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
-import type { CommandContext } from "../program.js";
 import { cloneKb, syncSettingsFor } from "./kb-clone.js";
 import { resyncCommand } from "./kb-resync.js";
 

@@ -8,16 +8,16 @@ import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { reindexOnServer, runningServer } from "../../client/commands/reindex-remote.js";
 import { isKbError } from "../../common/errors.js";
-import { acquireKbLock } from "../../kb/locks/kb-lock.js";
-import { resolveKbName } from "../../kb/core/kb-name.js";
 import type { HeldLock as KbLock } from "../../common/process-lock.js";
+import { resolveKbName } from "../../kb/core/kb-name.js";
+import { acquireKbLock } from "../../kb/locks/kb-lock.js";
 import { openKb } from "../../kb/store/store.js";
 import { stderrLogger } from "../../logger.js";
 import { ReadWorkerPool } from "../../search/build-reader.js";
 import { rebuildKbIndex } from "../../search/index.js";
+import type { CommandContext } from "../command-context.js";
 import { normalizeKbName } from "../config/values.js";
 import { CliExit, type CliIo } from "../io.js";
-import type { CommandContext } from "../program.js";
 import { progressReporter } from "../progress.js";
 import { clientIo } from "./client.js";
 
@@ -106,12 +106,14 @@ async function reindexLocally(
   const logger = stderrLogger(io.stderr); // a damaged index is moved aside with a warning
   // Files are read and parsed on a worker thread while this one writes (as a server's build).
   const reader = new ReadWorkerPool();
-  const stats = await rebuildKbIndex(store, { onProgress: progress.update, logger, reader }).finally(
-    async () => {
-      await reader.close();
-      await lock.release();
-    },
-  );
+  const stats = await rebuildKbIndex(store, {
+    onProgress: progress.update,
+    logger,
+    reader,
+  }).finally(async () => {
+    await reader.close();
+    await lock.release();
+  });
   progress.done();
   const seconds = ((Date.now() - started) / 1000).toFixed(2);
   io.stdout.write(`${JSON.stringify({ kb: root, ...stats, seconds: Number(seconds) })}\n`);

@@ -1,5 +1,6 @@
 /** Turns the resolved config's auth part into a compiled token store (or auth off). */
-import { parseAuthConfig, resolveAuthInput } from "../../auth/config.js";
+import { parseAuthConfig } from "../../auth/config.js";
+import { resolveAuthInput } from "../../auth/resolve.js";
 import { type CompiledAuth, compileAuth } from "../../auth/tokens.js";
 import type { ServerConfig } from "../config/resolve.js";
 

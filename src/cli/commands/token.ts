@@ -1,7 +1,7 @@
 /** `cartographer token new`: a fresh random token and its principal id. */
 import type { Command } from "commander";
 import { generateToken } from "../../auth/tokens.js";
-import type { CommandContext } from "../program.js";
+import type { CommandContext } from "../command-context.js";
 
 export function registerTokenCommands(program: Command, { io }: CommandContext): void {
   const token = program.command("token").description("bearer tokens");
