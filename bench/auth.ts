@@ -12,7 +12,7 @@ import { type HttpServerHandle, startHttpServer } from "../src/http/server.js";
 import { silentLogger } from "../src/logger.js";
 import { createCartographer } from "../src/mcp/app.js";
 import { KbSurface } from "../src/mcp/kb-surface.js";
-import { mountKb } from "../src/mcp/mount.js";
+import { mountKb } from "../src/runtime/mount.js";
 import { toolsFor } from "../src/tools/registry.js";
 import type { BenchContext } from "./context.js";
 import { type Section, summarize } from "./harness.js";

@@ -10,7 +10,7 @@ import { openAuditSink } from "../src/audit/sink.js";
 import { startHttpServer } from "../src/http/server.js";
 import { silentLogger } from "../src/logger.js";
 import { createCartographer } from "../src/mcp/app.js";
-import { mountKb } from "../src/mcp/mount.js";
+import { mountKb } from "../src/runtime/mount.js";
 import { startBareServer } from "./bare-server.js";
 import type { BenchContext } from "./context.js";
 import { type Figure, type Section, summarize } from "./harness.js";

@@ -10,7 +10,7 @@ import { initKb } from "../src/kb/store/init.js";
 import type { KbSettings } from "../src/kb/core/types.js";
 import { silentLogger } from "../src/logger.js";
 import { createCartographer } from "../src/mcp/app.js";
-import { type MountedKb, mountKb } from "../src/mcp/mount.js";
+import { type MountedKb, mountKb } from "../src/runtime/mount.js";
 import type { ToolsProfile } from "../src/mcp/surface.js";
 import type { BenchContext } from "./context.js";
 import { BENCH_GIT_ENV } from "./gen-kb.js";

@@ -60,7 +60,7 @@ function handle(child: ChildProcess, url: string): ChildServer {
 
 async function main(root: string, readers: number): Promise<void> {
   const { silentLogger } = await import("../src/logger.js");
-  const { mountKb } = await import("../src/mcp/mount.js");
+  const { mountKb } = await import("../src/runtime/mount.js");
   const { createCartographer } = await import("../src/mcp/app.js");
   const { startHttpServer } = await import("../src/http/server.js");
   const identity = { name: "bench", email: "bench@cartographer.invalid" };

@@ -1,7 +1,7 @@
 /** Bodies of the public non-MCP routes: /health, /ready, /.well-known/oauth-protected-resource. */
 import { protectedResourceMetadata } from "../auth/bearer.js";
 import { scopesSupported } from "../auth/scopes.js";
-import type { KbStatus } from "../mcp/kb-status.js";
+import type { KbStatus } from "../runtime/kb-status.js";
 import { MCP_PATH, ROUTED_PATH } from "./routes.js";
 
 export const WELL_KNOWN_PATH = "/.well-known/oauth-protected-resource";

@@ -13,17 +13,17 @@ import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import type { EmbeddingsConfig } from "../search/embeddings/config.js";
 import type { ToolSpec } from "../tools/spec.js";
-import { IndexBuildScheduler } from "./index-build.js";
+import { IndexBuildScheduler } from "../runtime/index-build.js";
 import { kbLogger } from "./kb-events.js";
-import { publicReason } from "./kb-status.js";
+import { publicReason } from "../runtime/kb-status.js";
 import type { KbSurface } from "./kb-surface.js";
-import { closeMount, type MountedKb, mountKb } from "./mount.js";
+import { closeMount, type MountedKb, mountKb } from "../runtime/mount.js";
 import { RoutedSurfaceCache } from "./routed-cache.js";
 import { surfaceForMount } from "./surface-for-mount.js";
 
-export type { KbStatus } from "./kb-status.js";
+export type { KbStatus } from "../runtime/kb-status.js";
 
-import type { KbStatus } from "./kb-status.js";
+import type { KbStatus } from "../runtime/kb-status.js";
 
 export interface CartographerConfig {
   /** KBs to open, in order (a KB that fails to open is reported, never fatal). */

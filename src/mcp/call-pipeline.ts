@@ -32,9 +32,9 @@ import { authorize } from "../auth/decide.js";
 import type { AuthRequest, Decision } from "../auth/types.js";
 import { isKbError, KbError } from "../common/errors.js";
 import type { Logger } from "../logger.js";
+import type { KbRuntime } from "../runtime/kb-runtime.js";
 import { canonicalArgs, validateArgs } from "../tools/args.js";
 import { denialError, renderError, renderResult } from "../tools/result.js";
-import type { KbRuntime } from "../tools/runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
 import type { CallContext } from "./context.js";
 import { textResult } from "./surface.js";
@@ -66,58 +66,6 @@ interface Outcome {
 export const SHUTTING_DOWN =
   "server is shutting down: call refused, retry against a running server";
 
-/** Calls under way per KB runtime, and whether the KB is closing (see drainCalls). */
-interface CallTracker {
-  calls: Set<Promise<CallToolResult>>;
-  closing: boolean;
-  /** The logger and KB name of the latest call, for the shutdown warning. */
-  logger?: Logger;
-  kb?: string;
-}
-const trackers = new WeakMap<KbRuntime, CallTracker>();
-
-function trackerOf(runtime: KbRuntime): CallTracker {
-  let tracker = trackers.get(runtime);
-  if (!tracker) {
-    tracker = { calls: new Set(), closing: false };
-    trackers.set(runtime, tracker);
-  }
-  return tracker;
-}
-
-/** How long shutdown waits for calls under way before giving up on a hung one. */
-export const DRAIN_GRACE_MS = 10_000;
-
-/**
- * Refuses new calls on `runtime` and resolves once every call already under way has finished,
- * its audit completion included. A transport sees a call end when its response closes (a client
- * that hung up), not when the handler and the audit are done: closing the index or the audit
- * sink must wait for this instead. A call still running after `graceMs` (a hung handler) is
- * logged and left behind, so that shutdown cannot hang forever. Returns how many were left.
- * Idempotent.
- */
-export async function drainCalls(runtime: KbRuntime, graceMs = DRAIN_GRACE_MS): Promise<number> {
-  const tracker = trackerOf(runtime);
-  tracker.closing = true;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<"expired">((resolve) => {
-    timer = setTimeout(() => resolve("expired"), graceMs);
-  });
-  try {
-    while (tracker.calls.size > 0) {
-      if ((await Promise.race([Promise.allSettled([...tracker.calls]), expired])) === "expired") {
-        tracker.logger?.warn(
-          `shutdown: ${tracker.calls.size} call(s) on ${tracker.kb} still running after ${graceMs} ms; closing without them (their audit completions will be missing)`,
-        );
-        break;
-      }
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  return tracker.calls.size;
-}
-
 /** Runs one call (steps 1–7 above), counted as in flight until its completion is appended. */
 export function runToolCall(
   deps: CallDeps,
@@ -125,16 +73,10 @@ export function runToolCall(
   rawArgs: unknown,
   ctx: CallContext,
 ): Promise<CallToolResult> {
-  const tracker = trackerOf(deps.runtime);
+  const tracker = deps.runtime.calls;
   // Nothing ran and nothing is recorded: the audit sink may already be closing too.
   if (tracker.closing) return Promise.resolve(textResult(SHUTTING_DOWN, true));
-  tracker.logger = deps.logger;
-  tracker.kb = deps.kb;
-  const call = runCall(deps, name, rawArgs, ctx);
-  tracker.calls.add(call);
-  const untrack = () => tracker.calls.delete(call);
-  call.then(untrack, untrack);
-  return call;
+  return tracker.track(runCall(deps, name, rawArgs, ctx), deps.kb, deps.logger);
 }
 
 async function runCall(

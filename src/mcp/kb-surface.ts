@@ -15,7 +15,7 @@ import type {
 import type { AuditSink } from "../audit/types.js";
 import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
-import type { KbRuntime } from "../tools/runtime.js";
+import type { KbRuntime } from "../runtime/kb-runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { runToolCall } from "./call-pipeline.js";
 import {

@@ -5,7 +5,7 @@ import type { Logger } from "../logger.js";
 import { toolsFor } from "../tools/registry.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { KbSurface } from "./kb-surface.js";
-import type { MountedKb } from "./mount.js";
+import type { MountedKb } from "../runtime/mount.js";
 
 export function surfaceForMount(
   mount: MountedKb,

@@ -7,7 +7,7 @@
 import { isKbError, KbError } from "../common/errors.js";
 import type { SyncNote } from "../kb/sync/kb-sync.js";
 import type { Visibility } from "../kb/core/types.js";
-import type { KbRuntime } from "../tools/runtime.js";
+import type { KbRuntime } from "../runtime/kb-runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { visibleIds, visibleSyncText } from "../tools/support/sync-visibility.js";
 

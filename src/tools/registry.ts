@@ -176,8 +176,3 @@ export function allTools(): readonly ToolSpec[] {
 export function toolsFor(settings: KbSettings): ToolSpec[] {
   return allTools().filter((spec) => spec.enabledFor === undefined || spec.enabledFor(settings));
 }
-
-/** A tool by name, or undefined (unknown tools are handled by the surface as writes, D118). */
-export function findTool(name: string): ToolSpec | undefined {
-  return allTools().find((spec) => spec.name === name);
-}

@@ -6,7 +6,7 @@
  */
 import type { KbStore } from "../kb/core/api.js";
 import type { KbSettings, Visibility } from "../kb/core/types.js";
-import type { KbRuntime } from "./runtime.js";
+import type { ToolRuntime } from "./tool-runtime.js";
 
 /**
  * Authorization resource class (D118):
@@ -44,7 +44,7 @@ export interface ToolTarget {
 }
 
 export interface ToolContext {
-  runtime: KbRuntime;
+  runtime: ToolRuntime;
   /** What the caller may see; collection tools MUST pass it to every query before the limit. */
   visibility: Visibility;
   principalId: string;

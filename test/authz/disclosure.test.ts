@@ -13,7 +13,7 @@ import { compileAuth } from "../../src/auth/tokens.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js";
 import { silentLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
-import { type MountedKb, mountKb } from "../../src/mcp/mount.js";
+import { type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { MCP_HEADERS, raw } from "../http/helpers.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { run, STALE } from "./setup.js";

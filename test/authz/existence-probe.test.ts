@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileAuth } from "../../src/auth/tokens.js";
-import type { MountedKb } from "../../src/mcp/mount.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
 import { MCP_HEADERS, raw, serveMounts } from "../http/helpers.js";
 import { type TempMounts, tempMounts } from "../mcp/helpers.js";
 import { run, STALE } from "./setup.js";

@@ -9,7 +9,7 @@ import { compileAuth } from "../../src/auth/tokens.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js";
 import { memoryLogger } from "../../src/logger.js";
 import { createCartographer } from "../../src/mcp/app.js";
-import type { MountedKb } from "../../src/mcp/mount.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
 import { allTools } from "../../src/tools/registry.js";
 import { type TempMounts, tempMounts } from "../mcp/helpers.js";
 import { callTool } from "../tools/helpers.js";

@@ -11,7 +11,7 @@ import {
 import type { KbSettings } from "../../src/kb/core/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
-import type { MountedKb } from "../../src/mcp/mount.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 
 export interface RawResponse {

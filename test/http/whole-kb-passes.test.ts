@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TokenStore, tokenDigest } from "../../src/auth/tokens.js";
 import type { HttpServerHandle } from "../../src/http/server.js";
 import { silentLogger } from "../../src/logger.js";
-import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { PassQueue } from "../../src/tools/pass-queue.js";
 import { principal } from "../mcp/helpers.js";
 import { seedKb, testKbSettings } from "../support/kb.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { AuditMode, AuditRecordInput, AuditSink } from "../../src/audit/types.js";
 import type { PermissionRule, Principal } from "../../src/auth/types.js";
 import { silentLogger } from "../../src/logger.js";
-import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 import { seedKb, testKbSettings } from "../support/kb.js";
 import { tempDir } from "../support/temp-dir.js";

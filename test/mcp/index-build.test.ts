@@ -15,7 +15,7 @@ import type { KbSettings } from "../../src/kb/core/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { IndexBuildScheduler } from "../../src/mcp/index-build.js";
+import { IndexBuildScheduler } from "../../src/runtime/index-build.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import { stdioSurfaceOf } from "../../src/mcp/stdio.js";
 import { BuildStatus } from "../../src/search/build-status.js";

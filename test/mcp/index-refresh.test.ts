@@ -9,7 +9,7 @@ import type { KbStore } from "../../src/kb/core/api.js";
 import { initKb } from "../../src/kb/store/init.js";
 import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { memoryLogger, silentLogger } from "../../src/logger.js";
-import { closeMount, type MountedKb, mountKb, startIndexRefresh } from "../../src/mcp/mount.js";
+import { closeMount, type MountedKb, mountKb, startIndexRefresh } from "../../src/runtime/mount.js";
 import { openKbIndex } from "../../src/search/kb-index.js";
 import type { SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { useTempDirs } from "../support/temp-dir.js";

@@ -14,7 +14,7 @@ import type { KbSettings } from "../../src/kb/core/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { IndexBuildScheduler } from "../../src/mcp/index-build.js";
+import { IndexBuildScheduler } from "../../src/runtime/index-build.js";
 import { INDEX_BUILDING_META } from "../../src/mcp/kb-content.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import { stdioSurfaceOf } from "../../src/mcp/stdio.js";

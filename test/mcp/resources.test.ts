@@ -13,7 +13,7 @@ import type { Principal } from "../../src/auth/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import type { MountedKb } from "../../src/mcp/mount.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
 import { RESOURCE_PAGE } from "../../src/mcp/protocol-specs.js";
 import { RoutedSurface } from "../../src/mcp/routed-surface.js";
 import { createMcpServer } from "../../src/mcp/server.js";

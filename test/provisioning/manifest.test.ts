@@ -18,7 +18,7 @@ import type { Logger } from "../../src/logger.js";
 import { openKbIndex } from "../../src/search/index.js";
 import { assetTools } from "../../src/tools/families/assets.js";
 import { provisioningTools } from "../../src/tools/families/provisioning.js";
-import { KbRuntime } from "../../src/tools/runtime.js";
+import { KbRuntime } from "../../src/runtime/kb-runtime.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
 import { git } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";

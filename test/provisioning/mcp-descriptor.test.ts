@@ -3,8 +3,12 @@
  * KB's allow-list names the same name, transport and target (URL compared normalized).
  */
 import { describe, expect, it } from "vitest";
-import { mcpAllowed, normalizeMcpUrl, parseMcpDescriptor } from "../../src/kb/mcp-descriptor.js";
-import type { McpAllowEntry } from "../../src/kb/types.js";
+import {
+  type McpAllowEntry,
+  mcpAllowed,
+  normalizeMcpUrl,
+  parseMcpDescriptor,
+} from "../../src/common/provisioning/mcp-descriptor.js";
 
 const ok = (text: string) => {
   const r = parseMcpDescriptor(text);

@@ -14,7 +14,7 @@ import { initKb } from "../../src/kb/store/init.js";
 import type { KbSettings, SopsSettings } from "../../src/kb/core/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { closeMount, mountKb } from "../../src/mcp/mount.js";
+import { closeMount, mountKb } from "../../src/runtime/mount.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { VERSION } from "../../src/version.js";

@@ -10,7 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import { closeMount, mountKb } from "../../src/mcp/mount.js";
+import { closeMount, mountKb } from "../../src/runtime/mount.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolsProfile } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";

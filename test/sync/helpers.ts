@@ -12,7 +12,7 @@ import type { KbSettings } from "../../src/kb/core/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { TEST_AUTHOR } from "../mcp/helpers.js";
 import { tempDir } from "../support/temp-dir.js";

@@ -12,7 +12,7 @@ import { abortNetworkGit, resetNetworkGit, runNetworkGit } from "../../src/kb/sy
 import { remoteAccess } from "../../src/kb/sync/remote-access.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { bareRemote, gitSync, jsonOf, type Remote, syncSettings } from "./helpers.js";
 

@@ -8,7 +8,7 @@ import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLogger } from "../../src/logger.js";
-import { mountKb } from "../../src/mcp/mount.js";
+import { mountKb } from "../../src/runtime/mount.js";
 import {
   bareRemote,
   gitSync,

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { remoteAccess } from "../../src/kb/sync/remote-access.js";
 import { resyncKb } from "../../src/kb/sync/resync.js";
 import { memoryLogger } from "../../src/logger.js";
-import { closeMount } from "../../src/mcp/mount.js";
+import { closeMount } from "../../src/runtime/mount.js";
 import { bareRemote, gitSync, jsonOf, type Remote, remoteLog, textOf } from "./helpers.js";
 import { type Call, mountClone, writeConcept } from "./mount-clone.js";
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Principal } from "../../src/auth/types.js";
 import { silentLogger } from "../../src/logger.js";
-import type { MountedKb } from "../../src/mcp/mount.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { batchTools } from "../../src/tools/families/batch.js";
 import { outcome, run } from "../authz/setup.js";

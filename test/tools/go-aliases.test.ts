@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../src/auth/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { closeMount, type MountedKb, mountKb } from "../../src/mcp/mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { RoutedSurfaceCache } from "../../src/mcp/routed-cache.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolSurface } from "../../src/mcp/surface.js";

@@ -8,7 +8,7 @@ import { openKb } from "../../src/kb/store/store.js";
 import type { KbSettings, Visibility } from "../../src/kb/core/types.js";
 import { openKbIndex } from "../../src/search/index.js";
 import { validateArgs } from "../../src/tools/args.js";
-import { KbRuntime } from "../../src/tools/runtime.js";
+import { KbRuntime } from "../../src/runtime/kb-runtime.js";
 import type { ToolContext, ToolSpec } from "../../src/tools/spec.js";
 import { git, seedKb, testKbSettings } from "../support/kb.js";
 import { tempDir } from "../support/temp-dir.js";

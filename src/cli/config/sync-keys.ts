@@ -5,15 +5,15 @@
  */
 import { basename, resolve as resolvePath } from "node:path";
 import { SettingError } from "../../common/errors.js";
-import { DEFAULT_NETWORK_TIMEOUT_MS } from "../../kb/sync/network-git.js";
-import { redactRemote } from "../../kb/sync/remote-access.js";
+import type { GitIdentity } from "../../kb/core/types.js";
 import {
   DEFAULT_IN_WINDOW_MS,
   DEFAULT_OUT_DEBOUNCE_MS,
   DEFAULT_POLL_MS,
 } from "../../kb/core/types.js";
+import { DEFAULT_NETWORK_TIMEOUT_MS } from "../../kb/sync/network-git.js";
+import { redactRemote } from "../../kb/sync/remote-access.js";
 import { urlCredentials } from "../../kb/sync/url-credentials.js";
-import type { GitIdentity } from "../../kb/core/types.js";
 import type { FileConfig, KbEntry } from "./schema.js";
 import { normalizeKbName, parseBoolean, parseList } from "./values.js";
 

@@ -1,12 +1,5 @@
-/**
- * Search-index maintenance (advanced). The index is derived data: neither tool changes the KB
- * or makes a commit. Both are whole-KB writes (admin or full read-write on the KB), so they run
- * one at a time under the KB write lock. `index_rebuild` (every file read, the whole index
- * swapped) is also rate-limited per KB (docs/decisions.md).
- */
-import type { SearchIndex } from "../../search/api.js";
 import type { BuildStatus } from "../../search/build-status.js";
-import { buildKbIndex, rebuildKbIndex, type SqliteSearchIndex } from "../../search/index.js";
+import { buildKbIndex, rebuildKbIndex } from "../../search/index.js";
 import { Cooldown } from "../cooldown.js";
 import { defineTool } from "../define.js";
 import type { ToolSpec } from "../spec.js";
@@ -16,13 +9,6 @@ const REINDEX_POLL_MS = 250;
 
 /** At most one full rebuild per KB per 30 s (one takes 0.6–1.4 s on 10,000 concepts). */
 const rebuildCooldown = new Cooldown<object>(30_000, "index_rebuild");
-
-function asSqlite(index: SearchIndex): SqliteSearchIndex | null {
-  const candidate = index as Partial<SqliteSearchIndex>;
-  return typeof candidate.replaceAll === "function" && typeof candidate.upsertMany === "function"
-    ? (index as SqliteSearchIndex)
-    : null;
-}
 
 const indexRebuild = defineTool({
   name: "index_rebuild",
@@ -38,50 +24,27 @@ const indexRebuild = defineTool({
     rebuildCooldown.take(ctx.runtime, ctx.now());
     const started = Date.now();
     const { store, index, indexStatus } = ctx.runtime;
-    const sqlite = asSqlite(index);
-    if (sqlite) {
-      // Never two passes over one index at once: the server's own build finishes first.
-      await buildSettled(indexStatus);
-      // Batched like a first build (issue 16): searches meanwhile answer from what is indexed
-      // and say so (the `index` field), and no batch holds up the calls of other KBs.
-      indexStatus.set("building", 0, 0);
-      try {
-        const stats = await rebuildKbIndex(store, {
-          index: sqlite,
-          onProgress: (done, total) => {
-            indexStatus.set("building", done, total);
-            ctx.progress?.(done, total);
-          },
-        });
-        const { total } = indexStatus.progress;
-        indexStatus.set("ready", total, total);
-        return { ...stats, total: index.count(), ms: Date.now() - started };
-      } catch (err) {
-        const { done, total } = indexStatus.progress;
-        indexStatus.set("failed", done, total, "index_rebuild did not finish: call it again");
-        throw err;
-      }
+    // Never two passes over one index at once: the server's own build finishes first.
+    await buildSettled(indexStatus);
+    // Batched like a first build (issue 16): searches meanwhile answer from what is indexed
+    // and say so (the `index` field), and no batch holds up the calls of other KBs.
+    indexStatus.set("building", 0, 0);
+    try {
+      const stats = await rebuildKbIndex(store, {
+        index,
+        onProgress: (done, total) => {
+          indexStatus.set("building", done, total);
+          ctx.progress?.(done, total);
+        },
+      });
+      const { total } = indexStatus.progress;
+      indexStatus.set("ready", total, total);
+      return { ...stats, total: index.count(), ms: Date.now() - started };
+    } catch (err) {
+      const { done, total } = indexStatus.progress;
+      indexStatus.set("failed", done, total, "index_rebuild did not finish: call it again");
+      throw err;
     }
-    // Another SearchIndex implementation: re-upsert everything, drop what vanished.
-    const docs = await store.listConcepts();
-    const present = new Set(docs.map((d) => d.id));
-    const indexed = index.list({ limit: index.count() + 1, visibility: { all: true } }).items;
-    let removed = 0;
-    for (const item of indexed) {
-      if (!present.has(item.id)) {
-        index.remove(item.id);
-        removed++;
-      }
-    }
-    for (const doc of docs) index.upsert(doc);
-    return {
-      added: docs.length,
-      changed: 0,
-      removed,
-      unchanged: 0,
-      total: index.count(),
-      ms: Date.now() - started,
-    };
   },
 });
 
@@ -98,19 +61,12 @@ const reindex = defineTool({
   handler: async (_args, ctx) => {
     const started = Date.now();
     const { store, index, indexStatus } = ctx.runtime;
-    const sqlite = asSqlite(index);
-    if (!sqlite) {
-      const docs = await store.listConcepts();
-      ctx.progress?.(1, 2); // files read; reconciling follows
-      const stats = index.reconcile(docs);
-      return { ...stats, total: index.count(), ms: Date.now() - started };
-    }
     // The server's background build does this same pass: wait for it (reporting its progress)
     // rather than run two passes at once, then run one more for edits made since (issue 16).
     await buildSettled(indexStatus, ctx.progress);
     // Batched, yielding between batches: `done` of `total` concept files, 0 first.
     let first = true;
-    const stats = await buildKbIndex(store, sqlite, {
+    const stats = await buildKbIndex(store, index, {
       full: true, // every file, also edits git does not see (docs/search.md)
       onProgress: (done, total) => {
         if (first && done > 0) ctx.progress?.(0, total);

@@ -1,12 +1,8 @@
-/**
- * Structure tools: maps/journals, curated indexes, the log and snapshots (design.md §5).
- */
-import { KbError } from "../../common/errors.js";
 import { defineTool } from "../define.js";
 import { arr, enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { EDIT_ARGS, editsFrom } from "../support/edits.js";
 import { applyPlan } from "../support/write-plan.js";
+import { indexPatch } from "./curated-index.js";
 
 const mapCreate = defineTool({
   name: "map_create",
@@ -52,40 +48,6 @@ const mapDelete = defineTool({
   // The store owns the emptiness rule: not_empty lists what remains (up to 20 paths).
   handler: async (args, ctx) =>
     applyPlan(ctx, await ctx.runtime.store.planMapDelete({ name: args.name })),
-});
-
-const indexPatch = defineTool({
-  name: "index_patch",
-  contentHashAlias: true,
-  // Go v0.5 argument names (docs/migrating-from-go.md).
-  aliases: { path: "scope" },
-  description:
-    "Edit a curated index.md (scope = map; absent = root): old_string/new_string, edits or append. Errors: old_string_not_found, stale_write.",
-  args: { scope: opt(nonEmptyStr()), ...EDIT_ARGS, append: opt(str()), if_match: opt(str()) },
-  readOnly: false,
-  advanced: false,
-  resource: "curated-index",
-  auditFields: ["scope"],
-  targets: (args) =>
-    typeof args.scope === "string" && args.scope !== "" ? [{ id: args.scope, write: true }] : [],
-  requiresWholeKb: (args) => typeof args.scope !== "string" || args.scope === "",
-  handler: async (args, ctx) => {
-    const edits = editsFrom(args);
-    const { append } = args;
-    if (!edits && append === undefined) {
-      throw new KbError(
-        "invalid_argument",
-        "nothing to patch: pass old_string/new_string, edits or append",
-      );
-    }
-    const plan = await ctx.runtime.store.planIndexPatch({
-      scope: args.scope ?? null,
-      edits,
-      append,
-      ifMatch: args.if_match,
-    });
-    return applyPlan(ctx, plan);
-  },
 });
 
 const logAppend = defineTool({

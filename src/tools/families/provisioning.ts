@@ -1,20 +1,13 @@
-/**
- * Provisioning (docs/provisioning.md): the manifest a client materializes into agent tools, and
- * read tools over the same effective set (KB artifacts over bundled ones, MCP descriptors only
- * when allow-listed). Collections: a principal without a whole-KB read rule sees the bundled
- * artifacts only (support/artifact-manifest.ts).
- */
-import { KbError } from "../../common/errors.js";
 import { defineTool } from "../define.js";
-import { nonEmptyStr, opt, str } from "../schema.js";
+import { opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
 import {
   type ArtifactKind,
   buildManifest,
   effectiveArtifacts,
   summary,
-  wireFile,
 } from "../support/artifact-manifest.js";
+import { skillGet } from "./skills.js";
 
 const artifactManifest = defineTool({
   name: "artifact_manifest",
@@ -33,28 +26,6 @@ const artifactManifest = defineTool({
   },
   auditFields: [],
   handler: async (args, ctx) => buildManifest(ctx, args.known_revision),
-});
-
-const skillGet = defineTool({
-  name: "skill_get",
-  description:
-    "One skill (the KB's, else the bundled one) with every file, version, source and content_hash. Errors: not_found (lists the skills).",
-  args: { name: nonEmptyStr() },
-  readOnly: true,
-  advanced: true,
-  idempotent: true,
-  resource: "collection",
-  auditFields: ["name"],
-  handler: async (args, ctx) => {
-    const { artifacts } = await effectiveArtifacts(ctx);
-    const skills = artifacts.filter((a) => a.kind === "skill");
-    const skill = skills.find((s) => s.name === args.name);
-    if (!skill) {
-      const known = skills.map((s) => s.name).join(", ") || "none";
-      throw new KbError("not_found", `no skill named ${args.name} (skills: ${known})`);
-    }
-    return { ...summary(skill), files: skill.files.map(wireFile), signature: skill.signature };
-  },
 });
 
 function kindList(kind: ArtifactKind, name: string, where: string) {

@@ -1,16 +1,12 @@
-/**
- * KB-level reads: atlas_overview, map_list, index_get, template_list, log_tail.
- */
-import { KbError } from "../../common/errors.js";
-import { contentHash } from "../../kb/core/hash.js";
-import { validateId } from "../../kb/core/ids.js";
 import { newestFirst, parseLogEntries } from "../../kb/core/log-entries.js";
 import type { MapDescriptor } from "../../kb/core/types.js";
 import { defineTool } from "../define.js";
 import { int, nonEmptyStr, opt } from "../schema.js";
 import type { ToolContext, ToolSpec } from "../spec.js";
 import { seesKbArtifacts } from "../support/artifact-manifest.js";
+import { scopedPath } from "../support/scoped-path.js";
 import { mapVisible } from "../support/visibility.js";
+import { indexGet } from "./curated-index.js";
 
 const LOG_TAIL_DEFAULT = 20;
 
@@ -38,19 +34,6 @@ function visibleCount(ctx: ToolContext, prefix?: string): number {
  * `data/<file>`, or `data/<scope>/<file>` when scope names a map or journal. Anything else is
  * `not_found`: an expanded concept's folder also holds an index.md, which is not a curated index.
  */
-async function scopedPath(
-  ctx: ToolContext,
-  scope: string | undefined,
-  file: "index.md" | "log.md",
-): Promise<string> {
-  if (!scope) return `data/${file}`;
-  validateId(scope);
-  if (!(await ctx.runtime.store.maps()).some((m) => m.name === scope)) {
-    throw new KbError("not_found", `no map "${scope}": check the name with map_list`);
-  }
-  return `data/${scope}/${file}`;
-}
-
 const atlasOverview = defineTool({
   name: "atlas_overview",
   description:
@@ -93,34 +76,6 @@ const mapList = defineTool({
   handler: async (_args, ctx) => {
     const maps = await visibleMaps(ctx);
     return { maps: maps.map(describeMap) };
-  },
-});
-
-const indexGet = defineTool({
-  name: "index_get",
-  contentHashAlias: true,
-  // Go v0.5 argument names (docs/migrating-from-go.md).
-  // with_hash: ours always returns {…, hash, content_hash, content}.
-  aliases: { path: "scope", with_hash: null },
-  description:
-    "Read a curated index: the root data/index.md, or a map's index with scope. Returns {path, hash, content}. Errors: not_found.",
-  args: { scope: opt(nonEmptyStr("Map name; absent = root index")) },
-  readOnly: true,
-  advanced: false,
-  idempotent: true,
-  resource: "whole",
-  auditFields: ["scope"],
-  handler: async (args, ctx) => {
-    const { scope } = args;
-    const path = await scopedPath(ctx, scope, "index.md");
-    const content = await ctx.runtime.store.readText(path);
-    if (content === null) {
-      throw new KbError(
-        "not_found",
-        `no index at ${path} yet: index_patch with append (scope ${scope ?? "absent"}) starts one`,
-      );
-    }
-    return { scope: scope ?? null, path, hash: contentHash(content), content };
   },
 });
 

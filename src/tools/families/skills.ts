@@ -9,7 +9,12 @@ import { parseDocument } from "../../kb/core/frontmatter.js";
 import { defineTool } from "../define.js";
 import { nonEmptyStr } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
-import { PACKAGE_ROOT } from "../support/artifact-manifest.js";
+import {
+  effectiveArtifacts,
+  PACKAGE_ROOT,
+  summary,
+  wireFile,
+} from "../support/artifact-manifest.js";
 import { applyPlan } from "../support/write-plan.js";
 
 /** The bundled skills folder (also what artifact_manifest offers as source `bundle`). */
@@ -89,6 +94,29 @@ const skillList = defineTool({
         })),
       ],
     };
+  },
+});
+
+/** Listed with the provisioning reads (provisioning.ts), in the place the golden tools/list pins. */
+export const skillGet = defineTool({
+  name: "skill_get",
+  description:
+    "One skill (the KB's, else the bundled one) with every file, version, source and content_hash. Errors: not_found (lists the skills).",
+  args: { name: nonEmptyStr() },
+  readOnly: true,
+  advanced: true,
+  idempotent: true,
+  resource: "collection",
+  auditFields: ["name"],
+  handler: async (args, ctx) => {
+    const { artifacts } = await effectiveArtifacts(ctx);
+    const skills = artifacts.filter((a) => a.kind === "skill");
+    const skill = skills.find((s) => s.name === args.name);
+    if (!skill) {
+      const known = skills.map((s) => s.name).join(", ") || "none";
+      throw new KbError("not_found", `no skill named ${args.name} (skills: ${known})`);
+    }
+    return { ...summary(skill), files: skill.files.map(wireFile), signature: skill.signature };
   },
 });
 

@@ -25,7 +25,7 @@ import type { Visibility } from "../../kb/core/types.js";
 import { checkFrontmatter, validateConceptWrite } from "../../kb/core/validate.js";
 import { isVisible } from "../../kb/core/visibility.js";
 import { defineTool } from "../define.js";
-import type { KbRuntime } from "../runtime.js";
+import type { ToolRuntime } from "../tool-runtime.js";
 import { enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
 import { visibleIds, visibleSyncText } from "../support/sync-visibility.js";
@@ -55,7 +55,7 @@ const syncStatus = defineTool({
 
 /** The entries `visibility` may see (the concept's current placement and type decide). */
 async function visibleConflicts(
-  runtime: KbRuntime,
+  runtime: ToolRuntime,
   visibility: Visibility,
 ): Promise<ConflictEntry[]> {
   const entries = runtime.sync?.conflicts() ?? [];

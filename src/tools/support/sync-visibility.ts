@@ -6,11 +6,11 @@
 import { isValidId, pathToId, placementOf } from "../../kb/core/ids.js";
 import type { Visibility } from "../../kb/core/types.js";
 import { isVisible } from "../../kb/core/visibility.js";
-import type { KbRuntime } from "../runtime.js";
+import type { ToolRuntime } from "../tool-runtime.js";
 
 /** The concept ids among `ids` the caller may see (a non-concept path: whole-KB readers only). */
 export async function visibleIds(
-  runtime: KbRuntime,
+  runtime: ToolRuntime,
   visibility: Visibility,
   ids: readonly string[],
 ): Promise<string[]> {
@@ -34,7 +34,7 @@ const KB_PATH = /\b(?:data|services)\/[^\s'",;:()]+/g;
  * it cannot see becomes `(hidden)`. Whole-KB readers get it unchanged.
  */
 export async function visibleSyncText(
-  runtime: KbRuntime,
+  runtime: ToolRuntime,
   visibility: Visibility,
   text: string | null,
 ): Promise<string | null> {

@@ -11,7 +11,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/logger.js";
 import { LOCAL_ADMIN } from "../../../src/mcp/context.js";
-import { closeMount, type MountedKb, mountKb } from "../../../src/mcp/mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../../src/runtime/mount.js";
 import { createMcpServer } from "../../../src/mcp/server.js";
 import { surfaceForMount } from "../../../src/mcp/surface-for-mount.js";
 import type { EmbeddingsConfig } from "../../../src/search/embeddings/config.js";

@@ -6,12 +6,13 @@
  * benchmarks) it is reconciled before mountKb returns. Closing a mount stops the build and the
  * refresh, then closes its index.
  */
-import type { KbStore } from "../kb/core/api.js";
-import { realPathInside } from "../kb/store/fsutil.js";
-import { acquireKbLock } from "../kb/locks/kb-lock.js";
+
 import type { HeldLock } from "../common/process-lock.js";
-import { openKb } from "../kb/store/store.js";
+import type { KbStore } from "../kb/core/api.js";
 import type { KbSettings } from "../kb/core/types.js";
+import { acquireKbLock } from "../kb/locks/kb-lock.js";
+import { realPathInside } from "../kb/store/fsutil.js";
+import { openKb } from "../kb/store/store.js";
 import type { Logger } from "../logger.js";
 import type { ReconcileStats, SearchIndex } from "../search/api.js";
 import { BuildStatus } from "../search/build-status.js";
@@ -19,9 +20,8 @@ import type { EmbeddingsConfig } from "../search/embeddings/config.js";
 import { openKbIndex } from "../search/index.js";
 import { buildKbIndex, openKbIndexFile, refreshKbIndex } from "../search/kb-index.js";
 import type { SqliteSearchIndex } from "../search/sqlite-index.js";
-import { KbRuntime } from "../tools/runtime.js";
-import { drainCalls } from "./call-pipeline.js";
 import type { IndexBuildScheduler, ScheduledBuild } from "./index-build.js";
+import { KbRuntime } from "./kb-runtime.js";
 import { publicReason } from "./kb-status.js";
 import { attachEmbeddings } from "./mount-embeddings.js";
 import { attachSync } from "./mount-sync.js";
@@ -272,12 +272,12 @@ function onFirstUse(open: () => SqliteSearchIndex): SqliteSearchIndex {
  * still running (HTTP sees the response closed, not the call finished), and it must reach its
  * index update, commit and audit completion before the index (and then the audit sink) goes
  * away. New calls are refused from here on; a hung call is given up on after the grace period
- * (drainCalls). The background refresh is stopped, a run under way awaited. The lock is taken
+ * (CallTracker.drain). The background refresh is stopped, a run under way awaited. The lock is taken
  * too, for any writer outside the call pipeline. Idempotent: SQLite close on a closed handle
  * is a no-op here.
  */
 export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = {}): Promise<void> {
-  await drainCalls(mount.runtime, opts.graceMs);
+  await mount.runtime.calls.drain(opts.graceMs);
   await attaches.get(mount)?.cancel(); // an attach under way ends before sync closes
   // Pending pushes leave before the KB closes (bounded: shutdown must not hang, issue 12).
   await mount.runtime.sync?.close();

@@ -4,15 +4,13 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import type { ConceptDoc } from "../kb/core/types.js";
 import { configuredIdentity, FALLBACK_IDENTITY } from "../kb/git/git.js";
 import { conceptIdOf } from "../kb/store/store-read.js";
 import { KbSync } from "../kb/sync/kb-sync.js";
-import type { ConceptDoc } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
-import type { SearchIndex } from "../search/api.js";
 import type { FileStat } from "../search/rows.js";
-import type { SqliteSearchIndex } from "../search/sqlite-index.js";
-import type { KbRuntime } from "../tools/runtime.js";
+import type { KbRuntime } from "./kb-runtime.js";
 
 /** Opens the KB's sync when its settings ask for it; a placeholder identity is warned about. */
 export async function attachSync(runtime: KbRuntime, logger: Logger): Promise<void> {
@@ -70,15 +68,7 @@ export async function reindexPaths(
       }),
     ),
   );
-  const index = runtime.index as Partial<SqliteSearchIndex> & SearchIndex;
-  if (typeof index.upsertMany !== "function") {
-    list.forEach((id, i) => {
-      const doc = docs[i];
-      if (doc) index.upsert(doc);
-      else index.remove(id);
-    });
-    return;
-  }
+  const { index } = runtime;
   // One transaction without a savepoint per row (FTS5 writes one segment per savepoint, the
   // 6x slower path of sqlite-index.ts); the stat lets the next open skip these files.
   const entries: { doc: ConceptDoc; stat: FileStat }[] = [];

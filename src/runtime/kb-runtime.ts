@@ -1,16 +1,20 @@
 /**
- * One mounted KB's runtime: the store, its search index and the write session of the call
- * under way. `apply` is the only way a tool writes: the plan is written atomically, the index
- * re-synced for the touched ids, and the paths remembered for the one commit the surface makes.
+ * One mounted KB's runtime: the store, its search index, the write session of the call under
+ * way and the calls in flight. `apply` is the only way a tool writes: the plan is written
+ * atomically, the index re-synced for the touched ids, and the paths remembered for the one
+ * commit the surface makes. Tools see it as a ToolRuntime (src/tools/tool-runtime.ts).
  */
-import type { AppliedPlan, KbStore, WritePlan } from "../kb/core/api.js";
+
 import { isKbError } from "../common/errors.js";
-import type { KbSync } from "../kb/sync/kb-sync.js";
+import type { AppliedPlan, KbStore, WritePlan } from "../kb/core/api.js";
 import type { KbSettings } from "../kb/core/types.js";
-import type { SearchIndex } from "../search/api.js";
+import type { KbSync } from "../kb/sync/kb-sync.js";
 import { BuildStatus, type IndexProgress } from "../search/build-status.js";
 import type { KbEmbeddings } from "../search/embeddings/kb-embeddings.js";
-import { PassQueue } from "./pass-queue.js";
+import type { SqliteSearchIndex } from "../search/sqlite-index.js";
+import { PassQueue } from "../tools/pass-queue.js";
+import type { ToolRuntime } from "../tools/tool-runtime.js";
+import { CallTracker } from "./call-tracker.js";
 
 /**
  * How long an index read waits for a build under way before answering from what is indexed
@@ -25,7 +29,7 @@ export interface WriteSession {
   ids: Set<string>;
 }
 
-export class KbRuntime {
+export class KbRuntime implements ToolRuntime {
   private session: WriteSession | null = null;
   /** Remote sync of this KB (issue 12); absent when the KB is local only. Set by the mount. */
   sync?: KbSync;
@@ -42,10 +46,12 @@ export class KbRuntime {
    * (pass-queue.ts, default limits; docs/operations.md "Whole-KB passes").
    */
   passes = new PassQueue();
+  /** The tool calls under way (the pipeline registers them; shutdown drains them). */
+  readonly calls = new CallTracker();
 
   constructor(
     readonly store: KbStore,
-    readonly index: SearchIndex,
+    readonly index: SqliteSearchIndex,
     /** The index build's progress (ready unless the server builds it in the background). */
     readonly indexStatus: BuildStatus = new BuildStatus("ready"),
   ) {}

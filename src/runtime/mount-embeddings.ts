@@ -7,10 +7,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../logger.js";
-import type { SearchIndex } from "../search/api.js";
 import type { EmbeddingsConfig } from "../search/embeddings/config.js";
-import type { SqliteSearchIndex } from "../search/sqlite-index.js";
-import type { KbRuntime } from "../tools/runtime.js";
+import type { KbRuntime } from "./kb-runtime.js";
 
 export async function attachEmbeddings(
   runtime: KbRuntime,
@@ -18,10 +16,6 @@ export async function attachEmbeddings(
   opts: { logger: Logger; kb: string },
 ): Promise<void> {
   const { index } = runtime;
-  if (!hasDatabase(index)) {
-    opts.logger.warn(`KB '${opts.kb}': its index keeps no vectors; semantic search is off`);
-    return;
-  }
   const { KbEmbeddings, createEmbeddingClient } = await import("../search/embeddings/index.js");
   const root = runtime.store.root;
   const embeddings = new KbEmbeddings({
@@ -41,9 +35,4 @@ export async function attachEmbeddings(
   });
   runtime.embeddings = embeddings;
   embeddings.start();
-}
-
-/** Vectors live in the index's SQLite file; another SearchIndex (a test double) has none. */
-function hasDatabase(index: SearchIndex): index is SqliteSearchIndex {
-  return typeof (index as Partial<SqliteSearchIndex>).database === "function";
 }
