@@ -1,11 +1,12 @@
 /**
- * Background index builds within a bounded worker budget (issue 16): a mounted KB is served at
- * once; its index is built by a job run here, at most `concurrency` at a time (first come, first
- * served), so a server with 50 KBs neither builds them one after the other before answering nor
- * all at once. A job yields to the event loop between batches (buildKbIndex), so one KB's build
- * never holds up another KB's calls for longer than one batch. The files of every build are
- * read and parsed by one shared pool of `readThreads` worker threads (search/build-reader.ts)
- * while the main thread writes SQLite: two builds on two cores use three threads, never more.
+ * Background index builds within a bounded worker budget (docs/decisions.md "At most 2 index builds
+ * run at once"): a mounted KB is served at once; its index is built by a job run here, at most
+ * `concurrency` at a time (first come, first served), so a server with 50 KBs neither builds them
+ * one after the other before answering nor all at once. A job yields to the event loop between
+ * batches (buildKbIndex), so one KB's build never holds up another KB's calls for longer than one
+ * batch. The files of every build are read and parsed by one shared pool of `readThreads` worker
+ * threads (search/build-reader.ts) while the main thread writes SQLite: two builds on two cores use
+ * three threads, never more.
  */
 import { ReadWorkerPool } from "../search/build-reader.js";
 

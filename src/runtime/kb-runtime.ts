@@ -18,7 +18,8 @@ import { CallTracker } from "./call-tracker.js";
 
 /**
  * How long an index read waits for a build under way before answering from what is indexed
- * (with the build's progress in the result, issue 16).
+ * (with the build's progress in the result; docs/decisions.md "A search (and `concept_list`)
+ * during a build waits").
  */
 export const INDEX_WAIT_MS = 2_000;
 
@@ -31,14 +32,15 @@ export interface WriteSession {
 
 export class KbRuntime implements ToolRuntime {
   private session: WriteSession | null = null;
-  /** Remote sync of this KB (issue 12); absent when the KB is local only. Set by the mount. */
+  /** Remote sync of this KB (docs/sync.md); absent when the KB is local only. Set by the mount. */
   sync?: KbSync;
-  /** Semantic search (issue 15); absent without `search.embeddings`. Set by the mount. */
+  /** Semantic search (docs/search.md); absent without `search.embeddings`. Set by the mount. */
   embeddings?: KbEmbeddings;
   /**
-   * Starts (once) the mount's deferred attach of `sync` and `embeddings` (after the KB is served,
-   * issue 16) and resolves when it is done; rejects with the reason they could not attach. The
-   * call pipeline awaits it before a handler. Absent: nothing is deferred.
+   * Starts (once) the mount's deferred attach of `sync` and `embeddings` (after the KB is served:
+   * docs/decisions.md "A served KB attaches remote sync") and resolves when it is done; rejects
+   * with the reason they could not attach. The call pipeline awaits it before a handler. Absent:
+   * nothing is deferred.
    */
   ready?: () => Promise<void>;
   /**

@@ -1,7 +1,7 @@
 /**
- * The status of one configured KB as /health reports it (issue 10 item 3). The reason of an
- * unavailable KB is shown to any client of /health, so it never carries an absolute server path
- * (the log line has the full message for the operator).
+ * The status of one configured KB as /health reports it (docs/decisions.md "A KB that cannot open
+ * is `unavailable`"). The reason of an unavailable KB is shown to any client of /health, so it
+ * never carries an absolute server path (the log line has the full message for the operator).
  */
 import type { IndexProgress } from "../search/build-status.js";
 
@@ -10,9 +10,9 @@ export interface KbStatus {
   readonly status: "ok" | "unavailable";
   /** Why the KB could not be opened (only when unavailable); free of absolute paths. */
   readonly reason?: string;
-  /** The index build's progress (served KBs; live, issue 16). */
+  /** The index build's progress (served KBs; live: served before it is built). */
   readonly index?: IndexProgress;
-  /** Open remote-sync conflicts (live, issue 12): /health shows the KB `degraded` while > 0. */
+  /** Open remote-sync conflicts (live; docs/sync.md "Conflicts"): the KB is `degraded` while > 0. */
   readonly conflicts?: number;
   /** Sync stopped (live): `diverged` after a force-push, `private_state` (docs/sync.md). */
   readonly syncHalt?: string | null;

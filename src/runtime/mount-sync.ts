@@ -1,5 +1,5 @@
 /**
- * Attaches remote sync (issue 12, kb/sync/) to a mounted KB: a pull that moves HEAD re-indexes
+ * Attaches remote sync (docs/sync.md, kb/sync/) to a mounted KB: a pull that moves HEAD re-indexes
  * exactly the concepts of the changed paths (from the diff, not a walk of the KB).
  */
 import { stat } from "node:fs/promises";

@@ -1,10 +1,10 @@
 /**
- * Mounting one KB: open its store, open its search index, wrap both in the KbRuntime the tools
- * run against, and keep the index in step with edits made outside the server (an editor,
- * `git pull`) by a background refresh. With a build scheduler (the server) the index is
- * reconciled in the background and the mount is served at once (issue 16); without one (tests,
- * benchmarks) it is reconciled before mountKb returns. Closing a mount stops the build and the
- * refresh, then closes its index.
+ * Mounting one KB: open its store, open its search index, wrap both in the KbRuntime the tools run
+ * against, and keep the index in step with edits made outside the server (an editor, `git pull`) by
+ * a background refresh. With a build scheduler (the server) the index is reconciled in the
+ * background and the mount is served at once (docs/decisions.md "The server answers first");
+ * without one (tests, benchmarks) it is reconciled before mountKb returns. Closing a mount stops
+ * the build and the refresh, then closes its index.
  */
 
 import type { HeldLock } from "../common/process-lock.js";
@@ -64,25 +64,26 @@ export interface MountOptions {
    * resolves (default at once: after mountKb returns).
    */
   attachAfter?: Promise<void>;
-  /** Embedding provider of semantic search (issue 15); absent = keyword only. */
+  /** Embedding provider of semantic search (docs/search.md); absent = keyword only. */
   embeddings?: EmbeddingsConfig;
 }
 
 /** Opens the store and index of `settings`; the index is closed again if anything fails. */
 export async function mountKb(settings: KbSettings, opts: MountOptions): Promise<MountedKb> {
   // A data/ (or data/index.md) leading outside the KB through a symlink would serve someone
-  // else's files: refused here, so the KB is reported unavailable (issue 10 item 3).
+  // else's files: refused here, so the KB is reported unavailable (docs/decisions.md "A KB that
+  // cannot open is `unavailable`").
   await realPathInside(settings.root, "data/index.md");
   const store = await openKb(settings, { logger: opts.logger });
   // A second process on the same KB is refused (KbError `locked`, holder named) before it
-  // touches the index or git (issue 10 item 9).
+  // touches the index or git (docs/decisions.md "One writing process per KB").
   const processLock = await acquireKbLock(settings, "serve", opts.logger);
   if (opts.builds) {
     const mount = mountInBackground(settings, store, processLock, opts, opts.builds);
     // Remote sync (a `git remote` process per KB) and embeddings attach after the mount is
     // served: initialize and tools/list need neither, and 50 KBs spent seconds here before the
-    // initialize answer (issue 16). The first tool call on the KB starts the attach and waits
-    // for it (call-pipeline.ts); without calls it starts a moment later (sync polls).
+    // initialize answer (docs/decisions.md "A served KB attaches remote sync"). The first tool
+    // call on the KB starts the attach and waits for it (call-pipeline.ts); without calls it starts a moment later (sync polls).
     const attach = deferAttach(mount.runtime, settings, opts);
     mount.runtime.ready = attach.ready;
     attaches.set(mount, attach);
@@ -190,8 +191,9 @@ function mountInBackground(
 ): MountedKb {
   const { logger } = opts;
   // Opened on first use (the build, a search): creating 50 fresh index files was most of the
-  // CPU before a 50-KB server's initialize answer (issue 16). An open that fails fails the build
-  // (state `failed`) and the calls that need the index, not the mount.
+  // CPU before a 50-KB server's initialize answer (docs/decisions.md "A served KB's SQLite index
+  // file opens at its first use"). An open that fails fails the build (state `failed`) and the
+  // calls that need the index, not the mount.
   const index = onFirstUse(() => openKbIndexFile(store, { logger }));
   const indexStatus = new BuildStatus("queued");
   const intervalMs = opts.indexRefreshMs ?? 0;
@@ -279,7 +281,7 @@ function onFirstUse(open: () => SqliteSearchIndex): SqliteSearchIndex {
 export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = {}): Promise<void> {
   await mount.runtime.calls.drain(opts.graceMs);
   await attaches.get(mount)?.cancel(); // an attach under way ends before sync closes
-  // Pending pushes leave before the KB closes (bounded: shutdown must not hang, issue 12).
+  // Pending pushes leave before the KB closes (bounded: shutdown must not hang).
   await mount.runtime.sync?.close();
   const background = builds.get(mount);
   await background?.build.cancel();

@@ -82,7 +82,7 @@ export interface KbSettings {
   autocommit: boolean;
   /** SOPS secrets (`kbs[].sops_age_key_file`); absent = secret tools answer not_configured. */
   sops?: SopsSettings;
-  /** Remote sync (issue 12, kb/sync/); absent = local only. */
+  /** Remote sync (docs/sync.md, kb/sync/); absent = local only. */
   sync?: SyncSettings;
   /** `artifact_signing_seed` (64 hex): signs the KB's provisioning artifacts; absent = unsigned. */
   artifactSigningSeed?: string;
@@ -140,10 +140,10 @@ export interface SyncSettings {
   committer?: GitIdentity;
 }
 
-/** `sync_status` states (issue 12); `diverged`: the remote was force-pushed (diverged.ts). */
+/** `sync_status` states (docs/sync.md); `diverged`: the remote was force-pushed (diverged.ts). */
 export type SyncState = "disabled" | "no_remote" | "clean" | "pending" | "failed" | "diverged";
 
-/** The defaults of issue 12 (seconds in the config). */
+/** Remote sync defaults (docs/sync.md "Configuration"; seconds in the config). */
 export const DEFAULT_IN_WINDOW_MS = 30_000;
 export const DEFAULT_OUT_DEBOUNCE_MS = 3_000;
 export const DEFAULT_POLL_MS = 60_000;

@@ -1,9 +1,10 @@
 /**
- * Rolling back a write whose commit failed (issue 10 item 9): a write is one commit or nothing.
- * Before a plan is applied, the bytes its files had are remembered; if the commit then fails
- * (git index.lock held, a hook refusing, a full disk) the files get those bytes back through the
- * same atomic apply, and the paths are unstaged, so nothing is left for a later commit (or a
- * person's `git commit -a`) to sweep up. The caller is told nothing changed and may retry.
+ * Rolling back a write whose commit failed: a write is one commit or nothing (docs/decisions.md "A
+ * write whose commit fails is rolled back"). Before a plan is applied, the bytes its files had are
+ * remembered; if the commit then fails (git index.lock held, a hook refusing, a full disk) the
+ * files get those bytes back through the same atomic apply, and the paths are unstaged, so nothing
+ * is left for a later commit (or a person's `git commit -a`) to sweep up. The caller is told
+ * nothing changed and may retry.
  */
 import { readFile } from "node:fs/promises";
 import type { Logger } from "../../logger.js";

@@ -1,8 +1,9 @@
 /**
- * The per-KB lock across processes (issue 10 item 9): whoever writes a KB's files, git index or
- * search index holds `<kb>/.cartographer/kb.lock` — a serving process for its whole life, the
- * `reindex` command while it runs. A second process is refused with the holder named
- * (docs/operations.md "Locks"). In-process writers are serialized by AsyncLock (lock.ts).
+ * The per-KB lock across processes (docs/decisions.md "One writing process per KB"): whoever writes
+ * a KB's files, git index or search index holds `<kb>/.cartographer/kb.lock` — a serving process
+ * for its whole life, the `reindex` command while it runs. A second process is refused with the
+ * holder named (docs/operations.md "Locks"). In-process writers are serialized by AsyncLock
+ * (lock.ts).
  */
 import { join } from "node:path";
 import type { Logger } from "../../logger.js";

@@ -1,11 +1,12 @@
 /**
- * What may have changed among the concept files since a recorded point, asked of git instead of
- * a stat walk (issue 16: a warm open of 100,000 concepts stat'ed every file and read every
- * stored row, 8.2 s). A snapshot is HEAD plus the paths `git status` reports under data/ and
- * services/ (modified, deleted, untracked, ignored). A path outside the union of two snapshots'
- * paths and of the diff between their HEADs held the same content at both points; only the
- * others need a look (statConceptPaths). Any doubt (no git, a nested repository or submodule,
- * an unknown commit, a KB inside a larger repository) answers null: the caller walks everything.
+ * What may have changed among the concept files since a recorded point, asked of git instead of a
+ * stat walk (docs/decisions.md "A reconcile pass asks git what changed": a warm open of 100,000
+ * concepts stat'ed every file and read every stored row, 8.2 s). A snapshot is HEAD plus the paths
+ * `git status` reports under data/ and services/ (modified, deleted, untracked, ignored). A path
+ * outside the union of two snapshots' paths and of the diff between their HEADs held the same
+ * content at both points; only the others need a look (statConceptPaths). Any doubt (no git, a
+ * nested repository or submodule, an unknown commit, a KB inside a larger repository) answers null:
+ * the caller walks everything.
  */
 import { lstatSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

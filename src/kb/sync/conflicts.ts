@@ -1,7 +1,7 @@
 /**
- * The conflicts registry, `.cartographer/conflicts.json` (issue 12): one entry per concept whose
- * local and remote versions could not be rebased. Both versions stay reachable from git by
- * their shas until `git_conflict_resolve` finalizes. Written atomically (writeFileAtomic).
+ * The conflicts registry, `.cartographer/conflicts.json` (docs/sync.md "Conflicts"): one entry per
+ * concept whose local and remote versions could not be rebased. Both versions stay reachable from
+ * git by their shas until `git_conflict_resolve` finalizes. Written atomically (writeFileAtomic).
  */
 import { lstat, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -14,7 +14,7 @@ export interface NetworkGitResult extends GitResult {
   timedOut?: boolean;
 }
 
-/** `git.network_timeout` default (issue 22). */
+/** `git.network_timeout` default (docs/sync.md "Timeouts"). */
 export const DEFAULT_NETWORK_TIMEOUT_MS = 30_000;
 
 /** Once shutdown began, a network command (the final push) gets at most this long. */
