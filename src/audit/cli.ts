@@ -86,7 +86,7 @@ export function formatCounts(r: VerifyReport): string {
   ].join("\n");
 }
 
-/** How `audit verify` names the formats it read (issue 14; docs/audit.md). */
+/** How `audit verify` names the formats it read (docs/audit.md). */
 const FORMAT_NAMES: Record<FormatRange["format"], string> = {
   "cartographer-v1": "cartographer v1 (this server)",
   "go-v2": "Go v2 (D119)",

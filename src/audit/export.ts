@@ -17,7 +17,7 @@ export interface AuditExportDocument {
   version: 1;
   log: string;
   counts: Omit<VerifyReport, "ok" | "breaks" | "breaksLeftOff" | "formats">;
-  /** Which format each line range was read in: cartographer-v1, go-v2 or go-d18 (issue 14). */
+  /** Which format each line range was read in: cartographer-v1, go-v2 or go-d18. */
   formats: FormatRange[];
   /** Segments retention deleted: only their checkpoint summary remains. */
   checkpoint_only_segments: CheckpointSegment[];

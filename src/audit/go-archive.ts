@@ -1,7 +1,7 @@
 /**
  * The Go implementation's rotated segments and checkpoint index, in the same archive directory
  * (default `<dir of log>/audit-archive`, as here), so a log Go rotated verifies here and this
- * server's sink continues its chain (issue 14).
+ * server's sink continues its chain (docs/decisions.md "Go's archived segments").
  *
  *   segments  `<UTC time>.<seq>.jsonl`, e.g. 20260101T120000.000000000Z.000001.jsonl — name order
  *             is chain order, and they all precede this server's `<log>.NNNNNNNN.jsonl` segments

@@ -1,6 +1,7 @@
 /**
  * The audit line formats of the Go implementation (v0.5), so `audit verify`/`export` read a log
- * that Go wrote — or that Go started and this server continued (issue 14). Pure.
+ * that Go wrote — or that Go started and this server continued (docs/migrating-from-go.md "Audit
+ * logs"). Pure.
  *
  *   go-d18  no `version` (Go's version 0, decision D18): hash = sha256 hex of
  *           `Timestamp|Tool|Args|AgentID|Outcome|PrevHash`, Timestamp as Go's RFC3339Nano in UTC

@@ -1,8 +1,9 @@
 /**
- * The audit log's lock across processes (issue 10 item 9): two servers appending to one log
- * would interleave lines and fork the hash chain. The sink holds `<log>.lock` from its first
- * open until close; a second process is refused at startup with the holder named. Stale locks
- * are taken over as for KBs (kb/process-lock.ts, docs/operations.md "Locks").
+ * The audit log's lock across processes (docs/decisions.md "One process per audit log"): two
+ * servers appending to one log would interleave lines and fork the hash chain. The sink holds
+ * `<log>.lock` from its first open until close; a second process is refused at startup with the
+ * holder named. Stale locks are taken over as for KBs (kb/process-lock.ts, docs/operations.md
+ * "Locks").
  */
 import { basename } from "node:path";
 import { acquireProcessLock, type HeldLock } from "../common/process-lock.js";

@@ -102,7 +102,7 @@ async function verifyWith(
   const inArchive = await readdirOrEmpty(archiveDir);
   const present = inArchive.filter((n) => segmentSeq(opts.log, n) !== undefined);
   const names = [...new Set([...byName.keys(), ...present])].sort();
-  // A log the Go implementation rotated: its segments come first (issue 14, go-archive.ts).
+  // A log the Go implementation rotated: its segments come first (go-archive.ts).
   const goIndex = await loadGoIndex(archiveDir, checker, opts.publicKeyHex);
   const goByName = new Map(goIndex?.segments.map((s) => [s.name, s]) ?? []);
   const goPresent = new Set(inArchive.filter(isGoSegmentName));

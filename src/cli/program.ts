@@ -11,8 +11,9 @@ import { unknownCommandHint } from "./unknown-command.js";
 
 /**
  * Command modules by the top-level command names they register, imported only when needed:
- * `serve --stdio` loads neither the client stack nor the audit tools (issue 16, cold start).
- * Help, version and an unknown command load them all.
+ * `serve --stdio` loads neither the client stack nor the audit tools, for a fast cold start
+ * (docs/decisions.md "The CLI imports a command's module only when that command runs"). Help,
+ * version and an unknown command load them all.
  */
 const COMMAND_MODULES: ReadonlyArray<
   readonly [readonly string[], () => Promise<RegisterCommands>]

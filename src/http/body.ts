@@ -11,8 +11,9 @@ import { RpcCode } from "./replies.js";
 export type { BodyRead } from "./exchange.js";
 
 /**
- * Most messages one POST may batch (issue 10 item 6): a batch runs on one request, so a large
- * one of expensive calls would hold a connection and the event loop for its whole length.
+ * Most messages one POST may batch (docs/decisions.md "A JSON-RPC batch POST carries at most 32
+ * messages"): a batch runs on one request, so a large one of expensive calls would hold a
+ * connection and the event loop for its whole length.
  */
 export const DEFAULT_MAX_BATCH_MESSAGES = 32;
 

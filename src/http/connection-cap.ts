@@ -1,9 +1,9 @@
 /**
- * The connection cap (issue 10 item 7). Up to `max` connections are served in full; the next
- * `headroom` ones are admitted as "over capacity" (the core answers only /health and /ready on
- * them, so an operator can see a saturated server); beyond that a connection is closed at
- * once. One warning per burst: logged when the cap is first exceeded, re-armed once the count
- * is back to half the cap.
+ * The connection cap (docs/decisions.md "Connection cap with headroom for probes"). Up to `max`
+ * connections are served in full; the next `headroom` ones are admitted as "over capacity" (the
+ * core answers only /health and /ready on them, so an operator can see a saturated server); beyond
+ * that a connection is closed at once. One warning per burst: logged when the cap is first
+ * exceeded, re-armed once the count is back to half the cap.
  */
 import type { Socket } from "node:net";
 import type { Logger } from "../logger.js";

@@ -1,6 +1,6 @@
 /**
- * The HTTP core (issue 11): request value in, reply value out, no socket. Order of checks for
- * every request (design.md §6):
+ * The HTTP core (docs/decisions.md "The HTTP core is request value → reply value"): request value
+ * in, reply value out, no socket. Order of checks for every request (design.md §6):
  *   header sanity (400: one Host, well-formed; one Authorization) → DNS-rebinding guard (403) →
  *   shutting down (503) → over the connection cap (503, /health and /ready excepted) →
  *   CORS preflight → route → method (405) → the route's handler.
@@ -180,9 +180,10 @@ export function createHttpCore(opts: HttpServerOptions): HttpCore {
 }
 
 /**
- * Header fields that must appear at most once (issue 10 item 14): node keeps the first `Host`
- * and joins repeated values of others, so a repeat could mean different things to a proxy and
- * to us. A Host that is not `host[:port]` is refused too. null = fine.
+ * Header fields that must appear at most once (docs/decisions.md "Strict `Host`, single
+ * `Host`/`Authorization`"): node keeps the first `Host` and joins repeated values of others, so a
+ * repeat could mean different things to a proxy and to us. A Host that is not `host[:port]` is
+ * refused too. null = fine.
  */
 function headerRefusal(req: HttpRequest): string | null {
   for (const name of ["host", "authorization"]) {

@@ -1,8 +1,8 @@
 /**
- * The `Host` header, parsed strictly (issue 10 item 14): `host[:port]` and nothing else, where
- * host is a DNS name or IPv4 address (letters, digits, `.`, `-`, `_`) or a bracketed IPv6
- * literal, and port 1–5 digits up to 65535. `localhost:1/evil`, `a b`, `user@host` and an empty
- * port are refused (400) before any other check, so a value that reaches the rebinding guard
+ * The `Host` header, parsed strictly (docs/decisions.md "Strict `Host`"): `host[:port]` and nothing
+ * else, where host is a DNS name or IPv4 address (letters, digits, `.`, `-`, `_`) or a bracketed
+ * IPv6 literal, and port 1–5 digits up to 65535. `localhost:1/evil`, `a b`, `user@host` and an
+ * empty port are refused (400) before any other check, so a value that reaches the rebinding guard
  * or the RFC 9728 metadata (which echoes it) is always a plain authority.
  */
 

@@ -8,7 +8,7 @@ export const WELL_KNOWN_PATH = "/.well-known/oauth-protected-resource";
 
 export interface HealthFacts {
   version: string;
-  /** Every configured KB with its status (issue 10 item 3); routing needs a served one. */
+  /** Every configured KB with its status (unavailable ones too); routing needs a served one. */
   kbs: readonly KbStatus[];
   ready: boolean;
 }
@@ -20,13 +20,14 @@ export function healthBody(facts: HealthFacts): Record<string, unknown> {
     ready: facts.ready,
     kbs: facts.kbs.map(({ name, status, reason, index, conflicts, syncHalt }) => ({
       name,
-      // Served, but concepts wait for git_conflict_resolve (issue 12), or sync is stopped.
+      // Served, but concepts wait for git_conflict_resolve (docs/sync.md "Conflicts"), or sync is
+      // stopped.
       status: status === "ok" && ((conflicts ?? 0) > 0 || syncHalt) ? "degraded" : status,
       ...(conflicts ? { conflicts } : {}),
       // `diverged` (a force-push: run `cartographer kb resync`) or `private_state` (docs/sync.md).
       ...(syncHalt ? { sync: syncHalt } : {}),
       ...(reason === undefined ? {} : { reason }),
-      // state queued|building|ready|failed, done of total concept files (issue 16).
+      // state queued|building|ready|failed, done of total concept files (built in the background).
       ...(index === undefined ? {} : { index: { ...index } }),
     })),
   };

@@ -7,7 +7,7 @@
  *   /mcp/routed     ?kbs=a,b binds (narrowing only); absent = all; unknown → 400; ?kb= → 400
  *   any             ?kb= or ?kbs= repeated → 400 (never first-value-wins); ?kbs= off /mcp/routed → 400
  *   a name in another case finds its KB when only one matches ignoring case (kb/kb-name.ts)
- *   a KB that could not be opened (issue 10 item 3), wherever it is named → 503 with its reason
+ *   a KB that could not be opened (unavailable), wherever it is named → 503 with its reason
  */
 import { resolveKbName } from "../kb/core/kb-name.js";
 

@@ -1,8 +1,8 @@
 /**
- * The node adapter of the HTTP core (design.md §6, issue 11): listen, limits (connection cap,
- * header/request/keep-alive timeouts), turning an IncomingMessage into a request value and a
- * reply value back into a response, draining on close. Everything a request means is decided
- * in core.ts.
+ * The node adapter of the HTTP core (design.md §6; docs/decisions.md "The HTTP core is request
+ * value"): listen, limits (connection cap, header/request/keep-alive timeouts), turning an
+ * IncomingMessage into a request value and a reply value back into a response, draining on close.
+ * Everything a request means is decided in core.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

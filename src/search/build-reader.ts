@@ -1,11 +1,12 @@
 /**
  * Who reads the concept files of an index build: in process (readIndexDocs), or a small pool of
  * worker threads (build-read-worker.ts) so that reading and parsing the next batch runs on the
- * second core while the main thread writes the current one into SQLite (issue 16: ~5 s of a
- * 22 s 100,000-concept build was file reads, hashes and frontmatter parsing on the main thread).
- * One pool serves every KB of a server (src/mcp/index-build.ts), so concurrent builds share a
- * bounded number of threads. Results are the same either way: a batch the worker cannot read
- * (or a worker that died) is read again in process, which reports its errors as before.
+ * second core while the main thread writes the current one into SQLite (docs/decisions.md "A bulk
+ * pass's files are read, hashed, parsed": ~5 s of a 22 s 100,000-concept build was file reads,
+ * hashes and frontmatter parsing on the main thread). One pool serves every KB of a server
+ * (src/mcp/index-build.ts), so concurrent builds share a bounded number of threads. Results are the
+ * same either way: a batch the worker cannot read (or a worker that died) is read again in process,
+ * which reports its errors as before.
  */
 import { createRequire } from "node:module";
 import path from "node:path";

@@ -1,8 +1,8 @@
 /**
- * The state of a KB's index build as the server reports it (issue 16): a mounted KB answers at
- * once and builds its index in the background, so search, kb_status and /health say how far it
- * got. One BuildStatus per mounted KB, written by the build (src/mcp/index-build.ts), read by
- * the tools and /health.
+ * The state of a KB's index build as the server reports it (docs/decisions.md "The server answers
+ * first"): a mounted KB answers at once and builds its index in the background, so search,
+ * kb_status and /health say how far it got. One BuildStatus per mounted KB, written by the build
+ * (src/mcp/index-build.ts), read by the tools and /health.
  */
 
 export type IndexState = "queued" | "building" | "ready" | "failed";

@@ -1,6 +1,7 @@
 /**
  * How a first build (bulk mode, sqlite-index.ts) writes differently from ordinary upkeep:
- * larger transactions, fewer FTS5 segment merges, no fsync (issue 16).
+ * larger transactions, fewer FTS5 segment merges, no fsync (docs/decisions.md "A first build
+ * commits every 20,000 rows").
  */
 import type Database from "better-sqlite3";
 

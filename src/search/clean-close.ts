@@ -1,12 +1,12 @@
 /**
- * Whether an index file was last closed by this code, cleanly (issue 16). The deferred
- * quick_check (integrity-check.ts) reads every page of the file: ~3.7 s of CPU on a
- * 100,000-concept index, on the second core while the first searches of a warm start run. What
- * it guards against is a file torn by a crash or power loss mid-write, so it is skipped when the
- * previous process closed the file itself: close() writes a mark into `meta`, the next open
- * takes it (clears it), so a process that dies leaves no mark and its successor checks. Damage
- * that appears while the file is closed still surfaces on the first query that reads it
- * (isDamagedDbError → the file is moved aside and rebuilt).
+ * Whether an index file was last closed by this code, cleanly (docs/decisions.md "The deferred
+ * quick_check runs only after an unclean close"). The deferred quick_check (integrity-check.ts)
+ * reads every page of the file: ~3.7 s of CPU on a 100,000-concept index, on the second core while
+ * the first searches of a warm start run. What it guards against is a file torn by a crash or power
+ * loss mid-write, so it is skipped when the previous process closed the file itself: close() writes
+ * a mark into `meta`, the next open takes it (clears it), so a process that dies leaves no mark and
+ * its successor checks. Damage that appears while the file is closed still surfaces on the first
+ * query that reads it (isDamagedDbError → the file is moved aside and rebuilt).
  */
 import type Database from "better-sqlite3";
 

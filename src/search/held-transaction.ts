@@ -3,7 +3,8 @@
  * `commitEvery` rows. The event loop runs between batches while it is open: searches on the
  * same connection see the rows written so far, and a tool's write nests as a savepoint. Fewer
  * commits mean fewer and larger FTS5 segments to merge: committing every 500 rows spent a third
- * of a 20,000-concept build in COMMIT (docs/benchmarks.md, issue 16).
+ * of a 20,000-concept build in COMMIT (docs/decisions.md "A first build holds one transaction
+ * across batches").
  */
 import type Database from "better-sqlite3";
 

@@ -3,7 +3,8 @@
  * connection (WAL lets it read beside the server's writer). It walks every b-tree page: 0.4 s on
  * the 10,000-concept KB, seconds at 100,000, so the server runs it in the background build
  * instead of at open, where it held up the initialize answer and blocked every other KB's calls
- * (issue 16). The worker's code is a string (eval) so it runs the same from src/ and dist/.
+ * (docs/decisions.md "The deferred quick_check runs only after an unclean close"). The worker's
+ * code is a string (eval) so it runs the same from src/ and dist/.
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";

@@ -2,7 +2,7 @@
  * `concept_list`: where predicates, timestamp bounds, id prefix and visibility all in the WHERE
  * clause, so `limit`, `total` and `truncated` only ever count visible concepts (D118). Items whose
  * file is gone (moved or deleted, index not yet caught up) are dropped from the page and from
- * `total` (issue 10 item 8).
+ * `total` (docs/decisions.md "Search and `concept_list` stat each answered hit's file").
  */
 import { KbError } from "../common/errors.js";
 import type { ListItem, ListQuery, ListResult } from "./api.js";

@@ -3,7 +3,8 @@
  * (schema version) file is replaced by a fresh empty one; an unreadable or corrupt one (db, -wal
  * or -shm) is moved aside as `index.db.corrupt-<time>[-wal|-shm]` (kept for a post-mortem, see
  * docs/search.md) and replaced, with a warning. Never fatal: when even a fresh file cannot be
- * created, the index lives in memory for this run (issue 10 item 2).
+ * created, the index lives in memory for this run (docs/decisions.md "A damaged index file is moved
+ * aside").
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -1,6 +1,7 @@
 /**
  * Which word-prefix terms of a query are whole tokens with no longer token behind them, so the
- * FTS5 prefix query `"gateway"*` can run as `"gateway"` with the same answer (issue 16).
+ * FTS5 prefix query `"gateway"*` can run as `"gateway"` with the same answer (docs/decisions.md "A
+ * word term that no longer token starts with").
  *
  * A prefix query merges the doclists of every token starting with it before matching, and
  * bm25 runs the phrase a second time for its document count: on 100,000 concepts `"gateway"*`

@@ -29,9 +29,10 @@ export interface RebuildOptions extends KbIndexOptions, Pick<PassControl, "reade
 /**
  * Rebuilds the KB's index from scratch and returns what changed relative to the previous
  * content. Searches on the same index meanwhile answer from what is indexed so far (the tool
- * reports the build through the KB's index status, as a first build does). Before issue 16 the
- * rows were swapped in one transaction: every document in memory at once (~0.75 GB at 100,000
- * concepts) and the event loop held for the whole insert (~1.2 s per 10,000 concepts).
+ * reports the build through the KB's index status, as a first build does; docs/decisions.md "A full
+ * rebuild"). It used to swap the rows in one transaction: every document in memory at once
+ * (~0.75 GB at 100,000 concepts) and the event loop held for the whole insert (~1.2 s per 10,000
+ * concepts).
  */
 export async function rebuildKbIndex(
   store: KbStore,

@@ -1,9 +1,9 @@
 /**
- * Which concept files a reconcile pass looks at (issue 16). With a git snapshot recorded by the
- * last pass, only the paths git names as possibly changed since (working-tree.ts) are stat'ed
- * and compared, and every other row stands: a warm open of 100,000 concepts no longer stats
- * every file and reads every stored row. Without one (first build, no git, a changed map
- * layout, git unable to answer) the pass walks every file as before.
+ * Which concept files a reconcile pass looks at (docs/decisions.md "A reconcile pass asks git what
+ * changed"). With a git snapshot recorded by the last pass, only the paths git names as possibly
+ * changed since (working-tree.ts) are stat'ed and compared, and every other row stands: a warm open
+ * of 100,000 concepts no longer stats every file and reads every stored row. Without one (first
+ * build, no git, a changed map layout, git unable to answer) the pass walks every file as before.
  */
 import type { ConceptFileStat, KbStore } from "../kb/core/api.js";
 import type { MapDescriptor } from "../kb/core/types.js";

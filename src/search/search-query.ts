@@ -2,7 +2,8 @@
  * Keyword search over the index: all terms first, any term next, the whole query as a substring
  * last (substring-fallback.ts). Visibility and scope are part of the WHERE clause, so LIMIT counts
  * only visible hits (D118). Hits whose file no longer exists are dropped before answering, so a
- * concept moved or deleted since it was indexed never shows (issue 10 item 8).
+ * concept moved or deleted since it was indexed never shows (docs/decisions.md "Search and
+ * `concept_list` stat each answered hit's file").
  */
 import type { SearchHit, SearchQuery, SearchResult } from "./api.js";
 import { wholeTokenTerms } from "./prefix-terms.js";

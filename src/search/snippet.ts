@@ -25,7 +25,7 @@ function wholeSnippet(body: string, terms: string[], length: number): string {
  * whitespace (nearly every hit): the first match is found in the raw lower-cased body (a term
  * without whitespace matches the same text before and after collapsing), and only the text up to
  * it plus one snippet is collapsed. About a third of a 10,000-concept search's JS was collapsing
- * and folding whole 2 KB bodies for a 200-character excerpt (issue 16). Null when the opening
+ * and folding whole 2 KB bodies for a 200-character excerpt. Null when the opening
  * does not hold the whole answer; the caller then takes the whole body.
  */
 function asciiSnippet(body: string, terms: string[], length: number): string | null {

@@ -6,7 +6,8 @@
  *
  * Served from the index alone — LIKE over the stored (bounded, folded) titles and bodies with
  * the visibility and scope predicates in the same WHERE, before LIMIT — so it never reads a
- * file and never touches a concept the caller cannot see (issue 10 item 6).
+ * file and never touches a concept the caller cannot see (docs/decisions.md "The substring fallback
+ * is answered from the index").
  */
 import { andAll, escapeLike, type SqlFragment } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";

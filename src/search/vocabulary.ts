@@ -80,7 +80,8 @@ export class Vocabulary {
    * Up to MAX_FRAGMENT_TOKENS + 1 known tokens containing `run` (both folded), found with
    * indexOf over all tokens joined by newlines (tokens hold no `\n`). `LIKE '%run%'` over the
    * vocab table did the same scan row by row, ~1 ms per 4,400 tokens on the event loop of every
-   * no-hit query (issue 10 item 6: /health while clients run worst-case searches).
+   * no-hit query (/health stalled while clients ran worst-case searches; docs/benchmarks.md
+   * "Hardening").
    */
   private containing(run: string): string[] {
     this.lines ??= `\n${[...this.terms()].join("\n")}\n`;

@@ -1,7 +1,7 @@
 /**
- * Cloning remote KBs (issue 12): `cartographer kb clone URL`, and serve's clone of every
- * configured remote KB that is not on disk yet. The token (git.token_dir) and SSH key reach git
- * the way sync uses them (kb/sync/remote-access.ts); messages never show a credential.
+ * Cloning remote KBs (docs/sync.md "Configuration"): `cartographer kb clone URL`, and serve's clone
+ * of every configured remote KB that is not on disk yet. The token (git.token_dir) and SSH key
+ * reach git the way sync uses them (kb/sync/remote-access.ts); messages never show a credential.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -88,7 +88,8 @@ export async function cloneKb(
 
 /**
  * Clones every configured remote KB whose folder is missing. A failed clone is logged; the KB
- * is then reported unavailable by the server, never fatal (issue 10 item 3).
+ * is then reported unavailable by the server, never fatal (docs/decisions.md "A KB that cannot open
+ * is `unavailable`").
  */
 export async function cloneMissingRemotes(
   config: ServerConfig,

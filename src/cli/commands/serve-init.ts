@@ -1,5 +1,6 @@
 /**
- * `serve --init` / YAML `init: true` (Go's `init`, issue 14): before the KBs are opened,
+ * `serve --init` / YAML `init: true` (Go's `init`; docs/decisions.md "`init` turns only EMPTY
+ * subfolders"): before the KBs are opened,
  *  - every named KB (`--kb`, `kbs[].path`) that is not a KB yet is created;
  *  - a missing data directory is created, and every EMPTY subfolder of it becomes a KB.
  * KBs are made by initKb, the function behind `cartographer kb create`. A non-empty folder that is
@@ -19,7 +20,7 @@ const isKb = (root: string) => existsSync(join(root, "data", "index.md"));
 
 /** Creates what `init` asks for; returns how many KBs it created (the caller then re-resolves). */
 export async function initForServe(config: ServerConfig, logger: Logger): Promise<number> {
-  // `remote` exists once remote sync is configured (issue 12); read loosely on purpose.
+  // `remote` exists once remote sync is configured (docs/sync.md); read loosely on purpose.
   const clones = new Set(
     config.kbs.filter((kb) => (kb as { remote?: string }).remote).map((kb) => kb.root),
   );

@@ -136,7 +136,7 @@ const kbSettings =
     ...(kb.gitAuthor ? { gitAuthor: kb.gitAuthor } : {}),
     // The sops child starts from the server's environment plus SOPS_AGE_KEY_FILE (kb/sops.ts).
     ...(kb.sopsAgeKeyFile ? { sops: { ageKeyFile: kb.sopsAgeKeyFile, env } } : {}),
-    // Remote sync runs when the KB has an origin (issue 12, kb-clone.ts).
+    // Remote sync runs when the KB has an origin (docs/sync.md, kb-clone.ts).
     sync: syncSettingsFor(config, kb, env),
     ...(kb.artifactSigningSeed ? { artifactSigningSeed: kb.artifactSigningSeed } : {}),
     ...(kb.mcpAllowlist ? { mcpAllowlist: kb.mcpAllowlist } : {}),
@@ -190,7 +190,8 @@ async function runHttp(
   auth: ReturnType<typeof buildServerAuth>,
 ): Promise<number> {
   const logger = app.logger;
-  // The HTTP stack is imported only when serving HTTP: stdio starts without it (issue 16).
+  // The HTTP stack is imported only when serving HTTP: stdio starts without it (docs/decisions.md
+  // "The CLI imports a command's module only when").
   const { startHttpServer } = await import("../../http/server.js");
   const server = await startHttpServer({
     app,

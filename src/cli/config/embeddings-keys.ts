@@ -1,5 +1,5 @@
 /**
- * `search.embeddings` (issue 15, docs/search.md): the embedding provider of semantic and hybrid
+ * `search.embeddings` (docs/search.md): the embedding provider of semantic and hybrid
  * search, server-wide. The API key is read here, from the variable `api_key_env` names, and
  * passed down; it is never written to a log or an error.
  */

@@ -1,7 +1,7 @@
 /**
  * Every key of the Go implementation's v0.5 config (config.example.yaml, internal/config), with
  * what this server does with it — the ONE table the schema, the startup warnings and
- * docs/migrating-from-go.md follow (issue 14).
+ * docs/migrating-from-go.md follow (docs/decisions.md "Go v0.5 keys live in one data table").
  *
  *   implemented  same meaning here; the schema in schema.ts types it
  *   ignored      accepted (any value), one startup warning naming it; never fatal

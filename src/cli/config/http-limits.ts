@@ -1,6 +1,6 @@
 /**
- * HTTP connection limits (issue 10 item 7), resolved like every setting: default → YAML → env →
- * flag, a bad value reported with its key's name.
+ * HTTP connection limits, resolved like every setting (pick.ts): flag > env > YAML > default, a
+ * bad value reported with the name of the flag, variable or key that set it.
  *   max_connections          CARTOGRAPHER_MAX_CONNECTIONS          --max-connections   256
  *   headers_timeout_seconds  CARTOGRAPHER_HEADERS_TIMEOUT_SECONDS                      10
  *   request_timeout_seconds  CARTOGRAPHER_REQUEST_TIMEOUT_SECONDS                      30

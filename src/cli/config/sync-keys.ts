@@ -1,6 +1,6 @@
 /**
- * Remote KBs and their sync settings (issue 12, docs/sync.md), resolved at the edge like every
- * other key: YAML `git.*` and `kbs[]` keys, then the environment. Durations are seconds (a
+ * Remote KBs and their sync settings (docs/sync.md), resolved at the edge like every other key
+ * (pick.ts): the environment over YAML `git.*` and `kbs[]` keys. Durations are seconds (a
  * number) or Go's spelling (`30s`, `500ms`, `2m`).
  */
 import { basename, resolve as resolvePath } from "node:path";

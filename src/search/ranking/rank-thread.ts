@@ -1,9 +1,10 @@
 /**
- * A second thread for the ranking queries of a search (issue 16). On 100,000 concepts a query
- * of two or more words runs two rankers, the trigram one (id, title, tags) and the word one,
- * ~1.5 ms each, one after the other on the main thread. Here one part of a search runs on a
- * worker thread, over its own read-only connection to the same file, while the main thread does
- * the rest (which part: ranker-split.ts), so the query takes about as long as the longer part.
+ * A second thread for the ranking queries of a search (docs/decisions.md "On 20,000+ rows a search
+ * shares its work with a rank thread"). On 100,000 concepts a query of two or more words runs two
+ * rankers, the trigram one (id, title, tags) and the word one, ~1.5 ms each, one after the other on
+ * the main thread. Here one part of a search runs on a worker thread, over its own read-only
+ * connection to the same file, while the main thread does the rest (which part: ranker-split.ts),
+ * so the query takes about as long as the longer part.
  *
  * The hand-over is synchronous, so search() stays a plain call and no other call interleaves
  * with it: the main thread posts the query, does its own share, then blocks on a shared counter

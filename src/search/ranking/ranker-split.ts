@@ -1,7 +1,8 @@
 /**
- * How the two rankers of a keyword search share the process's two threads (issue 16): the rank
- * thread (rank-thread.ts) takes one part of the work while the main thread does the rest, and
- * the answer is the same as doing it all here in order (top-ranked.ts).
+ * How the two rankers of a keyword search share the process's two threads (docs/decisions.md "On
+ * 20,000+ rows a search shares its work"): the rank thread (rank-thread.ts) takes one part of the
+ * work while the main thread does the rest, and the answer is the same as doing it all here in
+ * order (top-ranked.ts).
  *
  * - Every one of 2+ terms must match: both rankers run anyway (the trigram ranker seldom fills
  *   the page), so the trigram ranker goes to the rank thread and the word ranker runs here; the

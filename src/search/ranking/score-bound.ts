@@ -1,6 +1,7 @@
 /**
  * An upper bound on the FTS5 bm25 score any row can get for a MATCH expression, computed without
- * scoring a row (issue 16). SQLite's bm25 (fts5_aux.c) is, per row,
+ * scoring a row, so a ranker that cannot reach the page is skipped (docs/decisions.md "A ranker
+ * whose bm25 upper bound"). SQLite's bm25 (fts5_aux.c) is, per row,
  *
  *   Σ over phrases i:  IDF_i · f_i·(k1 + 1) / (f_i + k1·(1 − b + b·|D|/avgdl)),
  *   IDF_i = max(log((N − n_i + 0.5) / (n_i + 0.5)), 1e-6),  k1 = 1.2, b = 0.75,

@@ -1,8 +1,9 @@
 /**
  * The first `limit` word/trigram hits by (score desc, id), computed from each ranker's own top
- * rows instead of every match (issue 16). On 100,000 concepts a common word matches ~5,000 of
- * them: ranking them all through a UNION ALL, a GROUP BY and a sort by id cost 14–17 ms of CPU
- * per query, each ranker's `ORDER BY score LIMIT` alone ~4 ms.
+ * rows instead of every match (docs/decisions.md "Search ranks from each ranker's own top rows").
+ * On 100,000 concepts a common word matches ~5,000 of them: ranking them all through a UNION ALL, a
+ * GROUP BY and a sort by id cost 14–17 ms of CPU per query, each ranker's `ORDER BY score LIMIT`
+ * alone ~4 ms.
  *
  * Exact, not approximate: a concept's score is the larger of its two rankers' scores, so the
  * first `limit` by that score are among the rows of one ranker or the other that score at least
