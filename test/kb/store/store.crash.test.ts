@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseDocument, serializeDocument } from "../../src/kb/core/frontmatter.js";
-import { freshKb, type TempKb } from "./helpers.js";
+import { parseDocument, serializeDocument } from "../../../src/kb/core/frontmatter.js";
+import { freshKb, type TempKb } from "../helpers.js";
 import { versionBody } from "./kill-versions.js";
 
 let kb: TempKb;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { freshKb, run, type TempKb } from "./helpers.js";
+import { freshKb, run, type TempKb } from "../helpers.js";
 
 let kb: TempKb | null = null;
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isKbError } from "../../src/common/errors.js";
-import { candidatePaths, pathToId, placementOf, validateId } from "../../src/kb/core/ids.js";
-import { parseMapDescriptor } from "../../src/kb/core/maps.js";
+import { isKbError } from "../../../src/common/errors.js";
+import { candidatePaths, pathToId, placementOf, validateId } from "../../../src/kb/core/ids.js";
+import { parseMapDescriptor } from "../../../src/kb/core/maps.js";
 
 const segment = fc
   .stringMatching(/^[a-z0-9][a-z0-9._-]{0,10}$/)

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freshKb } from "./helpers.js";
+import { freshKb } from "../helpers.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

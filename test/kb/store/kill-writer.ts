@@ -3,7 +3,7 @@
  * Version i has a body derived from i only, so the parent can check the file equals a version.
  * Usage: node --import tsx kill-writer.ts <kbRoot>
  */
-import { openKb } from "../../src/kb/store/store.js";
+import { openKb } from "../../../src/kb/store/store.js";
 import { versionBody } from "./kill-versions.js";
 
 const root = process.argv[2] as string;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bytesHash, contentHash } from "../../src/kb/core/hash.js";
+import { bytesHash, contentHash } from "../../../src/kb/core/hash.js";
 
 const key = fc.stringMatching(/^[a-z][a-z_]{0,8}$/).filter((k) => k !== "timestamp");
 const scalar = fc.oneof(

@@ -6,10 +6,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contentHash } from "../../src/kb/core/hash.js";
-import { INDEX_HEAD_BYTES, MAX_CONCEPT_BYTES } from "../../src/kb/store/index-read.js";
-import { initKb, openKb } from "../../src/kb/store/store.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { contentHash } from "../../../src/kb/core/hash.js";
+import { INDEX_HEAD_BYTES, MAX_CONCEPT_BYTES } from "../../../src/kb/store/index-read.js";
+import { initKb, openKb } from "../../../src/kb/store/store.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const identity = { name: "test", email: "test@localhost" };
 let root: string;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/common/errors.js";
-import { freshKb, type TempKb } from "./helpers.js";
+import { isKbError } from "../../../src/common/errors.js";
+import { freshKb, type TempKb } from "../helpers.js";
 
 let kb: TempKb | null = null;
 afterEach(async () => {

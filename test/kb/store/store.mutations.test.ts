@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { WritePlan } from "../../src/kb/core/api.js";
-import { contentHash } from "../../src/kb/core/hash.js";
-import { commitCount, fails, fixtureKb, gitIn, PNG, run, type TempKb } from "./helpers.js";
+import type { WritePlan } from "../../../src/kb/core/api.js";
+import { contentHash } from "../../../src/kb/core/hash.js";
+import { commitCount, fails, fixtureKb, gitIn, PNG, run, type TempKb } from "../helpers.js";
 
 let kb: TempKb;
 beforeEach(async () => {

@@ -5,10 +5,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { goQuote, goTrimSpace } from "../../src/kb/core/go-strconv.js";
-import { contentHash } from "../../src/kb/core/hash.js";
-import { formatGoScalar } from "../../src/kb/core/hash-frontmatter.js";
-import { GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS } from "../support/fixture.js";
+import { goQuote, goTrimSpace } from "../../../src/kb/core/go-strconv.js";
+import { contentHash } from "../../../src/kb/core/hash.js";
+import { formatGoScalar } from "../../../src/kb/core/hash-frontmatter.js";
+import { GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS } from "../../support/fixture.js";
 
 interface Vector {
   input: string;

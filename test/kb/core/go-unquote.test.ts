@@ -4,7 +4,7 @@
  * Go's strconv answers for the same input (null: Go's ErrSyntax).
  */
 import { describe, expect, it } from "vitest";
-import { goUnquoteDouble } from "../../src/kb/core/go-unquote.js";
+import { goUnquoteDouble } from "../../../src/kb/core/go-unquote.js";
 
 describe("goUnquoteDouble (Go strconv.Unquote)", () => {
   it.each([

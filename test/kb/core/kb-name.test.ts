@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { normalizeKbName } from "../../src/cli/config/values.js";
-import { resolveMcpRoute } from "../../src/http/routes.js";
-import { resolveKbName } from "../../src/kb/core/kb-name.js";
+import { normalizeKbName } from "../../../src/cli/config/values.js";
+import { resolveMcpRoute } from "../../../src/http/routes.js";
+import { resolveKbName } from "../../../src/kb/core/kb-name.js";
 
 describe("KB names keep their case; another case resolves only when unambiguous", () => {
   it("a folder name keeps its case (Go: the folder name as is)", () => {

@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { contentHash, trimBlanksEnd } from "../../src/kb/core/hash.js";
-import { canonicalGoFrontmatter } from "../../src/kb/core/hash-frontmatter.js";
+import { contentHash, trimBlanksEnd } from "../../../src/kb/core/hash.js";
+import { canonicalGoFrontmatter } from "../../../src/kb/core/hash-frontmatter.js";
 
 /** The form before the fast paths: split everything, strip every line. */
 function reference(text: string): string {

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { contentHash } from "../../src/kb/core/hash.js";
-import { ContentHashStream, FrontmatterTooLongError } from "../../src/kb/core/hash-stream.js";
-import { GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS } from "../support/fixture.js";
+import { contentHash } from "../../../src/kb/core/hash.js";
+import { ContentHashStream, FrontmatterTooLongError } from "../../../src/kb/core/hash-stream.js";
+import { GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS } from "../../support/fixture.js";
 
 const vectors = [GO_HASH_VECTORS, GO_LIST_ITEM_VECTORS].flatMap((path) =>
   (JSON.parse(readFileSync(path, "utf8")) as { vectors: Array<{ input: string }> }).vectors.map(

@@ -5,8 +5,8 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useTempDirs } from "../support/temp-dir.js";
-import { commitCount, fails, fixtureKb, gitIn, run, type TempKb } from "./helpers.js";
+import { useTempDirs } from "../../support/temp-dir.js";
+import { commitCount, fails, fixtureKb, gitIn, run, type TempKb } from "../helpers.js";
 
 let kb: TempKb;
 beforeEach(async () => {

@@ -7,11 +7,11 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/common/errors.js";
-import type { SqliteSearchIndex } from "../../src/search/index.js";
-import { refreshKbIndex } from "../../src/search/kb-index.js";
-import { allTools } from "../../src/tools/registry.js";
-import { callTool, makeTempKb, type TempKb } from "../tools/helpers.js";
+import { isKbError } from "../../../src/common/errors.js";
+import type { SqliteSearchIndex } from "../../../src/search/index.js";
+import { refreshKbIndex } from "../../../src/search/kb-index.js";
+import { allTools } from "../../../src/tools/registry.js";
+import { callTool, makeTempKb, type TempKb } from "../../tools/helpers.js";
 
 const N = 40;
 const ASSET = "x".repeat(100);

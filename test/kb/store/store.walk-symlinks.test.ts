@@ -7,10 +7,10 @@
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allTools } from "../../src/tools/registry.js";
-import { seedKb } from "../support/kb.js";
-import { useTempDirs } from "../support/temp-dir.js";
-import { callTool, makeTempKb, type TempKb } from "../tools/helpers.js";
+import { allTools } from "../../../src/tools/registry.js";
+import { seedKb } from "../../support/kb.js";
+import { useTempDirs } from "../../support/temp-dir.js";
+import { callTool, makeTempKb, type TempKb } from "../../tools/helpers.js";
 
 const SECRET_WORD = "zebracanary";
 const SECRET_TITLE = "Outside Secret Title";

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/common/errors.js";
-import { commitCount, fixtureKb, gitIn, PNG, run, type TempKb } from "./helpers.js";
+import { isKbError } from "../../../src/common/errors.js";
+import { commitCount, fixtureKb, gitIn, PNG, run, type TempKb } from "../helpers.js";
 
 let kb: TempKb;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isKbError } from "../../src/common/errors.js";
-import { parseDocument, requireType, serializeDocument } from "../../src/kb/core/frontmatter.js";
-import type { Frontmatter } from "../../src/kb/core/types.js";
+import { isKbError } from "../../../src/common/errors.js";
+import { parseDocument, requireType, serializeDocument } from "../../../src/kb/core/frontmatter.js";
+import type { Frontmatter } from "../../../src/kb/core/types.js";
 
 describe("frontmatter", () => {
   it("reads the flat subset: scalars, quotes, flow and block lists, comments, blank first line", () => {
