@@ -45,12 +45,13 @@
  *  The call: any hidden target → not_found_hidden; else any forbidden → forbidden; else a failed
  *  whole-KB requirement → forbidden; else any occupied → not_found_hidden; else allow.
  *
- * Non-disclosure (issue 10 item 5): `not_found_hidden` renders as exactly `not found`,
- * byte-identical to a missing concept. A target the principal cannot see is judged only on
- * what it can see — placement and the proposed type — so a write to a hidden concept answers
- * exactly what a write to the free id would, except in the one case existence cannot be
- * hidden (2). A failed whole-KB requirement is `forbidden` (it does not depend on targets).
- * Allowed non-collection calls carry the read visibility, so handlers filter anything they list.
+ * Non-disclosure (docs/decisions.md "A hidden resource answers exactly `not found`"):
+ * `not_found_hidden` renders as exactly `not found`, byte-identical to a missing concept. A target
+ * the principal cannot see is judged only on what it can see — placement and the proposed type — so
+ * a write to a hidden concept answers exactly what a write to the free id would, except in the one
+ * case existence cannot be hidden (2). A failed whole-KB requirement is `forbidden` (it does not
+ * depend on targets). Allowed non-collection calls carry the read visibility, so handlers filter
+ * anything they list.
  */
 import type { Placement, SelectorRule, Visibility } from "../kb/core/types.js";
 import { isVisible } from "../kb/core/visibility.js";

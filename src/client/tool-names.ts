@@ -10,7 +10,7 @@
  * | OpenCode | `<server>_<tool>`, characters outside `[A-Za-z0-9_-]` as `_` | sst/opencode `packages/opencode/src/mcp/index.ts` (`tools()`) |
  * | Kiro IDE | `mcp_<server>_<tool>`, `-` in the server name as `_` | kiro.dev/docs/mcp/usage (`mcp_aws_docs_search_documentation`) |
  * | Kiro CLI | `<tool>` (bare, one flat namespace) | kirodotdev/Kiro#7656 |
- * | Antigravity | `<tool>` on server `<server>` (called through `call_mcp_tool`) | google-antigravity/antigravity-cli#71, #436 (issue reports; no naming doc) |
+ * | Antigravity | `<tool>` on server `<server>` (called through `call_mcp_tool`) | google-antigravity/antigravity-cli#71 and antigravity-cli#436 (upstream issue reports; no naming doc) |
  *
  * Kiro's IDE and CLI read the same mcp.json and steering file, so its block names both forms.
  * Each provider record (provision/targets/<provider>.ts) spells its rule with these helpers.

@@ -1,11 +1,13 @@
 /**
- * The composition root (issue 11): everything both transports serve, built once — the mounts,
- * one KbSurface per mount, the routed-surface cache, the audit sink and the logger — and closed
- * once. stdio and HTTP take a `Cartographer` and build nothing of their own.
+ * The composition root (docs/decisions.md "One composition root"): everything both transports
+ * serve, built once — the mounts, one KbSurface per mount, the routed-surface cache, the audit sink
+ * and the logger — and closed once. stdio and HTTP take a `Cartographer` and build nothing of their
+ * own.
  *
- * One bad KB never stops the server (issue 10 item 3): a KB that fails to open for any reason
- * (not a KB, held by another process, data/ outside the KB, unreadable) is logged, reported as
- * `unavailable` with a path-free reason, and every other KB is served.
+ * One bad KB never stops the server (docs/decisions.md "A KB that cannot open is `unavailable`"): a
+ * KB that fails to open for any reason (not a KB, held by another process, data/ outside the KB,
+ * unreadable) is logged, reported as `unavailable` with a path-free reason, and every other KB is
+ * served.
  */
 import type { AuditSinkOptions } from "../audit/sink.js";
 import type { AuditSink } from "../audit/types.js";
@@ -41,8 +43,8 @@ export interface CartographerConfig {
   embeddings?: EmbeddingsConfig;
   /**
    * Index builds run in the background, this many at once (default 2): KBs are served at once
-   * (issue 16); a scheduler instance is shared (tests hold its slots). `false`: each KB's index
-   * is reconciled before it is served (the old behaviour).
+   * (docs/decisions.md "The server answers first"); a scheduler instance is shared (tests hold its
+   * slots). `false`: each KB's index is reconciled before it is served (the old behaviour).
    */
   indexBuilds?: number | false | IndexBuildScheduler;
   /** The tools a KB registers; default the registry's `toolsFor` (tests pass their own). */
@@ -137,12 +139,13 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
       admitted.push(settings);
     }
   // Opened several at a time (file system and SQLite work, no git: mount.ts), reported and
-  // served in configuration order: 50 KBs opened one by one held initialize (issue 16).
+  // served in configuration order: 50 KBs opened one by one held initialize (docs/decisions.md
+  // "A served KB attaches remote sync").
   const opened = await mapLimit(admitted, MOUNT_CONCURRENCY, (settings, i) =>
     mountKb(settings, {
       buildOrder: i,
       attachAfter,
-      // Its warnings also reach the sessions listening on this KB (kb-events.ts, issue 15).
+      // Its warnings also reach the sessions listening on this KB (kb-events.ts).
       logger: kbLogger(logger, settings.root),
       indexRefreshMs: config.indexRefreshMs,
       ...(builds ? { builds } : {}),

@@ -10,7 +10,7 @@
  *  4. authorize                 denial renders exactly `forbidden` / `not found`
  *  5. audit attempt             required mode: a failed append rejects the call here, before
  *                               the handler can run
- *  6. remote sync (issue 12)    reads: pull when due, best-effort; writes: pull when due under
+ *  6. remote sync (sync.md)     reads: pull when due, best-effort; writes: pull when due under
  *                               the lock (a conflict answers `conflict`), and after the commit
  *                               push (debounced or inline); sync-step.ts
  *  7. run                       reads: the handler; writes: under the KB lock → re-authorize

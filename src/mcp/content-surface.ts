@@ -1,5 +1,5 @@
 /**
- * What the SDK glue needs for resources, prompts and completions (issue 15), next to the tool
+ * What the SDK glue needs for resources, prompts and completions, next to the tool
  * surface: implemented by KbSurface (one KB) and RoutedSurface (the bound KBs, URIs and a `kb`
  * prompt argument carrying the KB). Every method takes the request's CallContext: content is
  * read through the KB's call pipeline, authorized and audited like a tool.

@@ -9,7 +9,8 @@ export interface CallContext {
   requestId: string;
   /**
    * Present when the caller passed `_meta.progressToken`: reports `done` of `total` as
-   * `notifications/progress` (issue 15). Handlers see it as ToolContext.progress.
+   * `notifications/progress` (docs/http.md "Resources, prompts, completions, progress, logging").
+   * Handlers see it as ToolContext.progress.
    */
   progress?: ProgressFn;
 }

@@ -1,8 +1,9 @@
 /**
- * One KB's resources, prompts and completions (issue 15). Every read of KB content goes through
- * the KB's call pipeline with an internal spec (protocol-specs.ts), so authorization, hidden ≡
- * missing and the audit are exactly those of the tools. This module only turns pipeline results
- * into protocol results, and pipeline errors into JSON-RPC errors:
+ * One KB's resources, prompts and completions (docs/decisions.md "Resources, prompts and
+ * completions read KB content through the tool call pipeline"). Every read of KB content goes
+ * through the KB's call pipeline with an internal spec (protocol-specs.ts), so authorization,
+ * hidden ≡ missing and the audit are exactly those of the tools. This module only turns pipeline
+ * results into protocol results, and pipeline errors into JSON-RPC errors:
  *
  *   not_found (a missing or a hidden resource, same bytes) → -32002 `Resource not found`
  *   forbidden                                              → -32003 `forbidden`

@@ -1,8 +1,9 @@
 /**
- * Per-KB events a long-lived MCP session can forward to its client (issue 15): warnings and
- * errors logged about the KB (→ `notifications/message`) and successful writes (→
- * `notifications/resources/list_changed` / `updated`). Keyed by the KB root, so the mount's
- * logger (index refresh, unreadable files) and the surface's (call pipeline) feed the same KB.
+ * Per-KB events a long-lived MCP session can forward to its client (docs/decisions.md "KB warnings
+ * reach clients through per-KB events"): warnings and errors logged about the KB (→
+ * `notifications/message`) and successful writes (→ `notifications/resources/list_changed` /
+ * `updated`). Keyed by the KB root, so the mount's logger (index refresh, unreadable files) and the
+ * surface's (call pipeline) feed the same KB.
  *
  * Only warn/error lines are forwarded, first line only, with every absolute path scrubbed (the
  * same rule as error texts): a stack or a server path never reaches a client. Nothing here logs

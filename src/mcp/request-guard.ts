@@ -4,9 +4,10 @@
  *   1. metadata gate (D187): initialize, tools/list, ping and the resource/prompt listings and
  *      completions answer `forbidden` (-32003) when the principal cannot read any KB of the
  *      endpoint;
- *   2. params (issue 10 item 16): a request of a method we serve whose params do not match the
- *      protocol schema answers -32602 Invalid params with a one-line message. Without this the
- *      SDK's schema parse throws a ZodError, answered as -32603 with the raw issue dump.
+ *   2. params (docs/decisions.md "Malformed params of a served method answer -32602"): a
+ *      request of a method we serve whose params do not match the protocol schema answers -32602
+ *      Invalid params with a one-line message. Without this the SDK's schema parse throws a
+ *      ZodError, answered as -32603 with the raw issue dump.
  * Methods we do not serve pass through (the SDK answers -32601).
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -32,7 +33,7 @@ import {
 /** JSON-RPC error code of a metadata request refused by the gate (message: exactly `forbidden`). */
 export const FORBIDDEN_CODE = -32003;
 
-// Listings and templates are metadata too (issue 15): a principal who can read no KB of the
+// Listings and templates are metadata too: a principal who can read no KB of the
 // endpoint learns nothing from them either.
 const GATED = new Set([
   "initialize",

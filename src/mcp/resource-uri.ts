@@ -1,9 +1,9 @@
 /**
- * Resource URIs (issue 15): `cartographer://<kb>/<concept id>` for concepts, and two names no
- * concept id can take (`~` is not an id character) for the KB-level documents:
- * `cartographer://<kb>/~index` (data/index.md), `cartographer://<kb>/~index/<map>` (a map's or
- * journal's curated index, data/<map>/index.md) and `cartographer://<kb>/~instructions`
- * (instructions.md). Pure.
+ * Resource URIs (docs/decisions.md "KB-level documents use `~` names"):
+ * `cartographer://<kb>/<concept id>` for concepts, and two names no concept id can take (`~` is not
+ * an id character) for the KB-level documents: `cartographer://<kb>/~index` (data/index.md),
+ * `cartographer://<kb>/~index/<map>` (a map's or journal's curated index, data/<map>/index.md) and
+ * `cartographer://<kb>/~instructions` (instructions.md). Pure.
  */
 
 export const SCHEME = "cartographer:";

@@ -1,8 +1,9 @@
 /**
- * The SDK glue of issue 15, next to tools (server.ts): resources, resource templates, prompts,
- * completions, logging, and on a session that lives (stdio) resource subscriptions and the
- * notifications that follow writes and KB warnings. Handlers only translate: content comes from
- * the ContentSurface, which reads it through the KB call pipeline.
+ * The SDK glue of the MCP content capabilities (docs/http.md "Resources, prompts, completions"),
+ * next to tools (server.ts): resources, resource templates, prompts, completions, logging, and on a
+ * session that lives (stdio) resource subscriptions and the notifications that follow writes and KB
+ * warnings. Handlers only translate: content comes from the ContentSurface, which reads it through
+ * the KB call pipeline.
  *
  * Stateless HTTP builds a Server per request: nothing can reach the client after the response,
  * so HTTP declares neither `subscribe` nor `listChanged`, and sends no notifications/message

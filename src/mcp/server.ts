@@ -53,7 +53,7 @@ export function serverName(perKbEndpointOf: string | null, mountedCount: number)
 // HTTP builds a Server per request (stateless); the SDK's default validator is a new Ajv each
 // time, a large share of a request's CPU. It only checks elicitation answers and keeps no
 // per-server state, so one instance serves every Server. Built on first use: constructing Ajv
-// took ~20 ms of every stdio start (issue 16), and nothing here elicits yet.
+// took ~20 ms of every stdio start, and nothing here elicits yet.
 let ajv: AjvJsonSchemaValidator | undefined;
 const SHARED_VALIDATOR: jsonSchemaValidator = {
   getValidator: (schema) => {
@@ -82,7 +82,8 @@ class GuardedServer extends Server {
 }
 
 export function createMcpServer(surface: ToolSurface, opts: McpServerOptions): Server {
-  // stdio is one long session: it can be told about writes and warnings later (issue 15).
+  // stdio is one long session: it can be told about writes and warnings later (docs/decisions.md
+  // "Only a live session (stdio) declares").
   const live = opts.transport === "stdio";
   const content = isContentSurface(surface) ? surface : null;
   // The gate runs in the request guard, before dispatch; the handlers below only serve.
@@ -145,7 +146,8 @@ type ToolCallHandler = (
  * answering -32602 on a mismatch, and Protocol parses it once more) and parses our result with
  * CallToolResultSchema; every result here is a `textResult` (one text item, maybe `isError`),
  * valid by construction. Its task branch cannot run: we declare no task capability, so Protocol
- * refuses a task-augmented call before the handler. Two zod parses less per call (issue 16).
+ * refuses a task-augmented call before the handler. Two zod parses less per call (docs/decisions.md
+ * "tools/call is registered with `Protocol.setRequestHandler`").
  */
 export function setToolCallHandler(server: Server, handler: ToolCallHandler): void {
   (Protocol.prototype.setRequestHandler as (this: Server, ...a: unknown[]) => void).call(

@@ -1,6 +1,6 @@
 /**
- * Step 6 of the call pipeline (call-pipeline.ts): remote sync around a call (issue 12,
- * docs/sync.md). Reads pull best-effort (a failure serves the local tree); writes pull under the
+ * Step 6 of the call pipeline (call-pipeline.ts): remote sync around a call
+ * (docs/sync.md). Reads pull best-effort (a failure serves the local tree); writes pull under the
  * KB lock before the handler, and a write to a concept in conflict is refused. After a write's
  * commit the push is started (or done inline), and the result says when it has not landed.
  */
@@ -89,7 +89,7 @@ export function withSyncNote(value: unknown, note: SyncNote | null): unknown {
 }
 
 /**
- * A read of one concept in conflict says so (issue 12): `degraded: true` until
+ * A read of one concept in conflict says so (docs/sync.md "Conflicts"): `degraded: true` until
  * git_conflict_resolve; the value shown is this server's side.
  */
 export function markDegraded(runtime: KbRuntime, value: unknown): unknown {

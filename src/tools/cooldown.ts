@@ -1,8 +1,8 @@
 /**
- * A per-KB rate limit for expensive maintenance tools (issue 10 item 15): at most one start per
- * interval, per key (a KB runtime). A call too soon gets `rate_limited` saying when to retry.
- * One-at-a-time comes from the KB write lock the tool runs under. State is in memory: a restart
- * forgets it.
+ * A per-KB rate limit for expensive maintenance tools (docs/decisions.md "`index_rebuild` starts at
+ * most once per 30 s per KB"): at most one start per interval, per key (a KB runtime). A call too
+ * soon gets `rate_limited` saying when to retry. One-at-a-time comes from the KB write lock the
+ * tool runs under. State is in memory: a restart forgets it.
  */
 import { KbError } from "../common/errors.js";
 

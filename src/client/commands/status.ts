@@ -51,7 +51,8 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
       ...(await probeBlockers(config, topology, io)),
     ];
     const notes = approval.notes;
-    // Artifacts (issue 13): compared with the lockfile and the disk, never written.
+    // Artifacts (docs/decisions.md "`status` and `doctor` exit 1"): compared with the lockfile and
+    // the disk, never written.
     const provisioning = await provisioningStatus(io, config, topology);
     const drift =
       messages.length > 0 ||

@@ -1,8 +1,9 @@
 /**
- * Provisioning inside the client commands (issue 13): connect and sync fetch and gate every
- * manifest BEFORE writing anything (a failure writes nothing at all, exit 2), write the MCP
- * entries, then materialize the artifacts of the providers whose entries were written; status
- * only reports; disconnect prunes what the lockfile says we wrote, offline.
+ * Provisioning inside the client commands (docs/provisioning.md "For the client implementer"):
+ * connect and sync fetch and gate every manifest BEFORE writing anything (a failure writes nothing
+ * at all, exit 2), write the MCP entries, then materialize the artifacts of the providers whose
+ * entries were written; status only reports; disconnect prunes what the lockfile says we wrote,
+ * offline.
  */
 import type { ClientConfig, ProviderBinding } from "../config.js";
 import { BadManifestError, ClientError, ProtocolError } from "../errors.js";

@@ -1,6 +1,6 @@
 /**
- * The trust gate (issue 13): which validated artifacts the client may materialize. Rules, in
- * the order they apply to each artifact:
+ * The trust gate (docs/decisions.md "Provisioning trust"): which validated artifacts the client may
+ * materialize. Rules, in the order they apply to each artifact:
  *
  * | artifact                                   | outcome                                        |
  * |--------------------------------------------|------------------------------------------------|

@@ -1,5 +1,5 @@
 /**
- * The shared vocabulary of provisioning (issue 13, client side): what the server's
+ * The shared vocabulary of provisioning (client side): what the server's
  * `artifact_manifest` gives us (docs/provisioning.md), what the trust gate lets through, what a
  * provider target renders, and what the engine writes, records in the lockfile and prunes.
  *

@@ -25,7 +25,7 @@ const kbStatus = defineTool({
       name: settings.name,
       concepts: files.length,
       maps: maps.map((m) => ({ name: m.name, kind: m.kind })),
-      // state/done/total: the background build's progress (issue 16), "ready" once complete.
+      // state/done/total: the background build's progress, "ready" once complete.
       index: {
         count: indexed,
         in_sync: indexed === files.length,

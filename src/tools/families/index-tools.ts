@@ -26,8 +26,9 @@ const indexRebuild = defineTool({
     const { store, index, indexStatus } = ctx.runtime;
     // Never two passes over one index at once: the server's own build finishes first.
     await buildSettled(indexStatus);
-    // Batched like a first build (issue 16): searches meanwhile answer from what is indexed
-    // and say so (the `index` field), and no batch holds up the calls of other KBs.
+    // Batched like a first build (docs/decisions.md "A full rebuild"): searches meanwhile answer
+    // from what is indexed and say so (the `index` field), and no batch holds up the calls of other
+    // KBs.
     indexStatus.set("building", 0, 0);
     try {
       const stats = await rebuildKbIndex(store, {
@@ -62,7 +63,7 @@ const reindex = defineTool({
     const started = Date.now();
     const { store, index, indexStatus } = ctx.runtime;
     // The server's background build does this same pass: wait for it (reporting its progress)
-    // rather than run two passes at once, then run one more for edits made since (issue 16).
+    // rather than run two passes at once, then run one more for edits made since.
     await buildSettled(indexStatus, ctx.progress);
     // Batched, yielding between batches: `done` of `total` concept files, 0 first.
     let first = true;

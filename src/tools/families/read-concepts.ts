@@ -102,7 +102,7 @@ async function readHugeConcept(
 ): Promise<Record<string, unknown> | null> {
   // The map list only tells a top-level id naming a map folder apart (statConcept); readConcept
   // reads it again, so an id below a map skips this copy (a readdir and a stat per map, ~20% of
-  // a concept_read, issue 16).
+  // a concept_read).
   const file = await statConcept(store.root, id, id.includes("/") ? [] : await store.maps());
   if (!file || file.size <= MAX_CONCEPT_BYTES) return null;
   const maps = await store.maps();

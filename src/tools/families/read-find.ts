@@ -80,7 +80,8 @@ const search = defineTool({
         'argument "query" must contain a word to search for, got only whitespace',
       );
     }
-    // A build under way (issue 16): wait up to 2 s, then answer from what is indexed, saying so.
+    // A build under way (docs/decisions.md "A search (and `concept_list`) during a build waits"):
+    // wait up to 2 s, then answer from what is indexed, saying so.
     const building = await ctx.runtime.awaitIndex();
     const request = { query, scope, limit, visibility: ctx.visibility };
     // Keyword: the index falls back to the whole query as a substring itself (CJK, fragments).

@@ -1,5 +1,5 @@
 /**
- * Remote sync tools (issue 12, docs/sync.md): sync_status, conflicts_list and
+ * Remote sync tools (docs/sync.md "Tools"): sync_status, conflicts_list and
  * git_conflict_resolve. Conflicts are judged per concept like any read or write: a principal
  * sees (and resolves) only conflicts on concepts it can see. The read tools flush pending pushes
  * first (bounded), so what they report is what the remote has.

@@ -1,8 +1,9 @@
 /**
- * changes_since per principal (issue 10 item 4): a record is listed only when its concept is
- * visible, a hidden previous id (`from`) is dropped, and commit subjects are rebuilt from the
- * visible ids each commit touched — a subject like `concept_move: secret/plan` or
- * `concept_batch: public/hello and 1 more` never reaches a principal who cannot see all of it.
+ * changes_since per principal (docs/decisions.md "`changes_since` rebuilds commit subjects per
+ * principal"): a record is listed only when its concept is visible, a hidden previous id (`from`)
+ * is dropped, and commit subjects are rebuilt from the visible ids each commit touched — a subject
+ * like `concept_move: secret/plan` or `concept_batch: public/hello and 1 more` never reaches a
+ * principal who cannot see all of it.
  */
 import type { ChangeRecord, KbStore } from "../../kb/core/api.js";
 import { visibleSubjects } from "../../kb/git/history.js";

@@ -1,8 +1,8 @@
 /**
  * The renderer's own safety gate (pure): every artifact a target renders passes here first, even
  * though the server and the manifest reader checked it already — a target writes into the
- * user's agent tools, so it trusts nothing it did not check itself (issue 13, "path checks on
- * every artifact file name").
+ * user's agent tools, so it trusts nothing it did not check itself (docs/decisions.md
+ * "The client re-checks the manifest more strictly").
  *
  * - names: `[a-z0-9][a-z0-9._-]*`, at most 64 bytes (the KB layout rule, docs/provisioning.md);
  * - file paths: the KB's one path rule (`normalizeRelPath`: no absolute path, no hidden
