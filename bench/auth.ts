@@ -1,5 +1,5 @@
 /**
- * Section `auth` (issue 5): what authorization costs.
+ * Section `auth` (docs/benchmarks.md "Authorization"): what authorization costs.
  *  - search p50 through the whole tool pipeline (authorize → visibility → SQL filter) for an
  *    admin vs a role that sees one map of eight; target ratio ≤ 1.5.
  *  - HTTP concept_read calls/s with auth on (a scoped token) vs off: same server code, same

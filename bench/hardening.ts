@@ -1,5 +1,6 @@
 /**
- * Section `hardening` (issue 10 items 2, 6, 8): worst-case searches must not stall the server.
+ * Section `hardening` (docs/benchmarks.md "Hardening"): worst-case searches must not stall the
+ * server.
  * - no-hit search p50 on the 10,000-concept KB (every stage runs: all terms, any term, the
  *   substring fallback over the index);
  * - `/health` p99 while 8 clients run no-hit searches over HTTP against a server in its own

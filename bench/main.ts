@@ -42,7 +42,8 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["hardening", hardening],
   ["startup", startup],
   ["sync", sync],
-  // 3 server processes × 8 writers, SIGKILLs and an outage (issue 22): about 2 minutes.
+  // 3 server processes × 8 writers, SIGKILLs and an outage (docs/benchmarks.md "Sync under chaos"):
+  // about 2 minutes.
   ["sync-chaos", syncChaos],
   ["provision", provision],
   // Minutes each (generation of 100,000 files): `npm run bench -- scale` runs only these two.

@@ -1,7 +1,8 @@
 /**
- * Section `provision` (issue 13): `cartographer sync` of a KB with 200 skills × 5 files to three
- * providers (Claude Code, Codex, OpenCode; user scope, sandbox $HOME) against a real HTTP server
- * in its own process. The sync command runs in-process (no Node start-up in the figure):
+ * Section `provision` (docs/benchmarks.md "Provisioning"): `cartographer sync` of a KB with 200
+ * skills × 5 files to three providers (Claude Code, Codex, OpenCode; user scope, sandbox $HOME)
+ * against a real HTTP server in its own process. The sync command runs in-process (no Node start-up
+ * in the figure):
  *  - cold: nothing provisioned yet (3,000 files + the MCP entries and instruction blocks);
  *    target ≤ 2 s;
  *  - unchanged: the same sync again, p50 of 5; target ≤ 0.3 s, and no file under $HOME may

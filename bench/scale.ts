@@ -1,5 +1,6 @@
 /**
- * Sections `scale-100k` and `scale-50kbs` (issue 16), both against the built binary over stdio:
+ * Sections `scale-100k` and `scale-50kbs` (docs/benchmarks.md "Startup and scale"), both against
+ * the built binary over stdio:
  * - a generated 100,000-concept KB: full build as served (spawn → "index ready" log line, fresh
  *   index), warm open (spawn → ready with the index present), search p50, peak RSS;
  * - a server with 50 KBs of 2,000 concepts (`serve --data`): every KB ready after start, peak

@@ -1,9 +1,9 @@
 /**
- * Section `semantic` (issue 15): hybrid vs keyword search on the 10,000-concept KB with vectors
- * present, the vector store's brute-force top-10 at 100,000 chunks × 384 dims, the provider
- * calls of a re-embed of an unchanged KB, and recall@10 on labelled queries. The provider is
- * embed-server.ts (a hashed bag of words over HTTP on 127.0.0.1): the figures measure this
- * server's work, not a model's inference or understanding.
+ * Section `semantic` (docs/benchmarks.md "Semantic and hybrid search"): hybrid vs keyword search on
+ * the 10,000-concept KB with vectors present, the vector store's brute-force top-10 at 100,000
+ * chunks × 384 dims, the provider calls of a re-embed of an unchanged KB, and recall@10 on labelled
+ * queries. The provider is embed-server.ts (a hashed bag of words over HTTP on 127.0.0.1): the
+ * figures measure this server's work, not a model's inference or understanding.
  */
 import Database from "better-sqlite3";
 import { VISIBLE_ALL } from "../src/kb/core/types.js";

@@ -1,8 +1,9 @@
 /**
- * Section `startup` (issue 16): the path a user hits, on the 10,000-concept KB over stdio with
- * the built binary — spawn → initialize answer and spawn → first search answered, on a fresh KB
- * (no index: a clone, a Go KB, after `reindex`) and warm (index present), each beside the bare
- * SDK stdio server (bench/bare-stdio-server.mjs) started the same way. Median of 3 processes.
+ * Section `startup` (docs/benchmarks.md "Startup and scale"): the path a user hits, on the
+ * 10,000-concept KB over stdio with the built binary — spawn → initialize answer and spawn → first
+ * search answered, on a fresh KB (no index: a clone, a Go KB, after `reindex`) and warm (index
+ * present), each beside the bare SDK stdio server (bench/bare-stdio-server.mjs) started the same
+ * way. Median of 3 processes.
  */
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -165,7 +165,7 @@ export async function run(ctx: BenchContext): Promise<Section> {
     if (!init.result) throw new Error(`initialize failed: ${JSON.stringify(init.error)}`);
     const startupMs = performance.now() - started;
     client.notify("notifications/initialized");
-    // Steady state: the index of a fresh KB builds in the background (issue 16); calls timed
+    // Steady state: the index of a fresh KB builds in the background; calls timed
     // during the build would measure the build, not the call path.
     const readyMs = await untilIndexed(client, started);
     ctx.log(`stdio: ${WARMUP} + ${CALLS} calls each of concept_read and search`);

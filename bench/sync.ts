@@ -1,5 +1,6 @@
 /**
- * Section `sync` (issue 12): remote sync figures against local bare repositories.
+ * Section `sync` (docs/benchmarks.md "Remote sync"): remote sync figures against local bare
+ * repositories.
  *  - write + commit + debounced push through the call pipeline vs a raw `git commit && git push`
  *    loop (target ≥ 0.7×; the burst's one push is inside the measured time);
  *  - convergence: a write on one instance until `search` on another finds it, 3 instances ×

@@ -1,11 +1,11 @@
 /**
- * `npm run build`, second step (issue 16, cold start): bundles the CLI into dist/bundle/ with
- * esbuild and makes dist/cli/main.js (the `bin`) a two-line stub that imports it. Node 20 spends
- * most of a stdio server's start resolving, reading and linking ~350 ESM files one by one (our
- * 225, zod's 116, the SDK's); a bundle of a few chunks starts as fast as a bare SDK server
- * (docs/benchmarks.md). Code splitting keeps the lazy imports lazy: `serve --stdio` still loads
- * no HTTP, client or audit code (test/e2e/startup.test.ts). The rest of dist/ (tsc's output) is
- * untouched: tests and library users import those files as before.
+ * `npm run build`, second step, for a fast cold start (docs/decisions.md "The `bin` is an esbuild
+ * bundle"): bundles the CLI into dist/bundle/ with esbuild and makes dist/cli/main.js (the `bin`) a
+ * two-line stub that imports it. Node 20 spends most of a stdio server's start resolving, reading
+ * and linking ~350 ESM files one by one (our 225, zod's 116, the SDK's); a bundle of a few chunks
+ * starts as fast as a bare SDK server (docs/benchmarks.md). Code splitting keeps the lazy imports
+ * lazy: `serve --stdio` still loads no HTTP, client or audit code (test/e2e/startup.test.ts). The
+ * rest of dist/ (tsc's output) is untouched: tests and library users import those files as before.
  *
  * better-sqlite3 stays external (a native addon found through node_modules at run time). Every
  * `import.meta.url` in our sources is rewritten to the URL its tsc-built file has, so paths
