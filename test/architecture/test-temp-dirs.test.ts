@@ -1,9 +1,10 @@
 /**
- * One temp-dir helper for the suites (issue 11, "Test helpers"): test code makes its temp dirs
- * with test/support/temp-dir.ts (useTempDirs / tempDir), which removes them in a hook even when
- * the test fails. A direct mkdtemp/mkdtempSync call anywhere else under test/ fails here. The
- * files below were left unmigrated on purpose (each with its reason); the list only shrinks, so
- * an entry whose file no longer calls mkdtemp fails too and must be removed.
+ * One temp-dir helper for the suites (docs/decisions.md "Tests make temp dirs with one helper"):
+ * test code makes its temp dirs with test/support/temp-dir.ts (useTempDirs / tempDir), which
+ * removes them in a hook even when the test fails. A direct mkdtemp/mkdtempSync call anywhere else
+ * under test/ fails here. The files below were left unmigrated on purpose (each with its reason);
+ * the list only shrinks, so an entry whose file no longer calls mkdtemp fails too and must be
+ * removed.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

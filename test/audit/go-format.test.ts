@@ -1,8 +1,9 @@
 /**
- * Issue 14 "Audit": `audit verify` and `audit export` read the Go implementation's D18 and v2
- * logs (generated here by an independent writer, go-log.ts), say which format they read per
- * file and line range, report tampering as file:line: reason, and verify a log whose format
- * switches at a rotation boundary (Go segments, then this server's sink carrying on).
+ * Go audit logs (docs/migrating-from-go.md "Audit logs"): `audit verify` and `audit export` read
+ * the Go implementation's D18 and v2 logs (generated here by an independent writer, go-log.ts), say
+ * which format they read per file and line range, report tampering as file:line: reason, and verify
+ * a log whose format switches at a rotation boundary (Go segments, then this server's sink carrying
+ * on).
  */
 import * as fs from "node:fs/promises";
 import path from "node:path";

@@ -1,6 +1,6 @@
 /**
  * Every resource class × {admin, kb r, kb rw, role limited to one map and one type, token for
- * another KB} → the expected decision, from one table (D118, issue 5).
+ * another KB} → the expected decision, from one table (D118).
  */
 import { describe, expect, it } from "vitest";
 import { authorize } from "../../src/auth/decide.js";

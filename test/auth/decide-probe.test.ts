@@ -1,9 +1,10 @@
 /**
- * No existence probing through the decision (issue 10 item 5), exhaustively over a small world:
- * for every policy, every concept the policy cannot see, every proposed type, with every other
- * target beside it and with or without a whole-KB requirement, the decision on the hidden
- * concept equals the decision on the free id — unless the free id is allowed (the principal
- * could create it), where the hidden one is `not found` (decide.ts, table note 2).
+ * No existence probing through the decision (docs/decisions.md "A hidden resource answers exactly
+ * `not found`"), exhaustively over a small world: for every policy, every concept the policy cannot
+ * see, every proposed type, with every other target beside it and with or without a whole-KB
+ * requirement, the decision on the hidden concept equals the decision on the free id — unless the
+ * free id is allowed (the principal could create it), where the hidden one is `not found`
+ * (decide.ts, table note 2).
  */
 import { describe, expect, it } from "vitest";
 import { authorize } from "../../src/auth/decide.js";

@@ -1,7 +1,8 @@
 /**
- * Token canary (issue 5): distinctive token values planted in the environment of the BUILT
- * binary never appear in its stdout, stderr, audit files, or any response body or header —
- * not raw, not base64, not percent-encoded — whatever the request; nor in a config error.
+ * Token canary (docs/auth.md "Tokens": a token is never printed): distinctive token values planted
+ * in the environment of the BUILT binary never appear in its stdout, stderr, audit files, or any
+ * response body or header — not raw, not base64, not percent-encoded — whatever the request; nor in
+ * a config error.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

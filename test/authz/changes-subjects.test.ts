@@ -1,8 +1,8 @@
 /**
- * Issue 10 item 4: changes_since never leaks a hidden id, title or count through a commit
- * subject. Writes go through the real call pipeline (so subjects are the real ones, e.g.
- * `concept_move: beta/secret-plan, alpha/plan`, `concept_batch: …`); a type-restricted principal
- * then reads the history.
+ * changes_since never leaks a hidden id, title or count through a commit subject (docs/decisions.md
+ * "`changes_since` rebuilds commit subjects per principal"). Writes go through the real call
+ * pipeline (so subjects are the real ones, e.g. `concept_move: beta/secret-plan, alpha/plan`,
+ * `concept_batch: …`); a type-restricted principal then reads the history.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../src/auth/types.js";

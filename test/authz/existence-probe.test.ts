@@ -1,9 +1,10 @@
 /**
- * No existence probing (issue 10 item 5), over real HTTP: for every principal, every concept it
- * cannot see, and every write-ish tool × proposed type, the call on the hidden concept answers
- * byte for byte what the same call on a free id in the same map answers. The one exception is
- * pinned too: where the free id would go through (the principal could create it), the hidden
- * concept answers `not found` and is left untouched (decide.ts, table note 2).
+ * No existence probing (docs/decisions.md "A hidden resource answers exactly `not found`"), over
+ * real HTTP: for every principal, every concept it cannot see, and every write-ish tool × proposed
+ * type, the call on the hidden concept answers byte for byte what the same call on a free id in the
+ * same map answers. The one exception is pinned too: where the free id would go through (the
+ * principal could create it), the hidden concept answers `not found` and is left untouched
+ * (decide.ts, table note 2).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileAuth } from "../../src/auth/tokens.js";

@@ -1,8 +1,9 @@
 /**
- * No existence probing through resources (issue 15), over real HTTP with bearer tokens: for a
- * role that reads notes of map alpha only, `resources/read` of a concept it cannot see answers
- * byte for byte what the same request answers once that concept is gone; a free id answers the
- * same bytes with its own URI. Completion does not offer the hidden id either.
+ * No existence probing through resources (docs/decisions.md "A missing, hidden or foreign resource
+ * is one error"), over real HTTP with bearer tokens: for a role that reads notes of map alpha only,
+ * `resources/read` of a concept it cannot see answers byte for byte what the same request answers
+ * once that concept is gone; a free id answers the same bytes with its own URI. Completion does not
+ * offer the hidden id either.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileAuth } from "../../src/auth/tokens.js";

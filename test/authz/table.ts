@@ -191,7 +191,7 @@ export const ROWS: readonly Row[] = [
   // Resolving secrets is judged as a write of the concept plus whole-KB rw (Go D47).
   { tool: "secret_resolve", ...byId((id) => ({ id })), r: F, role: [F, N], other: N },
   wholeWrite("secret_set", { path: "secrets/app.sops.yaml", key: "/a", value: "v" }),
-  // Remote sync (issue 12): status is whole-KB; conflicts are judged per concept.
+  // Remote sync (docs/sync.md "Tools"): status is whole-KB; conflicts are judged per concept.
   wholeRead("sync_status"),
   collection("conflicts_list", {}),
   {

@@ -1,4 +1,4 @@
-/** docs/migrating-from-go.md's Go config key table is the go-keys.ts table (issue 14). */
+/** docs/migrating-from-go.md's Go config key table is the go-keys.ts table. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DOC_PATH, withConfigKeys } from "../../scripts/config-keys-doc.js";

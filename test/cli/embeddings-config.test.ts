@@ -1,6 +1,6 @@
 /**
- * `search.embeddings` (issue 15): typed, the API key read from the variable api_key_env names
- * (never echoed), a bad value named by its key.
+ * `search.embeddings` (docs/search.md "Semantic and hybrid search"): typed, the API key read from
+ * the variable api_key_env names (never echoed), a bad value named by its key.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 /**
- * Issue 14 "Config": a Go v0.5 cartographer.yaml loads here. Every Go key is implemented or
- * accepted with ONE warning naming it; a misspelled key stays an error and names the nearest
- * known key; `--kb a,b` is two KBs.
+ * A Go v0.5 cartographer.yaml loads here (docs/migrating-from-go.md "Configuration"). Every Go key
+ * is implemented or accepted with ONE warning naming it; a misspelled key stays an error and names
+ * the nearest known key; `--kb a,b` is two KBs.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -117,7 +117,7 @@ describe("a Go v0.5 config (issue 14)", () => {
       expect(mine, goKeyPath(k)).toHaveLength(1);
       expect(mine[0]).toMatch(/; see docs\/migrating-from-go\.md$/);
     }
-    // Remote sync is implemented (issue 12): the remote entry is the clone under `data`.
+    // Remote sync is implemented (docs/sync.md): the remote entry is the clone under `data`.
     expect(notSupported.join("\n")).not.toMatch(/kbs\[\]\.remote|git\.sync|token_dir/);
     expect(c.kbs.find((k) => k.name === "wiki-kb")?.remote).toBeDefined();
     // What is implemented took effect.
@@ -157,7 +157,7 @@ describe("a Go v0.5 config (issue 14)", () => {
       },
       cwd,
     );
-    // CARTOGRAPHER_GIT_SYNC is implemented now (issue 12): no warning for it.
+    // CARTOGRAPHER_GIT_SYNC is implemented now (docs/sync.md): no warning for it.
     expect(c.warnings.filter((w) => w.startsWith("not supported here"))).toEqual([
       "not supported here: CARTOGRAPHER_GIT_PROFILE; see docs/migrating-from-go.md",
     ]);

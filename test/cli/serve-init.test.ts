@@ -1,7 +1,8 @@
 /**
- * Issue 14: `serve --data DIR --init` and YAML `init: true` turn every empty subfolder of the
- * data directory into a KB and mount it; `--kb a,b --init` creates two KBs. Drives the BUILT
- * binary (`npm run build` first), like test/e2e.
+ * Go's `init` (docs/decisions.md "`init` turns only EMPTY subfolders"): `serve --data DIR --init`
+ * and YAML `init: true` turn every empty subfolder of the data directory into a KB and mount it;
+ * `--kb a,b --init` creates two KBs. Drives the BUILT binary (`npm run build` first), like
+ * test/e2e.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

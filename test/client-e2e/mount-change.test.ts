@@ -58,8 +58,9 @@ describe("a server that changes its mount shape between runs", () => {
       "mount mode changed: routed → per-kb; run cartographer reconnect",
     );
 
-    // reconnect provisions like sync (issue 13): this stand-in answers only /health, so the
-    // manifests cannot be fetched — the entries are healed, the artifacts left, exit 2.
+    // reconnect provisions like sync (docs/decisions.md "`reconnect` provisions like `sync`"): this
+    // stand-in answers only /health, so the manifests cannot be fetched — the entries are healed,
+    // the artifacts left, exit 2.
     const re = await sb.cli(["reconnect"]);
     expect(re.code, re.stderr).toBe(2);
     expect(re.stderr).toContain(

@@ -112,7 +112,7 @@ describe("errors are typed: unreachable, protocol, tool", () => {
     server.state.mapListError = false;
     server.state.mcpStatus = 503;
     sb.io.reset();
-    // The entries and the block are still written; the artifacts are not (issue 13: exit 2).
+    // The entries and the block are still written; the artifacts are not (exit 2).
     expect(await connect(sb.io, { providers: ["claude"] })).toBe(2);
     expect(sb.io.err()).toMatch(
       /instructions written without KB details: protocol error .*\(HTTP 503\)/,

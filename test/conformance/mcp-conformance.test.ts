@@ -27,7 +27,7 @@ const SCENARIOS = [
   "tools-call-simple-text",
   "tools-call-error",
   "dns-rebinding-protection",
-  // Issue 15: the capabilities scenarios that a KB can hold the fixtures of.
+  // MCP content capabilities: the scenarios that a KB can hold the fixtures of.
   "logging-set-level",
   "completion-complete",
   "resources-list",

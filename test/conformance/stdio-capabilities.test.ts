@@ -1,8 +1,9 @@
 /**
- * Issue 15 over real stdio: the built `cartographer serve` with two KBs (routed surface) driven
- * by the SDK Client through StdioClientTransport — resources of both KBs with the KB in the URI,
- * a prompt with the `kb` argument, completion of KB names and ids, and after a write the
- * resources/list_changed and updated notifications a live session receives.
+ * Resources, prompts, completions and notifications over real stdio: the built `cartographer serve`
+ * with two KBs (routed surface) driven by the SDK Client through StdioClientTransport — resources
+ * of both KBs with the KB in the URI, a prompt with the `kb` argument, completion of KB names and
+ * ids, and after a write the resources/list_changed and updated notifications a live session
+ * receives.
  */
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

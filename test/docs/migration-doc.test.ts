@@ -1,8 +1,8 @@
 /**
- * docs/migrating-from-go.md "## Tools" against the registry and docs/go-contract.json (issue 14):
- * every Go v0.5 tool is served or names its replacement, every Go argument is served under its
- * name, accepted as an alias, or explained as renamed/removed, and the generated section is the
- * one in the file.
+ * docs/migrating-from-go.md "## Tools" against the registry and docs/go-contract.json
+ * (docs/decisions.md "The Go tool contract is data"): every Go v0.5 tool is served or names its
+ * replacement, every Go argument is served under its name, accepted as an alias, or explained as
+ * renamed/removed, and the generated section is the one in the file.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

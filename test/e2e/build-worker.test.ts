@@ -1,5 +1,5 @@
 /**
- * The read worker of index builds runs from the built tree (issue 16): dist/search/build-reader.js
+ * The read worker of index builds runs from the built tree: dist/search/build-reader.js
  * starts dist/search/build-read-worker.js, the file the bundle points at too (scripts/bundle.ts
  * rewrites import.meta.url to the tsc-built URL). Under vitest the .ts worker runs through tsx
  * (test/search/build-reader.test.ts); this covers the plain-node path a server takes.

@@ -1,10 +1,10 @@
 /**
- * Issue 14 "Proof": a Go v0.5 deployment carried over unchanged. The built binary serves a copy
- * of test/fixtures/go-kb-homelab-lite (a KB the Go implementation wrote: legacy `_archive.md`,
- * expanded concept, frontmatter starting with a blank line) plus an empty folder that Go's
- * `init: true` turns into a KB, from a Go-style cartographer.yaml in which EVERY Go v0.5 key is
- * set (config.example.yaml with all its commented keys switched on). The Go project's operator
- * scenarios are then driven against a real HTTP server on 127.0.0.1 with the SDK Client,
+ * A Go v0.5 deployment carried over unchanged (docs/migrating-from-go.md). The built binary serves
+ * a copy of test/fixtures/go-kb-homelab-lite (a KB the Go implementation wrote: legacy
+ * `_archive.md`, expanded concept, frontmatter starting with a blank line) plus an empty folder
+ * that Go's `init: true` turns into a KB, from a Go-style cartographer.yaml in which EVERY Go v0.5
+ * key is set (config.example.yaml with all its commented keys switched on). The Go project's
+ * operator scenarios are then driven against a real HTTP server on 127.0.0.1 with the SDK Client,
  * translated from curl + `bin/cartographer` to this CLI:
  *
  * Go test/e2e/scenarios/10_scoped_tokens.sh (per-KB r/rw scopes, D45/D118)

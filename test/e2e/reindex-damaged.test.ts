@@ -1,7 +1,8 @@
 /**
- * `cartographer reindex` always recovers a damaged index (issue 10 item 2): the built binary on
- * a KB whose index.db was damaged on disk — a corrupt leaf page of the concepts table (the old
- * reconcile and reindex both failed on it), and garbage over the whole file beside a WAL.
+ * `cartographer reindex` always recovers a damaged index (docs/decisions.md "A damaged index file
+ * is moved aside"): the built binary on a KB whose index.db was damaged on disk — a corrupt leaf
+ * page of the concepts table (the old reconcile and reindex both failed on it), and garbage over
+ * the whole file beside a WAL.
  */
 import {
   closeSync,

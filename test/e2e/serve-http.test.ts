@@ -69,7 +69,7 @@ describe("cartographer serve over HTTP (the built binary)", () => {
     expect(await server.stop()).toBe(0);
     const again = await serve(["--http", "127.0.0.1:0"], dir);
     const health2 = await (await fetch(`${again.url}/health`)).json();
-    // index: the background build's progress (issue 16), any state while it runs.
+    // index: the background build's progress, any state while it runs.
     expect(health2.kbs).toEqual([
       {
         name: "notes",

@@ -1,8 +1,8 @@
 /**
- * Startup of the built binary (issue 16): a stdio server answers initialize and a search on a
- * KB with no index yet (built in the background), and `serve --stdio` runs the bundle
- * (scripts/bundle.ts) and loads neither the HTTP stack, nor the client commands, nor the audit
- * sink (cold start). A module-resolve hook records every module the process loads.
+ * Startup of the built binary (docs/benchmarks.md "Startup and scale"): a stdio server answers
+ * initialize and a search on a KB with no index yet (built in the background), and `serve --stdio`
+ * runs the bundle (scripts/bundle.ts) and loads neither the HTTP stack, nor the client commands,
+ * nor the audit sink (cold start). A module-resolve hook records every module the process loads.
  */
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";

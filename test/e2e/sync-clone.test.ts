@@ -1,8 +1,8 @@
 /**
- * Remote KBs from the built binary (issue 12): `cartographer kb clone URL` clones into
- * <data>/<name>, refuses an existing folder; `serve` clones CARTOGRAPHER_KB_REMOTES into the
- * data directory and serves them; a clone that fails leaves that KB unavailable, never fatal;
- * SIGTERM pushes what a long debounce still holds before the process exits.
+ * Remote KBs from the built binary (docs/sync.md "Configuration"): `cartographer kb clone URL`
+ * clones into <data>/<name>, refuses an existing folder; `serve` clones CARTOGRAPHER_KB_REMOTES
+ * into the data directory and serves them; a clone that fails leaves that KB unavailable, never
+ * fatal; SIGTERM pushes what a long debounce still holds before the process exits.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -1,9 +1,9 @@
 /**
- * The built server against remotes that misbehave (issue 22): a remote that accepts TCP and
- * never answers must not hold SIGTERM (exit within the drain budget while a write's pull hangs,
- * with git.network_timeout far longer); a force-push shows the KB `diverged` in sync_status and
- * /health, and `cartographer kb resync` keeps the remote and re-applies only this server's
- * commits, after which a restarted server syncs again.
+ * The built server against remotes that misbehave (docs/sync.md "Timeouts", "Recovery after a
+ * crash"): a remote that accepts TCP and never answers must not hold SIGTERM (exit within the drain
+ * budget while a write's pull hangs, with git.network_timeout far longer); a force-push shows the
+ * KB `diverged` in sync_status and /health, and `cartographer kb resync` keeps the remote and
+ * re-applies only this server's commits, after which a restarted server syncs again.
  */
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";

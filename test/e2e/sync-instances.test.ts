@@ -1,9 +1,9 @@
 /**
- * Three server processes over one git remote (issue 12, the test that matters): a bare
- * repository, three clones, three `cartographer serve` on their own ports, driven concurrently
- * through the SDK client. Every acknowledged write ends on the remote as exactly one commit and
- * in all three indexes within in_window + one poll; one concept edited on two instances is
- * never silently lost; a human push reaches all three; writes land locally while the remote is
+ * Three server processes over one git remote (docs/sync.md "Several instances"; the test that
+ * matters): a bare repository, three clones, three `cartographer serve` on their own ports, driven
+ * concurrently through the SDK client. Every acknowledged write ends on the remote as exactly one
+ * commit and in all three indexes within in_window + one poll; one concept edited on two instances
+ * is never silently lost; a human push reaches all three; writes land locally while the remote is
  * away and drain when it returns; a SIGKILL mid-burst loses nothing acknowledged.
  */
 import { renameSync, writeFileSync } from "node:fs";

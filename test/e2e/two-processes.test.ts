@@ -1,7 +1,7 @@
 /**
- * Two server processes on one KB (issue 10 item 9), with the built binary: the second is
- * refused naming the holder, `reindex` too; after SIGKILL of the holder a new one takes over;
- * SIGTERM releases the locks. Same for a shared audit log.
+ * Two server processes on one KB (docs/decisions.md "One writing process per KB"), with the built
+ * binary: the second is refused naming the holder, `reindex` too; after SIGKILL of the holder a new
+ * one takes over; SIGTERM releases the locks. Same for a shared audit log.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
- * The HTTP core without a socket (issue 11): request values in, reply values out. Covers the
- * route table and the checks added by issue 10 items 6 (batch cap), 14 (strict Host, single
- * Host/Authorization) and 16 (-32602 for malformed params).
+ * The HTTP core without a socket: request values in, reply values out. Covers the route table
+ * and the hardening checks: batch cap, strict Host, single Host/Authorization and -32602 for
+ * malformed params (docs/decisions.md "Protocol").
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TokenStore, tokenDigest } from "../../src/auth/tokens.js";

@@ -1,7 +1,8 @@
 /**
- * Connection limits over real sockets (issue 10 item 7): a connection cap that keeps /health
- * reachable and warns once per burst, a headers timeout and a whole-request timeout that free
- * a slow client's connection, and duplicate headers sent on the wire (item 14).
+ * Connection limits over real sockets (docs/decisions.md "Connection cap with headroom for
+ * probes"): a connection cap that keeps /health reachable and warns once per burst, a headers
+ * timeout and a whole-request timeout that free a slow client's connection, and duplicate headers
+ * sent on the wire (docs/decisions.md "Strict `Host`").
  */
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,8 +1,9 @@
 /**
- * Issue 15 over real HTTP: a tools/call with `_meta.progressToken` is answered as an SSE stream
- * written as it goes — progress notifications arrive while the tool still runs, then the result —
- * on per-KB and routed endpoints, through the SDK client too; every other request stays one JSON
- * response. Resources and prompts work over stateless HTTP as well.
+ * Progress over real HTTP (docs/decisions.md "Progress over HTTP is an SSE response"): a tools/call
+ * with `_meta.progressToken` is answered as an SSE stream written as it goes — progress
+ * notifications arrive while the tool still runs, then the result — on per-KB and routed endpoints,
+ * through the SDK client too; every other request stays one JSON response. Resources and prompts
+ * work over stateless HTTP as well.
  */
 import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -22,7 +22,7 @@ afterAll(async () => {
   await kbs.cleanup();
 });
 
-// Status tests go through the HTTP core without a socket (issue 11); a few stay on sockets.
+// Status tests go through the HTTP core without a socket (core.ts); a few stay on sockets.
 let core: HttpCore;
 beforeAll(() => {
   core = createHttpCore({

@@ -1,7 +1,8 @@
 /**
- * Issue 10 item 3: one bad KB never stops the server. A KB whose data/ is a symlink outside the
- * KB and one without data/index.md sit among good KBs: the server starts, /health reports each
- * with a path-free reason, calls naming them answer a clear error, the good KBs are served.
+ * One bad KB never stops the server (docs/decisions.md "A KB that cannot open is `unavailable`"). A
+ * KB whose data/ is a symlink outside the KB and one without data/index.md sit among good KBs: the
+ * server starts, /health reports each with a path-free reason, calls naming them answer a clear
+ * error, the good KBs are served.
  */
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";

@@ -1,4 +1,4 @@
-/** The composition root (issue 11): what createCartographer opens, serves, skips and closes. */
+/** The composition root (app.ts): what createCartographer opens, serves, skips and closes. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { acquireKbLock } from "../../src/kb/locks/kb-lock.js";

@@ -1,7 +1,8 @@
 /**
- * Issue 10 item 10: no error text ever carries an absolute server path. Internal failures are
- * provoked on a real KB (a folder where a concept file would go, a file where a folder must be)
- * and rendered by the real call pipeline; the scrub itself is pinned on sample messages.
+ * No error text ever carries an absolute server path (docs/decisions.md "Every error text is
+ * scrubbed"). Internal failures are provoked on a real KB (a folder where a concept file would go,
+ * a file where a folder must be) and rendered by the real call pipeline; the scrub itself is pinned
+ * on sample messages.
  */
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";

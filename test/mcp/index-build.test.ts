@@ -1,8 +1,9 @@
 /**
- * Serve first, index in the background (issue 16): the composition root serves a KB before its
- * index is built; a search before the build ends waits up to 2 s, then answers from what is
- * indexed with `index: {state, done, total}`; builds share a bounded worker budget; one KB's
- * build never holds up another KB's calls. Real KBs (git, SQLite) and the SDK Client.
+ * Serve first, index in the background (docs/decisions.md "The server answers first"): the
+ * composition root serves a KB before its index is built; a search before the build ends waits up
+ * to 2 s, then answers from what is indexed with `index: {state, done, total}`; builds share a
+ * bounded worker budget; one KB's build never holds up another KB's calls. Real KBs (git, SQLite)
+ * and the SDK Client.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,7 +1,8 @@
 /**
- * Issue 15 on a session that lives (stdio-like: one Server for the whole connection), composed as
- * `serve` does (createCartographer over a real KB): resource subscriptions and list_changed after
- * writes, warnings about the KB as notifications/message (level filtered, no server path), and
+ * MCP content capabilities on a session that lives (stdio-like: one Server for the whole
+ * connection; docs/decisions.md "Only a live session (stdio) declares"), composed as `serve` does
+ * (createCartographer over a real KB): resource subscriptions and list_changed after writes,
+ * warnings about the KB as notifications/message (level filtered, no server path), and
  * notifications/progress for a call that passes a progress token.
  */
 import { writeFile } from "node:fs/promises";

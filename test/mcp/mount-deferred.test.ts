@@ -1,9 +1,9 @@
 /**
- * A served mount attaches remote sync after it is served (issue 16): mountKb with a build
- * scheduler returns before any git process runs, so 50 KBs no longer spawn 50 `git remote`
- * processes before the initialize answer; every tool call waits for the attach, and a failed
- * attach is answered by the KB's calls. Its index file opens at first use. Real git (a local
- * bare remote), SQLite and the real pipeline.
+ * A served mount attaches remote sync after it is served (docs/decisions.md "A served KB attaches
+ * remote sync"): mountKb with a build scheduler returns before any git process runs, so 50 KBs no
+ * longer spawn 50 `git remote` processes before the initialize answer; every tool call waits for
+ * the attach, and a failed attach is answered by the KB's calls. Its index file opens at first use.
+ * Real git (a local bare remote), SQLite and the real pipeline.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

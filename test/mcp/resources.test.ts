@@ -1,5 +1,5 @@
 /**
- * Issue 15, MCP capabilities through a real SDK Client (in-memory transport) on real KBs: resources
+ * MCP capabilities through a real SDK Client (in-memory transport) on real KBs: resources
  * (list with pagination, read, template), prompts (KB and bundled skills, typed arguments),
  * completions, authorization (a narrow role sees only its concepts; hidden ≡ missing, byte for
  * byte) and the audit of resources/read, per-KB and routed.

@@ -1,7 +1,8 @@
 /**
- * The tools/call path between the stdio line and the surface (issue 16, per-call overhead): the
- * SDK Server's tools/call wrapper is skipped (the guard already checks the params, our results
- * are valid by construction), and what that wrapper also did still happens elsewhere.
+ * The tools/call path between the stdio line and the surface (per-call overhead; docs/benchmarks.md
+ * "Per-call overhead over stdio"): the SDK Server's tools/call wrapper is skipped (the guard
+ * already checks the params, our results are valid by construction), and what that wrapper also did
+ * still happens elsewhere.
  */
 import { PassThrough } from "node:stream";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";

@@ -1,5 +1,5 @@
 /**
- * Issue 13 end to end (built binary, real server, sandbox $HOME): the Go fixture KB's skill
+ * Provisioning end to end (built binary, real server, sandbox $HOME): the Go fixture KB's skill
  * reaches every provider; a skill added to the KB is drift until sync; hand edits are kept
  * (exit 1) until --force; a skill deleted from the KB is pruned with its lock entry; an
  * unapproved MCP descriptor is held with the fix; disconnect removes what we wrote.

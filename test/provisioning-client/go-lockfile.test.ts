@@ -1,10 +1,10 @@
 /**
- * Issue 13 follow-up, item 2: a machine migrating from the Go client has Go's lockfile at our
- * path (`{"providers": {"claude": {"applied_revision", "provider", "managed": [...]}}}`, the
- * shape of Go's internal/provisioning tests) and Go-written skill files at the paths Go uses.
- * The first writing run moves the lockfile aside (never deleted), warns once, starts ours; a
- * Go file identical to ours is adopted, a different one is kept as the user's. status moves
- * nothing. Real disk, the real Claude Code target.
+ * docs/decisions.md "The Go client's lockfile at our path is moved aside": a machine migrating from
+ * the Go client has Go's lockfile at our path (`{"providers": {"claude": {"applied_revision",
+ * "provider", "managed": [...]}}}`, the shape of Go's internal/provisioning tests) and Go-written
+ * skill files at the paths Go uses. The first writing run moves the lockfile aside (never deleted),
+ * warns once, starts ours; a Go file identical to ours is adopted, a different one is kept as the
+ * user's. status moves nothing. Real disk, the real Claude Code target.
  */
 import { promises as fs, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";

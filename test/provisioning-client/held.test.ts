@@ -1,5 +1,5 @@
 /**
- * Issue 13 follow-up, item 1: a held artifact is "not materialized this time" — whatever of it
+ * A held artifact is "not materialized this time" — whatever of it
  * is already installed (files, its MCP entry, its part of a shared hooks registration) stays as
  * it is, with its lock records, and status/sync say so with the fix. Only what the KB no longer
  * offers (or the server now skips) is pruned, and so is what a withdrawn consent brought:

@@ -1,10 +1,10 @@
 /**
- * Issue 13 follow-up, item 4, against the real built server serving the fixture KB (client
- * commands in-process, sandbox $HOME, real disk): a provider binding removed from
- * .cartographer.yaml by hand leaves its lockfile entry and files. status reports it (exit 1,
- * naming the provider and the fix), sync says so once and leaves everything, doctor reports
- * it, and `disconnect <provider>` removes its artifacts, entries and lock entry although the
- * yaml no longer lists it.
+ * docs/decisions.md "A lock entry no saved binding owns", against the real built server serving the
+ * fixture KB (client commands in-process, sandbox $HOME, real disk): a provider binding removed
+ * from .cartographer.yaml by hand leaves its lockfile entry and files. status reports it (exit 1,
+ * naming the provider and the fix), sync says so once and leaves everything, doctor reports it, and
+ * `disconnect <provider>` removes its artifacts, entries and lock entry although the yaml no longer
+ * lists it.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

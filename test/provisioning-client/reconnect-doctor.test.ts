@@ -1,9 +1,10 @@
 /**
- * Issue 13 follow-up, item 3, against the real built server serving the fixture KB (client
- * commands in-process, sandbox $HOME, real disk): `reconnect` leaves the artifacts exactly as a
- * `sync` would — a skill added to the KB written, one deleted by hand restored, unchanged files
- * not rewritten (mtimes equal) — and `doctor`, offline, reports the managed artifacts the
- * lockfile records: a file deleted or edited by hand makes the provider `partial`, naming it.
+ * docs/decisions.md "`reconnect` provisions like `sync`" and "`doctor` checks the artifacts",
+ * against the real built server serving the fixture KB (client commands in-process, sandbox $HOME,
+ * real disk): `reconnect` leaves the artifacts exactly as a `sync` would — a skill added to the KB
+ * written, one deleted by hand restored, unchanged files not rewritten (mtimes equal) — and
+ * `doctor`, offline, reports the managed artifacts the lockfile records: a file deleted or edited
+ * by hand makes the provider `partial`, naming it.
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The read worker pool of index builds (build-reader.ts, issue 16): a worker thread reads and
+ * The read worker pool of index builds (build-reader.ts): a worker thread reads and
  * parses concept files exactly as the main thread would, forwards the parse warnings, and a
  * batch it cannot read is read in process, which fails the way it always did.
  */

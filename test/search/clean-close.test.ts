@@ -1,6 +1,6 @@
 /**
  * The deferred quick_check runs only when the previous process did not close the index itself
- * (clean-close.ts, issue 16): a clean close leaves a mark the next open takes; a process that
+ * (clean-close.ts): a clean close leaves a mark the next open takes; a process that
  * dies, or closes mid-transaction, leaves none, and its successor checks the file.
  */
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 /**
  * A word-prefix term runs as an exact term only while no longer token starts with it
- * (prefix-terms.ts, issue 16): the answer must stay what the prefix query answers, also right
+ * (prefix-terms.ts): the answer must stay what the prefix query answers, also right
  * after a write adds such a token.
  */
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
- * Remote KB config (issue 12): kbs[].remote and CARTOGRAPHER_KB_REMOTES clone into
- * <data>/<name>; git.sync / in_window / out_debounce / poll_seconds / token_dir / ssh_key resolve
- * with env over YAML; a bad duration names its key; `kb clone` clones a real remote.
+ * Remote KB config (docs/sync.md "Configuration"): kbs[].remote and CARTOGRAPHER_KB_REMOTES clone
+ * into <data>/<name>; git.sync / in_window / out_debounce / poll_seconds / token_dir / ssh_key
+ * resolve with env over YAML; a bad duration names its key; `kb clone` clones a real remote.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 /**
- * Conflicts (issue 12): the same concept edited on two instances. The second write's rebase
- * conflicts: it answers `conflict` naming the id, the rebase is aborted, the concept is
- * registered in .cartographer/conflicts.json, both versions stay in git, and
+ * Conflicts (docs/sync.md "Conflicts"): the same concept edited on two instances. The second
+ * write's rebase conflicts: it answers `conflict` naming the id, the rebase is aborted, the concept
+ * is registered in .cartographer/conflicts.json, both versions stay in git, and
  * git_conflict_resolve finalizes with one merge commit that reaches the remote.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -47,7 +47,8 @@ describe("conflicts", () => {
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/^conflict: .*shared\/doc.*git_conflict_resolve/);
     // The rebase was aborted: b's tree holds b's last committed state, plus the concept's
-    // `status: degraded` marker (issue 22 item 12), never committed.
+    // `status: degraded` marker (docs/decisions.md "`status: degraded` lives in the work tree
+    // only"), never committed.
     expect(gitSync(b.root, "status", "--porcelain")).toBe(" M data/shared/doc.md\n");
     expect(gitSync(b.root, "diff")).toMatch(/^\+status: degraded$/m);
     expect(existsSync(join(b.root, ".git", "rebase-merge"))).toBe(false);

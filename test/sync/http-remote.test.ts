@@ -1,10 +1,10 @@
 /**
- * HTTPS-token remotes against a real git server on loopback (issue 22): `git http-backend`
- * behind a node http server on 127.0.0.1 that demands the token, and a second server on another
- * loopback host that records every credential it is sent. The token reaches only the configured
- * host: a 302 to the other host is not followed and gives it nothing; a token embedded in the
- * remote URL is moved out of argv and git's config into the clone's credential helper, and no
- * inherited `store` helper writes it to disk.
+ * HTTPS-token remotes against a real git server on loopback (docs/sync.md "Credentials"): `git
+ * http-backend` behind a node http server on 127.0.0.1 that demands the token, and a second server
+ * on another loopback host that records every credential it is sent. The token reaches only the
+ * configured host: a 302 to the other host is not followed and gives it nothing; a token embedded
+ * in the remote URL is moved out of argv and git's config into the clone's credential helper, and
+ * no inherited `store` helper writes it to disk.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";

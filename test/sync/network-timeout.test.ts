@@ -1,8 +1,8 @@
 /**
- * A remote that accepts TCP and never answers (issue 22): every git network command is bounded
- * (curl's low-speed limit, then a hard kill of git and its helpers), reads never wait for the
- * pull, a write waits at most git.network_timeout and lands locally, and shutdown's abort ends a
- * hung fetch at once.
+ * A remote that accepts TCP and never answers (docs/sync.md "Timeouts"): every git network command
+ * is bounded (curl's low-speed limit, then a hard kill of git and its helpers), reads never wait
+ * for the pull, a write waits at most git.network_timeout and lands locally, and shutdown's abort
+ * ends a hung fetch at once.
  */
 import { execFileSync } from "node:child_process";
 import { createServer, type Server, type Socket } from "node:net";

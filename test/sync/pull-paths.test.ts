@@ -1,8 +1,8 @@
 /**
- * What a pull brings in (issue 22): a symlink (a refused path) in a pulled commit is skipped and
- * logged, the rest of the pull is indexed, the write that triggered it succeeds, and a concept
- * replaced by a symlink leaves the index; an origin added or re-pointed while the server runs is
- * synced with from the next sync on.
+ * What a pull brings in (docs/sync.md "Sync in"): a symlink (a refused path) in a
+ * pulled commit is skipped and logged, the rest of the pull is indexed, the write that triggered it
+ * succeeds, and a concept replaced by a symlink leaves the index; an origin added or re-pointed
+ * while the server runs is synced with from the next sync on.
  */
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

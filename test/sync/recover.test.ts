@@ -1,9 +1,10 @@
 /**
- * A clone left in a bad state by a crash or a hostile push (issue 22): an interrupted rebase
- * (detached, half-replayed HEAD, a commit acked on it) and a stale index.lock are recovered at
- * open; a write on a detached HEAD is refused and `unpushed` counts what is not on the remote; a
- * force-push stops sync (`diverged`) until `kb resync` keeps the remote and re-applies only our
- * commits; a remote that tracks `.cartographer/` is not pulled and a tracked registry is ignored.
+ * A clone left in a bad state by a crash or a hostile push (docs/sync.md "Recovery after a crash"):
+ * an interrupted rebase (detached, half-replayed HEAD, a commit acked on it) and a stale index.lock
+ * are recovered at open; a write on a detached HEAD is refused and `unpushed` counts what is not on
+ * the remote; a force-push stops sync (`diverged`) until `kb resync` keeps the remote and
+ * re-applies only our commits; a remote that tracks `.cartographer/` is not pulled and a tracked
+ * registry is ignored.
  */
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

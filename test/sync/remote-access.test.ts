@@ -1,7 +1,7 @@
 /**
- * How git reaches a remote (issue 12): the SSH command pins the key and checks host keys; the
- * HTTPS token is handed to git by a credential helper reading <token_dir>/<kb>.token at run
- * time — real `git credential fill` proves it, and the token is in no argument or variable.
+ * How git reaches a remote (docs/sync.md "Credentials"): the SSH command pins the key and checks
+ * host keys; the HTTPS token is handed to git by a credential helper reading <token_dir>/<kb>.token
+ * at run time — real `git credential fill` proves it, and the token is in no argument or variable.
  * (No sshd here: the SSH command's construction is tested, not a real SSH session.)
  */
 import { execFileSync } from "node:child_process";

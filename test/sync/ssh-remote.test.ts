@@ -1,10 +1,10 @@
 /**
- * Per-KB ssh_key against a real sshd (issue 12): a private sshd on 127.0.0.1 (own host key,
- * one authorized client key) serves a bare KB repository over ssh://. The product's own code
- * path — cloneKb (kb clone / serve's clone) and a mounted KB's sync-out — clones and pushes with
- * the KB's key and known_hosts; a known_hosts without the server's key fails closed
- * (StrictHostKeyChecking=yes) with a message that shows no absolute path.
- * Skipped when /usr/sbin/sshd or ssh-keygen is not installed.
+ * Per-KB ssh_key against a real sshd (docs/sync.md "Credentials"): a private sshd on 127.0.0.1 (own
+ * host key, one authorized client key) serves a bare KB repository over ssh://. The product's own
+ * code path — cloneKb (kb clone / serve's clone) and a mounted KB's sync-out — clones and pushes
+ * with the KB's key and known_hosts; a known_hosts without the server's key fails closed
+ * (StrictHostKeyChecking=yes) with a message that shows no absolute path. Skipped when
+ * /usr/sbin/sshd or ssh-keygen is not installed.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
- * Sync-in (issue 12): a call pulls when the last pull is older than in_window, and the index
- * follows exactly the changed paths; within the window no pull happens; an unreachable remote
- * serves the local tree; the background poll keeps an idle instance fresh.
+ * Sync-in (docs/sync.md "Sync in"): a call pulls when the last pull is older than in_window, and
+ * the index follows exactly the changed paths; within the window no pull happens; an unreachable
+ * remote serves the local tree; the background poll keeps an idle instance fresh.
  */
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 /**
- * Sync-out (issue 12): a write's commit reaches the remote — inline when out_debounce is 0,
- * as one push per burst otherwise; a push failure never fails the call (the result says
- * pending/failed), and a non-fast-forward push is rebased and retried.
+ * Sync-out (docs/sync.md "Sync out"): a write's commit reaches the remote — inline when
+ * out_debounce is 0, as one push per burst otherwise; a push failure never fails the call (the
+ * result says pending/failed), and a non-fast-forward push is rebased and retried.
  */
 import { renameSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,8 @@
 /**
- * Go v0.5 argument names (issue 14): accepted as aliases through a real SDK Client against a
- * temp KB, never listed in tools/list, renamed before authorization and audit, refused when they
- * contradict our name; and `content_hash` next to `hash` in the results Go gave it in.
+ * Go v0.5 argument names (docs/decisions.md "Go v0.5 argument names are accepted as aliases"):
+ * accepted as aliases through a real SDK Client against a temp KB, never listed in tools/list,
+ * renamed before authorization and audit, refused when they contradict our name; and `content_hash`
+ * next to `hash` in the results Go gave it in.
  */
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

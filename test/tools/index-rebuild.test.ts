@@ -1,6 +1,7 @@
 /**
- * index_rebuild (issue 10 item 15): a whole-KB write (a read-only token is refused: the authz
- * matrix row), a full rebuild from the files on disk, and rate-limited per KB.
+ * index_rebuild (docs/decisions.md "`index_rebuild` is a whole-KB write"): a whole-KB write (a
+ * read-only token is refused: the authz matrix row), a full rebuild from the files on disk, and
+ * rate-limited per KB.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { isKbError } from "../../src/common/errors.js";

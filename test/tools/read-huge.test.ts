@@ -1,8 +1,9 @@
 /**
- * concept_read of a concept file over MAX_CONCEPT_BYTES (issue 10 item 6) answers in bounded
- * memory: its header with the whole file's hash (a valid if_match) and the body's opening,
- * `truncated: true`; section, outline and full, which need the whole text, are `too_large`.
- * Writes and patches whose result would be over that limit are refused the same way.
+ * concept_read of a concept file over MAX_CONCEPT_BYTES (docs/decisions.md "Tools handle concepts
+ * whole up to 8 MiB") answers in bounded memory: its header with the whole file's hash (a valid
+ * if_match) and the body's opening, `truncated: true`; section, outline and full, which need the
+ * whole text, are `too_large`. Writes and patches whose result would be over that limit are refused
+ * the same way.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -1,5 +1,5 @@
 /**
- * contentHash's fast paths (issue 16: the split stops at the closing `---`, the per-line blank
+ * contentHash's fast paths (the split stops at the closing `---`, the per-line blank
  * strip and the CRLF replacement are skipped when nothing needs them) hash exactly what the
  * straightforward form hashes, on texts made of the characters those paths look at.
  */

@@ -1,5 +1,5 @@
 /**
- * Our content hash equals the Go implementation's on every vector it computed (issue 10): the
+ * Our content hash equals the Go implementation's on every vector it computed: the
  * `if_match` a Go-written KB hands out must be accepted here, and the other way round.
  */
 import { createHash } from "node:crypto";

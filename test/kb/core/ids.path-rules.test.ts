@@ -1,7 +1,7 @@
 /**
- * Issue 10 items 10–12: ids and paths are judged up front — length (segment ≤ 128, id ≤ 255
- * bytes), kind (a folder is not a file), hidden segments, control and bidi characters — and an
- * asset path reaches `git add` literally (`public/*` stages that one file).
+ * docs/decisions.md "Ids and paths are judged up front" — length (segment ≤ 128, id ≤ 255 bytes), kind (a folder is not a file), hidden segments, control
+ * and bidi characters — and an asset path reaches `git add` literally (`public/*` stages that one
+ * file).
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";

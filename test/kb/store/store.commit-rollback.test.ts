@@ -1,6 +1,7 @@
 /**
- * A write is one commit or nothing (issue 10 item 9): when git refuses the commit, the files and
- * the git index are put back, and nothing is left staged for the next, unrelated commit.
+ * A write is one commit or nothing (docs/decisions.md "A write whose commit fails is rolled back"):
+ * when git refuses the commit, the files and the git index are put back, and nothing is left staged
+ * for the next, unrelated commit.
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,7 +1,8 @@
 /**
  * listConcepts (lint, validate, graph_neighbors, contradiction_report) never holds a concept file
- * over MAX_CONCEPT_BYTES whole (issue 10 item 6): it reads its first INDEX_HEAD_BYTES and streams
- * its content hash, so the document's hash is still the file's true one.
+ * over MAX_CONCEPT_BYTES whole (docs/decisions.md "A concept file over 4 MiB is indexed from its
+ * head"): it reads its first INDEX_HEAD_BYTES and streams its content hash, so the document's hash
+ * is still the file's true one.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -1,8 +1,9 @@
 /**
- * Issue 10 item 8 (walk part): files moved or deleted while a reader walks, stats or reads
- * them are skipped — never `internal: ENOENT`, never listed as an empty file. Real store, real
- * files: one writer churns concepts, expanded folders and assets on disk (as an outside editor or
- * a concurrent tool write does; reads take no lock) while readers list, read and reconcile.
+ * docs/decisions.md "A file that vanishes between the walk and its stat or read is skipped" (walk
+ * part): files moved or deleted while a reader walks, stats or reads them are skipped — never
+ * `internal: ENOENT`, never listed as an empty file. Real store, real files: one writer churns
+ * concepts, expanded folders and assets on disk (as an outside editor or a concurrent tool write
+ * does; reads take no lock) while readers list, read and reconcile.
  */
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,8 +1,9 @@
 /**
- * Issue 10 item 1: a symlinked folder inside a KB (`services -> /elsewhere`, a `data/` child, a
- * templates or skills folder) must never bring outside files into any walk: index scan and
- * reconcile (search), concept_list, graph_neighbors, lint, asset_list, template_list,
- * skill_list. A symlink that stays inside the KB is skipped too (no second id for one file).
+ * docs/decisions.md "Walks never follow a symlink": a symlinked
+ * folder inside a KB (`services -> /elsewhere`, a `data/` child, a templates or skills folder) must
+ * never bring outside files into any walk: index scan and reconcile (search), concept_list,
+ * graph_neighbors, lint, asset_list, template_list, skill_list. A symlink that stays inside the KB
+ * is skipped too (no second id for one file).
  */
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
