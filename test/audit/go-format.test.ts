@@ -72,7 +72,7 @@ async function writeLog(lines: GoLine[] | string): Promise<string> {
   return log;
 }
 
-describe("Go audit logs (issue 14)", () => {
+describe("Go audit logs", () => {
   it("verifies a Go log upgraded in place (D18 then v2) and names the format of each line range", async () => {
     const log = await writeLog(upgradedGoLog());
     const a = capture();

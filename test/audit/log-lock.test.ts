@@ -40,7 +40,7 @@ function holder(log: string): Promise<ChildProcess> {
   });
 }
 
-describe("audit log lock (issue 10 item 9)", () => {
+describe("audit log lock (one process per log)", () => {
   it("a second process appending to the same log is refused at open, naming the holder", async () => {
     const log = await logPath();
     const child = await holder(log);

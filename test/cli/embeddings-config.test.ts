@@ -67,7 +67,7 @@ describe("search.embeddings", () => {
   });
 });
 
-describe("Go's search.ollama_url / ollama_model (issue 14 table)", () => {
+describe("Go's search.ollama_url / ollama_model (Go key table)", () => {
   it("turn on Ollama embeddings, model defaulting to nomic-embed-text, without a warning", () => {
     const c = resolve(withConfig('search:\n  ollama_url: "http://127.0.0.1:11434"\n'));
     expect(c.embeddings).toEqual({

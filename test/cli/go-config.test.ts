@@ -101,7 +101,7 @@ tools:
   profile: agent
 `;
 
-describe("a Go v0.5 config (issue 14)", () => {
+describe("a Go v0.5 config", () => {
   it("loads with every Go key set: one 'not supported here' warning per ignored key, never fatal", () => {
     const cwd = sandbox();
     fakeKb(join(cwd, "data", "kb-locale"));
@@ -204,7 +204,7 @@ describe("a Go v0.5 config (issue 14)", () => {
   });
 });
 
-describe("--kb comma form (issue 14)", () => {
+describe("--kb comma form (as Go)", () => {
   it("--kb a,b mounts two KBs, like CARTOGRAPHER_KB; repeated flags still add up", () => {
     const cwd = sandbox();
     for (const n of ["a", "b", "c"]) fakeKb(join(cwd, n));

@@ -12,7 +12,7 @@ function withConfig(yaml: string): string {
   return d;
 }
 
-describe("HTTP limits config (issue 10 item 7)", () => {
+describe("HTTP limits config", () => {
   it("defaults: 256 connections, 10 s headers, 30 s request", () => {
     const cwd = withConfig("{}\n");
     expect(resolveServerConfig({}, {}, cwd).httpLimits).toEqual({

@@ -42,7 +42,7 @@ async function mountedNames(url: string): Promise<string[]> {
   return health.kbs.map((k) => k.name);
 }
 
-describe("serve --init (issue 14)", () => {
+describe("serve --init", () => {
   it("--data DIR --init: every subfolder becomes a KB and is mounted; a non-empty one keeps its files", async () => {
     const dir = sandbox();
     const data = join(dir, "kbs");

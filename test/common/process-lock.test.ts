@@ -70,7 +70,7 @@ async function refusal(file: string): Promise<string> {
   throw new Error("the lock was taken but should have been refused");
 }
 
-describe("process lock (issue 10 item 9)", () => {
+describe("process lock (one process per KB)", () => {
   it("a second process is refused with the holder named (pid, host, purpose), no absolute path", async () => {
     const file = await lockFile();
     const first = await holder(file, "serve");

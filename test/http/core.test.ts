@@ -66,7 +66,7 @@ describe("HTTP core routes", () => {
   });
 });
 
-describe("Host and Authorization headers (issue 10 item 14)", () => {
+describe("Host and Authorization headers", () => {
   it("a Host that is not host[:port] is 400 before any other check", async () => {
     for (const bad of [
       "localhost:1/evil",
@@ -131,7 +131,7 @@ describe("Host and Authorization headers (issue 10 item 14)", () => {
 });
 
 describe("JSON-RPC batches and params", () => {
-  it("a batch over 32 messages is 400 naming the limit; 32 is served (issue 10 item 6)", async () => {
+  it("a batch over 32 messages is 400 naming the limit; 32 is served", async () => {
     const batch = (n: number) =>
       rpc(Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "ping" })));
     const over = await core.handle(requestOf("POST", "/mcp/a", H, batch(33)));
@@ -146,7 +146,7 @@ describe("JSON-RPC batches and params", () => {
     expect(json(ok)).toHaveLength(32);
   });
 
-  it("tools/call without params is -32602 with a one-line message (issue 10 item 16)", async () => {
+  it("tools/call without params is -32602 with a one-line message", async () => {
     for (const body of [
       { jsonrpc: "2.0", id: 3, method: "tools/call" },
       { jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } },

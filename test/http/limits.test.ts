@@ -111,7 +111,7 @@ describe("timeouts", () => {
   });
 });
 
-describe("headers on the wire (issue 10 item 14)", () => {
+describe("headers on the wire", () => {
   it("two Host headers or two Authorization headers are 400", async () => {
     const s = await server({});
     const twoHosts = await exchange(

@@ -22,7 +22,7 @@ const write = (id: string) =>
   kb.store.planConceptWrite({ id, frontmatter: note, body: "x\n", mode: "upsert" });
 const asset = (path: string) => kb.store.planAssetWrite({ path, bytes: PNG });
 
-describe("lengths (item 10)", () => {
+describe("lengths", () => {
   it("a segment over 128 bytes is invalid_id, never ENAMETOOLONG", async () => {
     await fails(write(`a/${"b".repeat(129)}`), "invalid_id", "longer than 128 bytes");
     await fails(write(`${"b".repeat(300)}`), "invalid_id");
@@ -46,7 +46,7 @@ describe("lengths (item 10)", () => {
   });
 });
 
-describe("kinds (item 10)", () => {
+describe("kinds", () => {
   it("asset_write onto an existing folder is a clear invalid_argument, no absolute path", async () => {
     await mkdir(join(kb.root, "data", "public"), { recursive: true });
     await writeFile(join(kb.root, "data", "public", "x.bin"), PNG);
@@ -73,7 +73,7 @@ describe("files that are not regular files", () => {
   });
 });
 
-describe("hidden segments (item 11)", () => {
+describe("hidden segments", () => {
   it("ids with a segment starting with . are invalid_id (write and read)", async () => {
     for (const id of [".git/config", "public/.hidden", ".hidden", "a/.b/c"]) {
       await fails(write(id), "invalid_id", "starts with");
@@ -88,7 +88,7 @@ describe("hidden segments (item 11)", () => {
   });
 });
 
-describe("control and bidi characters (item 12)", () => {
+describe("control and bidi characters", () => {
   const bad = [
     "\n",
     "\r",
@@ -128,7 +128,7 @@ describe("control and bidi characters (item 12)", () => {
   });
 });
 
-describe("literal pathspecs (item 12)", () => {
+describe("literal pathspecs", () => {
   it("an asset named public/* stages only itself, not its unstaged neighbours", async () => {
     await mkdir(join(kb.root, "data", "lit"), { recursive: true });
     await writeFile(join(kb.root, "data", "lit", "a.bin"), "neighbour a");
