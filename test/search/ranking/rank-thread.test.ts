@@ -8,8 +8,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { RankThread } from "../../src/search/ranking/rank-thread.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { RankThread } from "../../../src/search/ranking/rank-thread.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const newDir = useTempDirs("carto-rank-thread-");
 const threads: RankThread[] = [];

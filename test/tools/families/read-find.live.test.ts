@@ -6,9 +6,9 @@ import { existsSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { VISIBLE_ALL } from "../../src/kb/core/types.js";
-import { writeTools } from "../../src/tools/families/write.js";
-import { callTool, makeTempKb, type TempKb, tool } from "../tools/helpers.js";
+import { VISIBLE_ALL } from "../../../src/kb/core/types.js";
+import { writeTools } from "../../../src/tools/families/write.js";
+import { callTool, makeTempKb, type TempKb, tool } from "../helpers.js";
 
 let kb: TempKb | null = null;
 afterEach(async () => {

@@ -4,9 +4,9 @@
  * cuts a run of equal scores, and when that run is longer than the ranker's window.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { VISIBLE_ALL } from "../../src/kb/core/types.js";
-import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
-import { doc } from "./docs.js";
+import { VISIBLE_ALL } from "../../../src/kb/core/types.js";
+import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
+import { doc } from "../docs.js";
 
 let index: SqliteSearchIndex;
 afterEach(() => index?.close());

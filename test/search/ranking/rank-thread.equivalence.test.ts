@@ -10,12 +10,12 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Visibility } from "../../src/kb/core/types.js";
-import { VISIBLE_ALL } from "../../src/kb/core/types.js";
-import { offThreadFor, RankThread } from "../../src/search/ranking/rank-thread.js";
-import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
-import { useTempDirs } from "../support/temp-dir.js";
-import { doc } from "./docs.js";
+import type { Visibility } from "../../../src/kb/core/types.js";
+import { VISIBLE_ALL } from "../../../src/kb/core/types.js";
+import { offThreadFor, RankThread } from "../../../src/search/ranking/rank-thread.js";
+import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
+import { useTempDirs } from "../../support/temp-dir.js";
+import { doc } from "../docs.js";
 
 const WORDS = ["gateway", "gateways", "gate", "router", "routing", "backup", "restores", "vpn"];
 const MAPS = ["ops", "net", "dev"];
