@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- FILTER]`: runs the benchmark sections in order (those whose name contains
- * FILTER, when given), prints every figure with its target and its ratio against the baseline
+ * FILTER, or is FILTER, when given), prints every figure with its target and its ratio against the baseline
  * measured in the same run, and records them in bench/.out/latest.json.
  */
 import os from "node:os";
@@ -14,10 +14,12 @@ import { record, type Section, table } from "./harness.js";
 import * as http from "./http.js";
 import * as kb from "./kb.js";
 import * as mcpLists from "./mcp-lists.js";
+import * as onePass from "./one-pass.js";
 import * as passes from "./passes.js";
 import * as provision from "./provision.js";
 import * as scale from "./scale.js";
 import * as search from "./search.js";
+import * as search100k from "./search-100k.js";
 import * as semantic from "./semantic.js";
 import * as startup from "./startup.js";
 import * as stdio from "./stdio.js";
@@ -51,14 +53,22 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["scale-50kbs", { run: scale.runMany }],
   // Minutes too (a 100,000-concept KB): `npm run bench -- passes` runs only it.
   ["passes-100k", passes],
+  // One pass per request: ours vs the bare SDK server reading the same file (stdio, HTTP), a
+  // routed concept_write vs raw git; `npm run bench -- one-pass,search-100k` runs both.
+  ["one-pass", onePass],
+  // Minutes (a 100,000-concept KB; BENCH_100K_KB reuses one): search p50 beside p95.
+  ["search-100k", search100k],
 ];
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
   // `kb,hardening` runs several sections.
   const wanted = filter?.split(",").filter((f) => f !== "") ?? [];
+  // A filter that is a section's whole name picks that one only (`search` is not search-100k).
+  const exact = new Set(SECTIONS.map(([name]) => name).filter((name) => wanted.includes(name)));
   const chosen = SECTIONS.filter(
-    ([name]) => wanted.length === 0 || wanted.some((f) => name.includes(f)),
+    ([name]) =>
+      wanted.length === 0 || wanted.some((f) => name === f || (!exact.has(f) && name.includes(f))),
   );
   if (chosen.length === 0) {
     process.stderr.write(
