@@ -2,8 +2,11 @@
 import type { Command } from "commander";
 import { runAuditExport, runAuditVerify } from "../../audit/cli.js";
 import type { CommandContext } from "../command-context.js";
+import { settingsFrom } from "../config/pick.js";
 
 export function registerAuditCommands(program: Command, { io, setExit }: CommandContext): void {
+  const logOf = (flag: string | undefined) =>
+    settingsFrom(io.env).pick({ flag: ["--log", flag], env: "CARTOGRAPHER_AUDIT_LOG" })?.value;
   const audit = program.command("audit").description("verify and export the audit log (offline)");
   audit
     .command("verify")
@@ -14,9 +17,7 @@ export function registerAuditCommands(program: Command, { io, setExit }: Command
     .option("--archive <dir>", "archive directory of rotated segments")
     .option("--public-key <hex>", "Ed25519 public key (hex) to check signatures")
     .action(async (opts: { log?: string; archive?: string; publicKey?: string }) => {
-      setExit(
-        await runAuditVerify({ ...opts, log: opts.log ?? io.env.CARTOGRAPHER_AUDIT_LOG }, io),
-      );
+      setExit(await runAuditVerify({ ...opts, log: logOf(opts.log) }, io));
     });
   audit
     .command("export")
@@ -28,8 +29,6 @@ export function registerAuditCommands(program: Command, { io, setExit }: Command
     .option("--archive <dir>", "archive directory of rotated segments")
     .option("--public-key <hex>", "Ed25519 public key (hex) to check signatures")
     .action(async (opts: { log?: string; out?: string; archive?: string; publicKey?: string }) => {
-      setExit(
-        await runAuditExport({ ...opts, log: opts.log ?? io.env.CARTOGRAPHER_AUDIT_LOG }, io),
-      );
+      setExit(await runAuditExport({ ...opts, log: logOf(opts.log) }, io));
     });
 }

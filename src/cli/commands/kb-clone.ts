@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "../../common/atomic-write.js";
 import type { SyncSettings } from "../../kb/core/types.js";
 import { storeRemoteToken } from "../../kb/sync/embedded-token.js";
@@ -13,14 +13,30 @@ import { remoteAccess } from "../../kb/sync/remote-access.js";
 import { cloneRepo } from "../../kb/sync/remote-git.js";
 import { urlCredentials } from "../../kb/sync/url-credentials.js";
 import type { Logger } from "../../logger.js";
-import type { KbMountSpec, ServerConfig } from "../config/resolve.js";
-import type { SyncConfig } from "../config/sync-keys.js";
+import { loadConfigFile } from "../config/config-file.js";
+import { settingsFrom } from "../config/pick.js";
+import { resolveSyncConfig } from "../config/sync-keys.js";
+import type { KbMountSpec, ServerConfig, SyncConfig } from "../config/types.js";
+import type { CliIo } from "../io.js";
 
 /** `<token_dir>/<kb>.token` when that file exists. */
 export function tokenFileFor(sync: SyncConfig, name: string): string | undefined {
   if (!sync.tokenDir) return undefined;
   const file = join(sync.tokenDir, `${name}.token`);
   return existsSync(file) ? file : undefined;
+}
+
+/**
+ * The server-wide sync settings `serve` would use (git.token_dir, git.ssh_key, their variables),
+ * for the commands that reach a remote outside a server: CARTOGRAPHER_CONFIG's file, then the
+ * environment.
+ */
+export function serverSyncConfig(io: CliIo): SyncConfig {
+  const settings = settingsFrom(io.env);
+  const configPath = settings.variable("CARTOGRAPHER_CONFIG");
+  const at = (p: string) => resolve(io.cwd, p);
+  const file = configPath ? loadConfigFile(at(configPath.value)) : {};
+  return resolveSyncConfig(settings, file, at);
 }
 
 /** The KB's sync settings: server-wide keys, then the KB's own (ssh key, committer). */

@@ -13,11 +13,9 @@ import { redactRemote, remoteAccess } from "../../kb/sync/remote-access.js";
 import { originUrl } from "../../kb/sync/remote-git.js";
 import { resyncKb } from "../../kb/sync/resync.js";
 import { stderrLogger } from "../../logger.js";
-import { loadConfigFile } from "../config/resolve.js";
-import { resolveSyncConfig } from "../config/sync-keys.js";
 import { normalizeKbName } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
-import { syncSettingsFor } from "./kb-clone.js";
+import { serverSyncConfig, syncSettingsFor } from "./kb-clone.js";
 
 /** `<kb>`: a KB name in the data directory, or a path (anything with a slash). */
 function kbRoot(io: CliIo, kb: string, dataDir: string): { name: string; root: string } {
@@ -37,13 +35,7 @@ export async function resyncCommand(io: CliIo, kb: string, dataDir: string): Pro
     throw new CliExit(1, `${err.message}: stop that server, run resync, then start it again`);
   });
   try {
-    const configPath = io.env.CARTOGRAPHER_CONFIG;
-    const file = configPath ? loadConfigFile(resolve(io.cwd, configPath)) : {};
-    const settings = syncSettingsFor(
-      { sync: resolveSyncConfig(file, io.env, (p) => resolve(io.cwd, p)) },
-      { name },
-      io.env,
-    );
+    const settings = syncSettingsFor({ sync: serverSyncConfig(io) }, { name }, io.env);
     const access = remoteAccess({ ...settings, remoteUrl: url }, io.env);
     const committer = settings.committer ?? (await configuredIdentity(root)) ?? FALLBACK_IDENTITY;
     const done = await resyncKb(

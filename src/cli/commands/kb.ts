@@ -5,16 +5,22 @@ import type { Command } from "commander";
 import { initKb } from "../../kb/store/init.js";
 import { redactRemote } from "../../kb/sync/remote-access.js";
 import type { CommandContext } from "../command-context.js";
-import { EMBEDDED_DATA_DIR, kbFoldersIn, loadConfigFile } from "../config/resolve.js";
-import { remoteKbName, resolveSyncConfig } from "../config/sync-keys.js";
+import { kbFoldersIn } from "../config/kb-specs.js";
+import { settingsFrom } from "../config/pick.js";
+import { EMBEDDED_DATA_DIR } from "../config/resolve.js";
+import { remoteKbName } from "../config/sync-keys.js";
 import { normalizeKbName } from "../config/values.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
-import { cloneKb, syncSettingsFor } from "./kb-clone.js";
+import { cloneKb, serverSyncConfig, syncSettingsFor } from "./kb-clone.js";
 import { resyncCommand } from "./kb-resync.js";
 
-/** The data directory: --data, else CARTOGRAPHER_DATA, else ./cartographer-data. */
+/** The data directory: --data, else CARTOGRAPHER_DATA, else ./cartographer-data (pick.ts). */
 export function dataDirOf(io: CliIo, flag?: string): string {
-  return resolve(io.cwd, flag ?? io.env.CARTOGRAPHER_DATA ?? EMBEDDED_DATA_DIR);
+  const data = settingsFrom(io.env).pick(
+    { flag: ["--data", flag], env: "CARTOGRAPHER_DATA" },
+    EMBEDDED_DATA_DIR,
+  );
+  return resolve(io.cwd, data.value);
 }
 
 export function validateKbName(name: string): void {
@@ -84,10 +90,7 @@ export function registerKbCommands(program: Command, { io }: CommandContext): vo
             EXIT_USAGE,
             `${root} already exists; choose another --name or remove it first`,
           );
-        // The same token/SSH settings serve would use (git.token_dir, git.ssh_key, their env).
-        const configPath = io.env.CARTOGRAPHER_CONFIG;
-        const file = configPath ? loadConfigFile(resolve(io.cwd, configPath)) : {};
-        const sync = resolveSyncConfig(file, io.env, (p) => resolve(io.cwd, p));
+        const sync = serverSyncConfig(io);
         try {
           await cloneKb(url, root, syncSettingsFor({ sync }, { name }, io.env));
         } catch (err) {

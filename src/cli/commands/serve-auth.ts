@@ -2,7 +2,7 @@
 import { parseAuthConfig } from "../../auth/config.js";
 import { resolveAuthInput } from "../../auth/resolve.js";
 import { type CompiledAuth, compileAuth } from "../../auth/tokens.js";
-import type { ServerConfig } from "../config/resolve.js";
+import type { ServerConfig } from "../config/types.js";
 
 export interface ServerAuth {
   compiled: CompiledAuth;
@@ -16,14 +16,8 @@ export function buildServerAuth(
   const section = parseAuthConfig(config.auth.section ?? {});
   const input = resolveAuthInput(section, {
     env,
-    tokens:
-      config.auth.tokensEnv !== undefined
-        ? { value: config.auth.tokensEnv, source: "CARTOGRAPHER_TOKENS/--tokens" }
-        : undefined,
-    mode:
-      config.auth.mode !== undefined
-        ? { value: config.auth.mode, source: "CARTOGRAPHER_AUTH/--auth" }
-        : undefined,
+    tokens: config.auth.tokens,
+    mode: config.auth.mode,
   });
   const kbNames = config.kbs.map((kb) => kb.name);
   return {

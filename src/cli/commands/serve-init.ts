@@ -13,7 +13,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { initKb } from "../../kb/store/init.js";
 import type { Logger } from "../../logger.js";
-import type { ServerConfig } from "../config/resolve.js";
+import type { ServerConfig } from "../config/types.js";
 import { normalizeKbName } from "../config/values.js";
 
 const isKb = (root: string) => existsSync(join(root, "data", "index.md"));

@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { SettingError } from "../../common/errors.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
+import type { Settings } from "./pick.js";
+import type { GoServeFlags } from "./types.js";
 
 export const embeddingsSchema = z.strictObject({
   provider: z.enum(["ollama", "openai"]),
@@ -33,24 +35,28 @@ export interface SearchSection {
 
 /**
  * null when nothing is configured: semantic/hybrid then answer not_configured. `embeddings`
- * wins; else Go's keys (env CARTOGRAPHER_OLLAMA / CARTOGRAPHER_OLLAMA_MODEL over YAML), where an
- * empty URL means off, as in Go.
+ * wins; else Go's keys (`--ollama` > CARTOGRAPHER_OLLAMA > `search.ollama_url`, the model
+ * CARTOGRAPHER_OLLAMA_MODEL > `search.ollama_model`), where an empty URL is unset, as in Go.
  */
 export function resolveEmbeddings(
   search: SearchSection | undefined,
-  env: Readonly<Record<string, string | undefined>>,
+  settings: Settings,
+  flags: Pick<GoServeFlags, "ollama"> = {},
 ): EmbeddingsConfig | null {
-  const goUrl = env.CARTOGRAPHER_OLLAMA || search?.ollama_url;
+  const goUrl = settings.pick({
+    flag: ["--ollama", flags.ollama],
+    env: "CARTOGRAPHER_OLLAMA",
+    key: ["search.ollama_url", search?.ollama_url],
+  });
+  const goModel = settings.pick(
+    { env: "CARTOGRAPHER_OLLAMA_MODEL", key: ["search.ollama_model", search?.ollama_model] },
+    GO_OLLAMA_MODEL,
+  );
   const section: EmbeddingsSection | undefined =
     search?.embeddings ??
-    (goUrl
-      ? {
-          provider: "ollama",
-          url: goUrl,
-          model: env.CARTOGRAPHER_OLLAMA_MODEL || search?.ollama_model || GO_OLLAMA_MODEL,
-        }
-      : undefined);
+    (goUrl ? { provider: "ollama", url: goUrl.value, model: goModel.value } : undefined);
   if (!section) return null;
+  const urlSource = search?.embeddings ? "search.embeddings.url" : (goUrl?.source as string);
   let url: URL;
   try {
     url = new URL(section.url);
@@ -59,12 +65,12 @@ export function resolveEmbeddings(
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new SettingError(
-      `search.embeddings.url: '${section.url}' is not an http(s) URL; e.g. http://127.0.0.1:11434`,
+      `${urlSource}: '${section.url}' is not an http(s) URL; e.g. http://127.0.0.1:11434`,
     );
   let apiKey: string | undefined;
   if (section.api_key_env !== undefined) {
-    apiKey = env[section.api_key_env];
-    if (!apiKey)
+    apiKey = settings.variable(section.api_key_env)?.value;
+    if (apiKey === undefined)
       throw new SettingError(
         `search.embeddings.api_key_env: the environment variable ${section.api_key_env} is not set; export it or remove the key`,
       );

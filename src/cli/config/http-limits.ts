@@ -6,12 +6,8 @@
  *   request_timeout_seconds  CARTOGRAPHER_REQUEST_TIMEOUT_SECONDS                      30
  */
 import { SettingError } from "../../common/errors.js";
-
-export interface HttpLimits {
-  maxConnections: number;
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
-}
+import type { Picked, Settings } from "./pick.js";
+import type { HttpLimits } from "./types.js";
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxConnections: 256,
@@ -30,30 +26,37 @@ export interface HttpLimitsFile {
 }
 
 export function resolveHttpLimits(
+  settings: Settings,
   file: HttpLimitsFile,
-  env: Record<string, string | undefined>,
   flags: { maxConnections?: string },
 ): HttpLimits {
-  const maxConnections =
-    flags.maxConnections !== undefined
-      ? parseCount(flags.maxConnections, "--max-connections")
-      : env.CARTOGRAPHER_MAX_CONNECTIONS
-        ? parseCount(env.CARTOGRAPHER_MAX_CONNECTIONS, "CARTOGRAPHER_MAX_CONNECTIONS")
-        : (file.max_connections ?? DEFAULT_HTTP_LIMITS.maxConnections);
-  const seconds = (envKey: string, fileValue: number | undefined, fallbackMs: number) =>
-    env[envKey]
-      ? parseSeconds(env[envKey] as string, envKey) * 1000
-      : fileValue !== undefined
-        ? fileValue * 1000
-        : fallbackMs;
-  const headersTimeoutMs = seconds(
+  // A YAML number was validated by the schema; text from a flag or variable is parsed here.
+  const number = (picked: Picked<string | number>, parse: typeof parseCount) =>
+    typeof picked.value === "number" ? picked.value : parse(picked.value, picked.source);
+  const maxConnections = number(
+    settings.pick(
+      {
+        flag: ["--max-connections", flags.maxConnections],
+        env: "CARTOGRAPHER_MAX_CONNECTIONS",
+        key: ["max_connections", file.max_connections],
+      },
+      DEFAULT_HTTP_LIMITS.maxConnections,
+    ),
+    parseCount,
+  );
+  const timeoutMs = (envKey: string, fileKey: keyof HttpLimitsFile, fallbackMs: number) =>
+    number(
+      settings.pick({ env: envKey, key: [fileKey, file[fileKey]] }, fallbackMs / 1000),
+      parseSeconds,
+    ) * 1000;
+  const headersTimeoutMs = timeoutMs(
     "CARTOGRAPHER_HEADERS_TIMEOUT_SECONDS",
-    file.headers_timeout_seconds,
+    "headers_timeout_seconds",
     DEFAULT_HTTP_LIMITS.headersTimeoutMs,
   );
-  const requestTimeoutMs = seconds(
+  const requestTimeoutMs = timeoutMs(
     "CARTOGRAPHER_REQUEST_TIMEOUT_SECONDS",
-    file.request_timeout_seconds,
+    "request_timeout_seconds",
     DEFAULT_HTTP_LIMITS.requestTimeoutMs,
   );
   if (requestTimeoutMs < headersTimeoutMs)

@@ -6,8 +6,73 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, resolve as resolvePath } from "node:path";
 import { SettingError } from "../../common/errors.js";
 import type { GitIdentity } from "../../kb/core/types.js";
-import type { KbMountSpec } from "./resolve.js";
+import type { Picked, Settings } from "./pick.js";
+import type { FileConfig } from "./schema.js";
+import { withKbSopsKey } from "./sops-keys.js";
+import { envRemotes, kbRemoteKeys, remoteRoot } from "./sync-keys.js";
+import type { KbMountSpec } from "./types.js";
 import { normalizeKbName } from "./values.js";
+
+/** What names the KBs of a server, besides the data directory's folders. */
+export interface KbSources {
+  /** `--kb` / CARTOGRAPHER_KB, split on commas; it replaces `kbs[]`. */
+  kbPaths: Picked<string[]> | undefined;
+  file: FileConfig;
+  settings: Settings;
+  dataDir: string | null;
+  globalAuthor: GitIdentity | undefined;
+  at: (p: string) => string;
+}
+
+/**
+ * One mount spec per KB named by `--kb` (else `kbs[]`), CARTOGRAPHER_KB_REMOTES and the KB
+ * folders of the data directory, in that order, before de-duplication (dedupeKbs).
+ */
+export function kbCandidates(src: KbSources): KbMountSpec[] {
+  const { kbPaths, file, settings, dataDir, globalAuthor, at } = src;
+  const candidates: KbMountSpec[] = [];
+  if (kbPaths) {
+    for (const p of kbPaths.value)
+      candidates.push(mountSpec(at(p), undefined, false, globalAuthor, `${kbPaths.source} ${p}`));
+  } else {
+    for (const [i, entry] of (file.kbs ?? []).entries()) {
+      const keys = kbRemoteKeys(entry, i, at);
+      // A `remote`-only entry is cloned into <data>/<name> (serve clones it when absent).
+      const root = entry.path
+        ? at(entry.path)
+        : remoteRoot(dataDir, entry.remote as string, entry.name, `kbs.${i}.remote`);
+      const spec = mountSpec(
+        root,
+        entry.name,
+        entry.allow_artifact_write ?? false,
+        entry.git_author ?? keys.author ?? globalAuthor,
+        `kbs.${i}`,
+      );
+      const { author: _author, ...remoteKeys } = keys;
+      const provisioning = {
+        ...(entry.artifact_signing_seed
+          ? { artifactSigningSeed: entry.artifact_signing_seed.toLowerCase() }
+          : {}),
+        ...(entry.mcp_allowlist ? { mcpAllowlist: entry.mcp_allowlist } : {}),
+      };
+      candidates.push(
+        withKbSopsKey({ ...spec, ...remoteKeys, ...provisioning }, entry.sops_age_key_file, at),
+      );
+    }
+  }
+  for (const url of envRemotes(settings)) {
+    const root = remoteRoot(dataDir, url, undefined, "CARTOGRAPHER_KB_REMOTES");
+    candidates.push({
+      ...mountSpec(root, undefined, false, globalAuthor, "CARTOGRAPHER_KB_REMOTES"),
+      remote: url,
+    });
+  }
+  if (dataDir && existsSync(dataDir)) {
+    for (const root of kbFoldersIn(dataDir))
+      candidates.push(mountSpec(root, undefined, false, globalAuthor, `data ${dataDir}`));
+  }
+  return candidates;
+}
 
 export function mountSpec(
   root: string,

@@ -1,20 +1,21 @@
 import { SettingError } from "../../common/errors.js";
-import type { ServeFlags } from "./resolve.js";
+import type { Settings } from "./pick.js";
 import type { FileConfig } from "./schema.js";
+import type { ServeFlags } from "./types.js";
 
 /** `--public-url` > CARTOGRAPHER_PUBLIC_URL > `public_url`: an absolute http(s) URL, no query. */
 export function resolvePublicUrl(
+  settings: Settings,
   flags: ServeFlags,
-  env: Record<string, string | undefined>,
   file: FileConfig,
 ): string | null {
-  const [key, value] =
-    flags.publicUrl !== undefined
-      ? ["--public-url", flags.publicUrl]
-      : env.CARTOGRAPHER_PUBLIC_URL !== undefined
-        ? ["CARTOGRAPHER_PUBLIC_URL", env.CARTOGRAPHER_PUBLIC_URL]
-        : ["public_url", file.public_url];
-  if (value === undefined || value === "") return null;
+  const picked = settings.pick({
+    flag: ["--public-url", flags.publicUrl],
+    env: "CARTOGRAPHER_PUBLIC_URL",
+    key: ["public_url", file.public_url],
+  });
+  if (!picked) return null;
+  const { value, source: key } = picked;
   let url: URL;
   try {
     url = new URL(value);

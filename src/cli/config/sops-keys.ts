@@ -6,8 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { KbMountSpec } from "./resolve.js";
+import type { Settings } from "./pick.js";
 import type { FileConfig } from "./schema.js";
+import type { KbMountSpec } from "./types.js";
 
 /** `spec` with the per-KB key of its `kbs[]` entry (resolved against the working dir). */
 export function withKbSopsKey(
@@ -22,12 +23,18 @@ export function withKbSopsKey(
 export function applySopsKeys(
   kbs: KbMountSpec[],
   sops: FileConfig["sops"],
-  env: Record<string, string | undefined>,
+  settings: Settings,
   at: (p: string) => string,
   warnings: string[],
 ): KbMountSpec[] {
-  const dirSetting = env.CARTOGRAPHER_SOPS_AGE_KEY_DIR || sops?.age_key_dir;
-  const fileSetting = env.CARTOGRAPHER_SOPS_AGE_KEY_FILE || sops?.age_key_file;
+  const dirSetting = settings.pick({
+    env: "CARTOGRAPHER_SOPS_AGE_KEY_DIR",
+    key: ["sops.age_key_dir", sops?.age_key_dir],
+  })?.value;
+  const fileSetting = settings.pick({
+    env: "CARTOGRAPHER_SOPS_AGE_KEY_FILE",
+    key: ["sops.age_key_file", sops?.age_key_file],
+  })?.value;
   return kbs.map((kb) => {
     let key = kb.sopsAgeKeyFile;
     if (!key && dirSetting) {

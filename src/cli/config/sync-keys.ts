@@ -14,24 +14,10 @@ import {
 import { DEFAULT_NETWORK_TIMEOUT_MS } from "../../kb/sync/network-git.js";
 import { redactRemote } from "../../kb/sync/remote-access.js";
 import { urlCredentials } from "../../kb/sync/url-credentials.js";
+import type { Settings } from "./pick.js";
 import type { FileConfig, KbEntry } from "./schema.js";
-import { normalizeKbName, parseBoolean, parseList } from "./values.js";
-
-/** Server-wide sync settings (per-KB keys are on each KbMountSpec). */
-export interface SyncConfig {
-  /** `git.sync` / CARTOGRAPHER_GIT_SYNC (default on: sync runs when a KB has an origin). */
-  enabled: boolean;
-  inWindowMs: number;
-  outDebounceMs: number;
-  pollMs: number;
-  /** `git.network_timeout` / CARTOGRAPHER_GIT_NETWORK_TIMEOUT: every git network command. */
-  networkTimeoutMs: number;
-  /** `git.token_dir` / CARTOGRAPHER_GIT_TOKEN_DIR (absolute), for `<dir>/<kb>.token`. */
-  tokenDir?: string;
-  sshKey?: string;
-  knownHosts?: string;
-  committer?: GitIdentity;
-}
+import type { GoServeFlags, SyncConfig } from "./types.js";
+import { booleanSetting, normalizeKbName, parseList } from "./values.js";
 
 /** Per-KB remote keys of one `kbs[]` entry. */
 export interface KbRemoteKeys {
@@ -68,48 +54,58 @@ function pair(
   return { name, email };
 }
 
+/** `git.author`, or Go's `git.author_name` + `git.author_email` (both or neither). */
+export function gitAuthorOf(git: FileConfig["git"]): GitIdentity | undefined {
+  if (git?.author) return git.author;
+  const name = git?.author_name;
+  const email = git?.author_email;
+  if (name === undefined && email === undefined) return undefined;
+  if (name === undefined || email === undefined)
+    throw new SettingError(
+      "git.author_name and git.author_email go together: set both (or git.author: {name, email})",
+    );
+  return { name, email };
+}
+
+/** `flags`: Go's `--git-sync` (serve only; the kb commands have no such flag). */
 export function resolveSyncConfig(
+  settings: Settings,
   file: FileConfig,
-  env: Record<string, string | undefined>,
   at: (p: string) => string,
+  flags: Pick<GoServeFlags, "gitSync"> = {},
 ): SyncConfig {
-  const git = file.git ?? {};
-  const enabled =
-    env.CARTOGRAPHER_GIT_SYNC !== undefined && env.CARTOGRAPHER_GIT_SYNC !== ""
-      ? parseBoolean(env.CARTOGRAPHER_GIT_SYNC, "CARTOGRAPHER_GIT_SYNC")
-      : (git.sync ?? true);
-  const duration = (envKey: string, fileKey: string, value: unknown, fallback: number) =>
-    env[envKey]
-      ? parseDurationMs(env[envKey], envKey)
-      : value !== undefined
-        ? parseDurationMs(value, `git.${fileKey}`)
-        : fallback;
-  const tokenDir = env.CARTOGRAPHER_GIT_TOKEN_DIR || git.token_dir;
+  const git: NonNullable<FileConfig["git"]> = file.git ?? {};
+  const enabled = booleanSetting(
+    settings.pick(
+      {
+        flag: ["--git-sync", flags.gitSync],
+        env: "CARTOGRAPHER_GIT_SYNC",
+        key: ["git.sync", git.sync],
+      },
+      true,
+    ),
+  );
+  const duration = (envKey: string, fileKey: keyof typeof git, fallback: number) => {
+    const picked = settings.pick({ env: envKey, key: [`git.${fileKey}`, git[fileKey]] });
+    return picked ? parseDurationMs(picked.value, picked.source) : fallback;
+  };
+  const tokenDir = settings.pick({
+    env: "CARTOGRAPHER_GIT_TOKEN_DIR",
+    key: ["git.token_dir", git.token_dir],
+  })?.value;
   const committer = pair(git.committer_name, git.committer_email, "git.committer");
   return {
     enabled,
-    inWindowMs: duration(
-      "CARTOGRAPHER_SYNC_IN_WINDOW",
-      "in_window",
-      git.in_window,
-      DEFAULT_IN_WINDOW_MS,
-    ),
+    inWindowMs: duration("CARTOGRAPHER_SYNC_IN_WINDOW", "in_window", DEFAULT_IN_WINDOW_MS),
     outDebounceMs: duration(
       "CARTOGRAPHER_SYNC_OUT_DEBOUNCE",
       "out_debounce",
-      git.out_debounce,
       DEFAULT_OUT_DEBOUNCE_MS,
     ),
-    pollMs: duration(
-      "CARTOGRAPHER_GIT_POLL_SECONDS",
-      "poll_seconds",
-      git.poll_seconds,
-      DEFAULT_POLL_MS,
-    ),
+    pollMs: duration("CARTOGRAPHER_GIT_POLL_SECONDS", "poll_seconds", DEFAULT_POLL_MS),
     networkTimeoutMs: duration(
       "CARTOGRAPHER_GIT_NETWORK_TIMEOUT",
       "network_timeout",
-      git.network_timeout,
       DEFAULT_NETWORK_TIMEOUT_MS,
     ),
     ...(tokenDir ? { tokenDir: at(tokenDir) } : {}),
@@ -141,8 +137,9 @@ export function remoteKbName(url: string): string {
 }
 
 /** CARTOGRAPHER_KB_REMOTES: a comma list of remote URLs (each cloned under `data`). */
-export function envRemotes(env: Record<string, string | undefined>): string[] {
-  return env.CARTOGRAPHER_KB_REMOTES ? parseList(env.CARTOGRAPHER_KB_REMOTES) : [];
+export function envRemotes(settings: Settings): string[] {
+  const remotes = settings.variable("CARTOGRAPHER_KB_REMOTES");
+  return remotes ? parseList(remotes.value) : [];
 }
 
 /** Where a remote KB is cloned: `<data>/<name>` (name from the URL unless given). */

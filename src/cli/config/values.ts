@@ -1,10 +1,7 @@
 /** Parsing of scalar settings from env and flags; every error names the setting. */
 import { SettingError } from "../../common/errors.js";
-
-export interface HttpAddress {
-  host: string;
-  port: number;
-}
+import type { Picked } from "./pick.js";
+import type { HttpAddress } from "./types.js";
 
 export const DEFAULT_PORT = 39273;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -41,6 +38,13 @@ export function parseBoolean(value: string, setting: string): boolean {
   if (TRUE.has(v)) return true;
   if (FALSE.has(v)) return false;
   throw new SettingError(`${setting}: '${value}' is not a boolean; use true or false`);
+}
+
+/** A YAML boolean as it is; text from a flag or variable parsed, a bad one named by its source. */
+export function booleanSetting(picked: Picked<string | boolean>): boolean {
+  return typeof picked.value === "boolean"
+    ? picked.value
+    : parseBoolean(picked.value, picked.source);
 }
 
 /** Upper bound of `index.refresh_seconds` (one day; Node timers overflow past ~24.8 days). */
