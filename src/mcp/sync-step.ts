@@ -5,8 +5,8 @@
  * commit the push is started (or done inline), and the result says when it has not landed.
  */
 import { isKbError, KbError } from "../common/errors.js";
-import type { SyncNote } from "../kb/sync/kb-sync.js";
 import type { Visibility } from "../kb/core/types.js";
+import type { SyncNote } from "../kb/sync/sync-status.js";
 import type { KbRuntime } from "../runtime/kb-runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { visibleIds, visibleSyncText } from "../tools/support/sync-visibility.js";

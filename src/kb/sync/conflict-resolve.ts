@@ -21,7 +21,7 @@ import {
   withoutDegraded,
 } from "./conflicts.js";
 import { haltMessage, pullHalt } from "./diverged.js";
-import type { KbSync, SyncNote } from "./kb-sync.js";
+import type { KbSync } from "./kb-sync.js";
 import {
   changedPaths,
   currentBranch,
@@ -30,6 +30,7 @@ import {
   revParse,
   unmergedFiles,
 } from "./remote-git.js";
+import type { SyncNote } from "./sync-status.js";
 
 export interface ResolveOutcome {
   resolved: string;

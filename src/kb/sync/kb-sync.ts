@@ -1,32 +1,32 @@
 /**
- * Remote sync of one KB (issue 12, docs/sync.md): pull before calls (sync-in), push after
- * commits (sync-out, debounced or inline), a background poll, and the conflicts registry.
+ * Remote sync of one KB (docs/sync.md): pull before calls (sync-in), push after commits
+ * (sync-out, debounced or inline; push-timer.ts), a background poll, and the conflicts registry
+ * (conflict-book.ts) over the remote link (remote-link.ts).
  * Every git operation that moves HEAD or the tree runs under the KB's write lock: methods named
  * `…Locked` expect the caller to hold it, the others take it.
  */
 
-import type { Logger } from "../../logger.js";
 import { KbError } from "../../common/errors.js";
-import type { GitIdentity } from "../core/types.js";
-import { type ConflictEntry, markDegraded, registerConflict, writeConflicts } from "./conflicts.js";
+import type { Logger } from "../../logger.js";
+import type { GitIdentity, SyncSettings, SyncState } from "../core/types.js";
+import { ConflictBook } from "./conflict-book.js";
+import type { ConflictEntry } from "./conflicts.js";
 import { clearSynced, haltMessage, markSynced, type PullHalt, pullHalt } from "./diverged.js";
-import { originWithoutToken, storedRemoteToken } from "./embedded-token.js";
 import { recoverAtOpen, trustedConflicts } from "./open-recovery.js";
-import { OriginWatch } from "./origin-watch.js";
-import { remoteAccess } from "./remote-access.js";
+import { pushWithRetries } from "./push-attempts.js";
+import { PushTimer } from "./push-timer.js";
 import {
   changedPaths,
   currentBranch,
   fetchOriginBounded,
-  originUrl,
-  pushBranch,
   REMOTE,
   type RemoteContext,
   rebaseOnto,
   revParse,
   unpushedCount,
 } from "./remote-git.js";
-import type { SyncSettings, SyncState } from "../core/types.js";
+import { RemoteLink } from "./remote-link.js";
+import { type SyncNote, type SyncStatus, syncStatusRecord } from "./sync-status.js";
 
 export interface KbSyncDeps {
   kb: string;
@@ -42,101 +42,44 @@ export interface KbSyncDeps {
   now?: () => number;
 }
 
-export interface SyncStatus {
-  state: SyncState;
-  head: string | null;
-  branch: string | null;
-  unpushed: number;
-  head_sha: string | null;
-  unpushed_commits: number;
-  push_mode: "inline" | "debounced" | "off";
-  in_window_ms: number;
-  out_debounce_ms: number;
-  poll_ms: number;
-  last_error: string | null;
-  last_attempt_at: string | null;
-  last_pull_at: string | null;
-  conflicts: number;
-}
-
-/** What a write result carries when its push has not landed (issue 12). */
-export interface SyncNote {
-  sync_state: "pending" | "failed";
-  last_error: string | null;
-}
-
-/** Push attempts per flush (non-fast-forward → fetch + rebase + retry). */
-const PUSH_ATTEMPTS = 5;
-/** Inline pushes wait this long between attempts after a network failure, doubling. */
-const INLINE_BACKOFF_MS = 100;
-/** A failed push is retried after this long, doubling up to RETRY_MAX_MS. */
-const RETRY_MIN_MS = 500;
-const RETRY_MAX_MS = 10_000;
-
 export class KbSync {
   private lastPullAt = 0;
   private lastAttemptAt: number | null = null;
   private lastError: string | null = null;
   private pullFailing = false;
-  private pushTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
-  private retryMs = RETRY_MIN_MS;
   private closed = false;
-  private conflicted: ConflictEntry[] = [];
-  private ctx: RemoteContext;
+  private readonly book: ConflictBook;
+  private readonly pushTimer: PushTimer;
   /** Why pulls and pushes are stopped (force-push, tracked private state), or null. */
   private halt: PullHalt | null = null;
   /** After a pull timed out, writes do not pull again before this (the poll and reads do). */
   private quietUntil = 0;
-  private readonly origin: OriginWatch;
 
   private constructor(
     private readonly deps: KbSyncDeps,
-    private url: string | null,
-    /** A token moved out of the origin URL (embedded-token.ts), used without token_dir's. */
-    private stored: { tokenFile: string; tokenUser: string } | null,
+    private readonly link: RemoteLink,
   ) {
-    this.origin = new OriginWatch(deps.root, url);
-    this.ctx = this.contextFor(url);
+    this.book = new ConflictBook(deps);
+    this.pushTimer = new PushTimer(() =>
+      this.deps.lock(() => this.pushLocked(false)).catch(() => {}),
+    );
   }
 
-  private contextFor(url: string | null): RemoteContext {
-    const { settings } = this.deps;
-    const token = settings.tokenFile ? {} : (this.stored ?? {});
-    const access = remoteAccess(
-      { ...settings, ...token, ...(url ? { remoteUrl: url } : {}) },
-      settings.env,
-    );
-    return {
-      root: this.deps.root,
-      access,
-      env: { ...settings.env, ...access.env },
-      ...(url ? { url } : {}),
-    };
+  private get ctx(): RemoteContext {
+    return this.link.ctx;
   }
 
   /** `origin` added, removed or changed since the last sync: use the new one from now on. */
   private async refreshRemote(): Promise<void> {
-    if (!this.deps.settings.enabled) return;
-    const seen = await this.origin.current();
-    if (!seen.changed) return;
-    // An origin set with a token in its URL: the token moves to the helper (embedded-token.ts).
-    const warn = (m: string) => this.deps.logger.warn(`KB '${this.deps.kb}': ${m}`);
-    const url = await originWithoutToken(this.deps.root, seen.url, warn);
-    const moved = url !== seen.url;
-    if (moved) {
-      await this.origin.current(); // absorbs the rewrite of .git/config
-      this.stored = await storedRemoteToken(this.deps.root);
-    }
-    if (url === this.url && !moved) return;
-    const was = this.url;
-    this.url = url;
-    this.ctx = this.contextFor(url);
+    const changed = await this.link.refresh();
+    if (!changed) return;
+    const url = this.link.url;
     this.lastPullAt = 0;
     this.halt = null;
-    if (was !== null) await clearSynced(this.deps.root);
+    if (changed.was !== null) await clearSynced(this.deps.root);
     this.deps.logger.info(
-      `sync of KB '${this.deps.kb}': origin ${url === null ? "removed" : was === null ? "added" : "changed"}; ${url === null ? "sync paused" : "syncing with it from now on"}`,
+      `sync of KB '${this.deps.kb}': origin ${url === null ? "removed" : changed.was === null ? "added" : "changed"}; ${url === null ? "sync paused" : "syncing with it from now on"}`,
     );
   }
 
@@ -158,15 +101,8 @@ export class KbSync {
       committer: async () => deps.settings.committer ?? (await deps.identity()),
     };
     if (deps.settings.enabled) await recoverAtOpen(opening);
-    const warn = (m: string) => deps.logger.warn(`KB '${deps.kb}': ${m}`);
-    const url = deps.settings.enabled
-      ? await originWithoutToken(deps.root, await originUrl(deps.root), warn)
-      : null;
-    const sync = new KbSync(deps, url, await storedRemoteToken(deps.root));
-    await sync.origin.current();
-    sync.conflicted = await trustedConflicts(opening);
-    // The markers of open conflicts, again (a finalize interrupted after it removed them).
-    await sync.markConflicting(sync.conflicted);
+    const sync = new KbSync(deps, await RemoteLink.open(deps));
+    await sync.book.load(await trustedConflicts(opening));
     // Polls whenever sync is on: an origin added later is picked up within one poll.
     if (deps.settings.enabled && deps.settings.pollMs > 0) sync.schedulePoll();
     return sync;
@@ -179,11 +115,11 @@ export class KbSync {
 
   /** Sync is on and the KB has an origin. */
   get active(): boolean {
-    return this.url !== null;
+    return this.link.url !== null;
   }
 
   get conflictCount(): number {
-    return this.conflicted.length;
+    return this.book.count;
   }
 
   /** The KB's name, for operator-facing messages. */
@@ -192,7 +128,7 @@ export class KbSync {
   }
 
   conflicts(): readonly ConflictEntry[] {
-    return this.conflicted;
+    return this.book.all;
   }
 
   private now(): number {
@@ -201,7 +137,7 @@ export class KbSync {
 
   /** True when a call should pull first (the last good pull is older than in_window). */
   inDue(): boolean {
-    if (!this.active || this.conflicted.length > 0) return false;
+    if (!this.active || this.book.count > 0) return false;
     const window = this.deps.settings.inWindowMs;
     return window === 0 || this.now() - this.lastPullAt >= window;
   }
@@ -233,7 +169,7 @@ export class KbSync {
     if (!this.active) return;
     const branch = await this.refuseDetached();
     if (!force && (!this.inDue() || this.now() < this.quietUntil)) return;
-    if (this.conflicted.length > 0 || this.halt?.kind === "diverged") return;
+    if (this.book.count > 0 || this.halt?.kind === "diverged") return;
     const fetched = await fetchOriginBounded(this.ctx);
     if (fetched.problem) {
       if (fetched.timedOut) this.quietUntil = this.now() + this.ctx.access.timeoutMs;
@@ -318,32 +254,9 @@ export class KbSync {
 
   /** Registers a failed rebase's files; returns their concept ids. */
   private async register(files: string[], localSha: string, remoteSha: string): Promise<string[]> {
-    this.conflicted = registerConflict(this.conflicted, {
-      files,
-      localSha,
-      remoteSha,
-      at: new Date(this.now()),
-    });
-    await writeConflicts(this.deps.root, this.conflicted);
-    const added = this.conflicted.filter((e) => files.includes(e.path));
-    await this.markConflicting(added);
-    return this.announce(added);
-  }
-
-  /** lastError and the log line for newly registered entries; returns their ids. */
-  private announce(added: readonly ConflictEntry[]): string[] {
-    const ids = added.map((e) => e.concept_id);
+    const ids = await this.book.register(files, localSha, remoteSha, new Date(this.now()));
     this.lastError = `conflict: ${ids.join(", ")}`;
-    this.deps.logger.warn(
-      `sync of KB '${this.deps.kb}': rebase conflict on ${ids.join(", ")}; registered in .cartographer/conflicts.json, pushes paused until resolved`,
-    );
     return ids;
-  }
-
-  /** `status: degraded` into the conflicting concepts' files, re-indexed. */
-  private async markConflicting(entries: readonly ConflictEntry[]): Promise<void> {
-    const marked = await markDegraded(this.deps.root, entries).catch(() => []);
-    if (marked.length > 0) await this.deps.onHeadMoved(marked).catch(() => {});
   }
 
   /**
@@ -351,9 +264,8 @@ export class KbSync {
    * (a finalizing merge that met new conflicts). Emptied: the next call pulls again.
    */
   async setConflicts(entries: ConflictEntry[], detected: readonly string[] = []): Promise<void> {
-    this.conflicted = entries;
-    await writeConflicts(this.deps.root, entries);
-    if (detected.length > 0) this.announce(entries.filter((e) => detected.includes(e.path)));
+    const announced = await this.book.replace(entries, detected);
+    if (announced) this.lastError = `conflict: ${announced.join(", ")}`;
     if (entries.length === 0) {
       if (this.lastError?.startsWith("conflict")) this.lastError = null;
       this.lastPullAt = 0;
@@ -372,7 +284,7 @@ export class KbSync {
       await this.pushLocked(true).catch((err: unknown) => {
         this.lastError = `push: ${(err as Error).message}`;
       });
-    } else this.schedulePushOnce(this.deps.settings.outDebounceMs);
+    } else this.pushTimer.once(this.deps.settings.outDebounceMs);
     return this.note();
   }
 
@@ -384,76 +296,58 @@ export class KbSync {
   }
 
   /**
-   * Starts the push timer unless one is running: the commits of a burst join the push already
-   * scheduled, so a steady stream of writes cannot postpone every push (latency ≤ out_debounce).
-   */
-  private schedulePushOnce(ms: number): void {
-    if (this.pushTimer === undefined) this.schedulePush(ms);
-  }
-
-  private schedulePush(ms: number): void {
-    if (this.closed) return;
-    clearTimeout(this.pushTimer);
-    this.pushTimer = setTimeout(() => {
-      this.pushTimer = undefined;
-      void this.deps.lock(() => this.pushLocked(false)).catch(() => {});
-    }, ms);
-    this.pushTimer.unref();
-  }
-
-  /**
    * Pushes HEAD (caller holds the lock). Non-fast-forward → fetch + rebase + retry; a conflict
    * registers and stops. A network failure is retried inline (bounded) or on a timer.
    */
   private async pushLocked(inline: boolean): Promise<void> {
     await this.refreshRemote();
-    if (!this.active || this.conflicted.length > 0 || this.halt) return;
+    if (!this.active || this.book.count > 0 || this.halt) return;
     const branch = await currentBranch(this.deps.root);
     if (!branch) return this.fail("the KB is on a detached HEAD: sync needs a branch");
     // The remote just timed out: the write answers now, the push is retried in the background.
-    if (inline && this.now() < this.quietUntil) return this.schedulePush(this.retryMs);
+    if (inline && this.now() < this.quietUntil) return this.pushTimer.retrySoon();
     if ((await unpushedCount(this.deps.root, branch)) === 0) {
       this.lastError = null;
       return;
     }
-    let backoff = INLINE_BACKOFF_MS;
-    for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
-      this.lastAttemptAt = this.now();
-      const pushed = await pushBranch(this.ctx, branch);
-      if (pushed.ok) {
-        // git push updates refs/remotes/origin/<branch> itself, so `unpushed` reads 0 now.
-        await this.markRemoteHeld(branch);
-        this.lastError = null;
-        this.retryMs = RETRY_MIN_MS;
-        return;
-      }
-      this.lastError = `push: ${pushed.message}`;
-      if (pushed.rejected) {
+    const outcome = await pushWithRetries({
+      ctx: this.ctx,
+      branch,
+      inline,
+      attempting: () => {
+        this.lastAttemptAt = this.now();
+      },
+      failed: (message, timedOut) => {
+        this.lastError = `push: ${message}`;
+        if (timedOut) this.quietUntil = this.now() + this.ctx.access.timeoutMs;
+      },
+      pullAfterRejection: async () => {
         try {
           await this.syncInLocked(true);
         } catch {
-          return; // conflict registered: pushes pause until resolved
+          return false; // conflict registered: pushes pause until resolved
         }
-        if (this.halt) return; // diverged or tracked private state: stopped, reported
-        continue;
-      }
-      if (pushed.timedOut) this.quietUntil = this.now() + this.ctx.access.timeoutMs;
-      if (!inline || attempt === PUSH_ATTEMPTS || pushed.timedOut) break;
-      await new Promise((r) => setTimeout(r, backoff));
-      backoff *= 2;
+        return !this.halt; // diverged or tracked private state: stopped, reported
+      },
+    });
+    if (outcome === "landed") {
+      // git push updates refs/remotes/origin/<branch> itself, so `unpushed` reads 0 now.
+      await this.markRemoteHeld(branch);
+      this.lastError = null;
+      this.pushTimer.landed();
+      return;
     }
+    if (outcome === "stopped") return;
     this.deps.logger.warn(
       `sync of KB '${this.deps.kb}': ${this.lastError}; retrying in the background`,
     );
-    this.schedulePush(this.retryMs);
-    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+    this.pushTimer.retryLater();
   }
 
   /** Pushes anything pending now (takes the lock), waiting at most `timeoutMs`. */
   async flush(timeoutMs = 5_000): Promise<void> {
     if (!this.active) return;
-    clearTimeout(this.pushTimer);
-    this.pushTimer = undefined;
+    this.pushTimer.cancel();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.deps.lock(() => this.pushLocked(true)).catch(() => {}),
@@ -482,7 +376,7 @@ export class KbSync {
     if (!this.deps.settings.enabled) return "disabled";
     if (!this.active) return "no_remote";
     if (this.halt?.kind === "diverged") return "diverged";
-    if (this.conflicted.length > 0) return "failed";
+    if (this.book.count > 0) return "failed";
     const branch = await currentBranch(this.deps.root);
     if (!branch) return "failed"; // detached: nothing can be pushed from here
     const unpushed = await unpushedCount(this.deps.root, branch);
@@ -492,26 +386,18 @@ export class KbSync {
 
   async status(): Promise<SyncStatus> {
     const branch = await currentBranch(this.deps.root);
-    const { settings } = this.deps;
-    const head = await revParse(this.deps.root, "HEAD");
-    const unpushed = this.active ? await unpushedCount(this.deps.root, branch) : 0;
-    return {
+    return syncStatusRecord({
       state: await this.state(),
-      head,
+      head: await revParse(this.deps.root, "HEAD"),
       branch,
-      unpushed,
-      // Go v0.5's names for the same facts.
-      head_sha: head,
-      unpushed_commits: unpushed,
-      push_mode: !this.active ? "off" : settings.outDebounceMs === 0 ? "inline" : "debounced",
-      in_window_ms: settings.inWindowMs,
-      out_debounce_ms: settings.outDebounceMs,
-      poll_ms: settings.pollMs,
-      last_error: this.lastError,
-      last_attempt_at: this.lastAttemptAt ? new Date(this.lastAttemptAt).toISOString() : null,
-      last_pull_at: this.lastPullAt ? new Date(this.lastPullAt).toISOString() : null,
-      conflicts: this.conflicted.length,
-    };
+      unpushed: this.active ? await unpushedCount(this.deps.root, branch) : 0,
+      active: this.active,
+      settings: this.deps.settings,
+      lastError: this.lastError,
+      lastAttemptAt: this.lastAttemptAt,
+      lastPullAt: this.lastPullAt,
+      conflicts: this.book.count,
+    });
   }
 
   /** Stops the timers and pushes what is pending (bounded: SIGTERM must not hang). */
@@ -519,6 +405,6 @@ export class KbSync {
     clearTimeout(this.pollTimer);
     if (this.active && !this.closed) await this.flush(timeoutMs);
     this.closed = true;
-    clearTimeout(this.pushTimer);
+    this.pushTimer.close();
   }
 }
