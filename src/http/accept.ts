@@ -2,9 +2,9 @@
  * The ONE place an MCP POST's Accept header is interpreted. The Streamable HTTP spec asks
  * clients to list both `application/json` and `text/event-stream`; plain JSON clients (Go's
  * e2e suite, `curl -H 'Content-Type: application/json'`) send neither or only JSON, and Go
- * serves them. So (docs/decisions.md, "Protocol: plain JSON clients"): JSON is answered when the
- * client accepts JSON or sends no Accept; SSE only when the client names `text/event-stream`;
- * 406 only when it accepts neither.
+ * serves them. So (docs/decisions.md, "An MCP POST is answered in JSON unless"): JSON is answered
+ * when the client accepts JSON or sends no Accept; SSE only when the client names
+ * `text/event-stream`; 406 only when it accepts neither.
  */
 
 export interface AcceptedReplies {

@@ -3,7 +3,7 @@
  * pass `kb` to every tool (`atlas_overview {kb}`), so it is accepted everywhere; here it must
  * name the KB served, in any case (kb/kb-name.ts), and is dropped before the tool's own
  * argument check. Any other value is an error naming both KBs: a skill pointed at the wrong
- * endpoint must not read or write the wrong KB (docs/decisions.md, "`kb` on a per-KB endpoint").
+ * endpoint must not read or write the wrong KB (docs/decisions.md, "`kb` on a one-KB surface").
  * Pure.
  */
 import { resolveKbName } from "../kb/core/kb-name.js";

@@ -60,7 +60,8 @@ export async function syncBeforeWrite(
   const hit = (spec.targets?.(args) ?? []).map((t) => t.id).filter((id) => open.has(id));
   // Go's procedure (its kb-conflict-resolve skill): the reconciled version is written with
   // concept_write (or patched), committed on this server's side, then git_conflict_resolve
-  // with strategy ours takes it (docs/decisions.md, "Go's conflict procedure works").
+  // with strategy ours takes it (docs/decisions.md, "A `concept_write`/`concept_patch` of a
+  // conflicted concept is let through").
   if (hit.length > 0 && WRITES_RECONCILED.has(spec.name)) return;
   if (hit.length > 0)
     throw new KbError(

@@ -3,7 +3,7 @@
  * by the client yaml (`server_url`, default http://127.0.0.1:39273) owns its KBs' indexes, so
  * the CLI calls each KB's `reindex` tool on `/mcp/routed?kbs=<name>` instead of opening the
  * index beside it. The caller falls back to a local rebuild only when no server holds the KB
- * (docs/decisions.md, "reindex asks the running server").
+ * (docs/decisions.md, "`cartographer reindex` asks the server the client yaml names").
  */
 import { existsSync } from "node:fs";
 import { DEFAULT_SERVER_URL, loadConfig } from "../config.js";

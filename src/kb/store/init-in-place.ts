@@ -1,6 +1,6 @@
 /**
  * `initInPlace`: turns an existing, non-empty folder that is not a KB yet into one, as Go's
- * `init` does (docs/decisions.md, "init writes the layout into a non-empty folder"): the
+ * `init` does (docs/decisions.md, "`init` writes the KB layout into a non-empty folder"): the
  * layout files that are missing are written (`data/index.md`, `data/log.md`; an existing file is
  * never overwritten), git is initialised when the folder is not a repository, `.cartographer/`
  * is excluded, and one commit records it. A new repository's first commit holds every file of
