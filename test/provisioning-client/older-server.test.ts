@@ -1,7 +1,8 @@
 /**
  * Against a server from before provisioning (no `artifact_manifest`: the stand-in of
  * test/client answers `tool not found`, as the real call pipeline does), the commands keep
- * their old behaviour: entries and blocks are written, provisioning is a note, no lockfile.
+ * their old behaviour: entries and blocks are written, provisioning is a note; the lockfile
+ * records only connect's own sections (the entry and the block), no artifact.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connect, status, sync } from "../../src/client/commands.js";
@@ -20,7 +21,7 @@ afterEach(async () => {
 });
 
 describe("an older server without artifact_manifest", () => {
-  it("connect and sync write the entries, say provisioning is skipped, and write no lockfile", async () => {
+  it("connect and sync write the entries, say provisioning is skipped, and lock only the entries and blocks", async () => {
     const code = await connect(sb.io, {
       providers: ["claude", "codex"],
       serverUrl: server.url,
@@ -31,10 +32,17 @@ describe("an older server without artifact_manifest", () => {
       /note: the server has no artifact_manifest tool \(an older server\)/,
     );
     expect(await sb.exists(".claude.json")).toBe(true);
-    expect(await sb.exists(".cartographer-sync.lock.json")).toBe(false);
+    const lock = await sb.read(".cartographer-sync.lock.json");
+    const bindings = JSON.parse(lock).bindings as {
+      files: unknown[];
+      sections: { id: string }[];
+    }[];
+    expect(bindings.map((b) => b.files.length)).toEqual([0, 0]);
+    for (const b of bindings)
+      expect(b.sections.map((s) => s.id).sort()).toEqual(["connect:entry", "connect:instructions"]);
     sb.io.reset();
     expect(await sync(sb.io)).toBe(0);
-    expect(await sb.exists(".cartographer-sync.lock.json")).toBe(false);
+    expect(await sb.read(".cartographer-sync.lock.json")).toBe(lock);
   });
 
   it("status stays in sync and its JSON says provisioning was skipped", async () => {

@@ -67,19 +67,12 @@ export async function disconnect(io: CommandIo, opts: DisconnectOptions = {}): P
       }
       for (const o of stray) {
         if (o.scope !== "project") continue; // the user scope's entries go just below
-        await removeProvider(id, "project", config.server_name, io, o.project_dir).catch(
-          (err: unknown) =>
-            loggerFor(io).error(`${id}: ${(err as Error)?.message ?? String(err)}; left as it is`),
+        await removeProvider(io, config, o).catch((err: unknown) =>
+          loggerFor(io).error(`${id}: ${(err as Error)?.message ?? String(err)}; left as it is`),
         );
       }
       try {
-        const changed = await removeProvider(
-          id,
-          saved?.scope ?? "user",
-          config.server_name,
-          io,
-          saved?.project_dir,
-        );
+        const changed = await removeProvider(io, config, saved ?? { name: id });
         io.stdout.write(`${id}: ${changed ? "removed" : "nothing to remove"}\n`);
         done.push(id);
       } catch (err) {

@@ -1,5 +1,6 @@
 import { loadConfig, type ProviderBinding } from "../config.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
+import { applyBindings } from "../lib/apply-bindings.js";
 import { checkKnownKbs } from "../lib/bindings.js";
 import {
   type CommandIo,
@@ -11,7 +12,6 @@ import {
 } from "../lib/io.js";
 import { removeProvider } from "../provision/connection.js";
 import { prepareStep, topologyOf } from "../provision/step.js";
-import { applyBindings } from "./connect.js";
 
 /**
  * `cartographer reconnect`: disconnect + connect with the saved settings. The server is asked
@@ -40,13 +40,20 @@ export async function reconnect(io: CommandIo, opts: CommonOptions = {}): Promis
     const removed: ProviderBinding[] = [];
     for (const p of config.providers) {
       try {
-        await removeProvider(p.name, p.scope ?? "user", config.server_name, io, p.project_dir);
+        await removeProvider(io, config, p);
         removed.push(p);
       } catch (err) {
         loggerFor(io).error(`${p.name}: ${(err as Error)?.message ?? String(err)}; left as it is`);
       }
     }
-    const code = await applyBindings(io, loaded, config, removed, health, false, new Map(), step);
+    const code = await applyBindings(io, {
+      loaded,
+      config,
+      bindings: removed,
+      health,
+      dryRun: false,
+      provision: step,
+    });
     return removed.length < config.providers.length ? EXIT_ERROR : code;
   } catch (err) {
     return reportError(io, err);

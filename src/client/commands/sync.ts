@@ -1,6 +1,7 @@
 import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
 import { baseUrlOf, fetchHealth } from "../health.js";
+import { applyBindings } from "../lib/apply-bindings.js";
 import { checkKnownKbs } from "../lib/bindings.js";
 import {
   type CommandIo,
@@ -15,7 +16,6 @@ import { describeOrphan, orphanedLocks } from "../provision/orphans.js";
 import { readLock } from "../provision/run.js";
 import { type ProvisionFlags, prepareStep, topologyOf } from "../provision/step.js";
 import { withPinnedKeys } from "../provision/trust.js";
-import { applyBindings } from "./connect.js";
 
 export interface SyncOptions extends CommonOptions, ProvisionFlags {
   /** `--auto-trust`: unsigned KB artifacts accepted for this run only (not saved). */
@@ -60,16 +60,14 @@ export async function sync(io: CommandIo, opts: SyncOptions = {}): Promise<numbe
     // as it is; a server that cannot give them leaves the artifacts as they are (exit 2).
     const topology = topologyOf(baseUrlOf(config.server_url), health);
     const step = await prepareStep(io, config, config.providers, topology, opts);
-    return await applyBindings(
-      io,
+    return await applyBindings(io, {
       loaded,
       config,
-      config.providers,
+      bindings: config.providers,
       health,
-      false,
-      new Map(),
-      step,
-    );
+      dryRun: false,
+      provision: step,
+    });
   } catch (err) {
     return reportError(io, err);
   }

@@ -9,7 +9,8 @@
  * - one atomic write per file (temp + rename in the same directory, src/common/atomic-write.ts),
  *   mode 0755 / 0644 exactly; unchanged files are not touched (their mtime stays);
  * - a shared file gets all of our sections in one read-modify-write; a file that does not parse
- *   fails that file's sections only, and is left byte for byte;
+ *   fails that file's sections only, and is left byte for byte; a shared file that is a root of
+ *   its own may be a symlink that stays inside the anchors, written through (root-file.ts);
  * - pruning re-checks the bytes are still ours, then removes the file and the directories the
  *   engine created once they are empty, never a root.
  */
@@ -20,6 +21,7 @@ import { ESCAPE_NOTE, symlinkEscape } from "../symlink-escape.js";
 import { BlockedPath, dirsBetween, isUnder, readBytesNoFollow, rootOf } from "./disk.js";
 import { sha256Hex } from "./lockfile.js";
 import { type FileAction, type ProvisionPlan, type SectionAction, WRITES } from "./plan.js";
+import { readRootFile, writeRootFile } from "./root-file.js";
 
 export interface ApplyOutcome {
   /** Actions that did not happen: file path or section key → why. */
@@ -47,7 +49,7 @@ class DirMaker {
    */
   constructor(
     private readonly anchor: string,
-    private readonly anchors: readonly string[],
+    readonly anchors: readonly string[],
   ) {}
 
   /** Makes `file`'s parent directories from `root` down, refusing any non-directory component. */
@@ -136,12 +138,39 @@ async function writeFiles(
   await syncDirs(touched);
 }
 
-/** One read-modify-write per shared file, all of its sections or none. */
+/** The file's text with each action's section set or removed, in order. */
+function withSections(text: string | null, list: readonly SectionAction[]): string | null {
+  let out = text;
+  for (const a of list) out = a.section.write(out, a.kind === "remove" ? null : a.section.desired);
+  return out;
+}
+
+/** A shared file that is a root of its own, written through an inside link (root-file.ts). */
+async function writeRootSections(
+  file: string,
+  list: readonly SectionAction[],
+  anchors: readonly string[],
+): Promise<void> {
+  const before = await readRootFile(file, anchors);
+  const text = withSections(before, list) ?? "";
+  const mode = list.find((a) => a.section.mode !== undefined)?.section.mode;
+  const removeBare = list.some((a) => a.kind === "remove" && a.section.bare?.(text));
+  if (removeBare && before === null) return;
+  const unchanged = before === null ? text === "" : text === before;
+  if (unchanged && mode === undefined && !removeBare) return;
+  await writeRootFile(file, text, { anchors, removeBare, ...(mode !== undefined ? { mode } : {}) });
+}
+
+/**
+ * One read-modify-write per shared file, all of its sections or none. `stopAtFailure`: the
+ * files after a failed one are not written (connect's entry before its instructions block).
+ */
 async function writeSections(
   actions: SectionAction[],
   roots: readonly string[],
   dirs: DirMaker,
   failed: ApplyOutcome["failed"],
+  stopAtFailure: boolean,
 ) {
   const byFile = new Map<string, SectionAction[]>();
   for (const a of actions) {
@@ -149,23 +178,34 @@ async function writeSections(
     list.push(a);
     byFile.set(a.section.file, list);
   }
+  let stopped: string | undefined;
   for (const [file, list] of byFile) {
+    if (stopped !== undefined) {
+      for (const a of list) failed.set(a, `not written: ${stopped} failed first`);
+      continue;
+    }
+    // A root file's failure is told in the client writer's own words (atomic-file.ts).
+    let rootFile = false;
     try {
-      await dirs.ensure(requireRoot(file, roots), file);
+      const root = requireRoot(file, roots);
+      rootFile = root === file;
+      if (rootFile) {
+        await writeRootSections(file, list, dirs.anchors);
+        continue;
+      }
+      await dirs.ensure(root, file);
       await assertReplaceable(file);
       const before = await readBytesNoFollow(file);
-      let text: string | null = before === null ? null : before.toString("utf8");
-      for (const a of list) {
-        const target = a.kind === "remove" ? null : a.section.desired;
-        text = a.section.write(text, target);
-      }
+      const text = withSections(before === null ? null : before.toString("utf8"), list);
       // A new shared file (settings.json, ~/.claude.json) is private, as the tools make theirs.
       const mode = before === null ? 0o600 : (await fs.lstat(file)).mode & 0o777;
       const unchanged =
         before === null ? text === null || text === "" : text === before.toString("utf8");
       if (text !== null && !unchanged) await writeFileAtomic(file, text, { mode });
     } catch (err) {
-      for (const a of list) failed.set(a, message(err));
+      const why = rootFile ? ((err as Error)?.message ?? String(err)) : message(err);
+      for (const a of list) failed.set(a, why);
+      if (stopAtFailure) stopped = file;
     }
   }
 }
@@ -232,6 +272,7 @@ export async function applyProvision(
   roots: readonly string[],
   anchor: string,
   anchors: readonly string[] = [anchor],
+  stopAtFailure = false,
 ): Promise<ApplyOutcome> {
   const failed: ApplyOutcome["failed"] = new Map();
   const dirs = new DirMaker(anchor, anchors);
@@ -248,6 +289,7 @@ export async function applyProvision(
     roots,
     dirs,
     failed,
+    stopAtFailure,
   );
   await pruneFiles(
     plan.files.filter((f) => f.kind === "prune"),

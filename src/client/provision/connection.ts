@@ -1,16 +1,23 @@
-import { promises as fs } from "node:fs";
-import path from "node:path";
-import { readTextOrNull, writeFileAtomic } from "../atomic-file.js";
-import type { ClientConfig, ProviderId, Scope } from "../config.js";
-import { ConfigError } from "../errors.js";
-import { applyBlock, type KbDigest, removeBlock, renderBlock } from "../instructions.js";
+/**
+ * Connect's own part of a provider, through the provisioning engine (connection-run.ts): the
+ * cartographer entries, the provider's former MCP files cleared of ours, the instructions block
+ * describing the KBs — written, checked against symlinks and recorded in the lockfile like the
+ * artifacts, and reported in connect's own words.
+ */
+import { readTextOrNull } from "../atomic-file.js";
+import type { ClientConfig, ProviderBinding } from "../config.js";
+import { type KbDigest, renderBlock } from "../instructions.js";
 import { type DigestResult, type DigestTarget, describeKbs } from "../kb-digest.js";
-import { isBareConfig, removeEmptyDirs } from "../leftovers.js";
 import { type CommandIo, tilde } from "../lib/io.js";
-import { symlinkEscape } from "../symlink-escape.js";
-import { isOwnedEntry } from "../topology.js";
-import type { ProviderPlan } from "./provider-plan.js";
-import { PROVIDERS, type ProviderAdapter, type ProviderFiles } from "./targets/index.js";
+import { type ConnectionRun, failureOf, runConnection } from "./connection-run.js";
+import { type SectionAction, WRITES } from "./plan.js";
+import { type ProviderPlan, providerFiles } from "./provider-plan.js";
+import {
+  BLOCK_SECTION,
+  type ConnectionSpec,
+  connectionRender,
+  ENTRY_SECTION,
+} from "./targets/connection-sections.js";
 
 function originOf(url: string): string {
   try {
@@ -43,14 +50,6 @@ export function bearerHeaders(config: ClientConfig, io: CommandIo): Record<strin
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
-/**
- * The folders a provider's files belong to: the user's home, and the project directory of a
- * project binding. A write through a symlink that leaves them is refused (symlink-escape.ts).
- */
-export function writeAnchors(io: CommandIo, projectDir?: string): string[] {
-  return projectDir === undefined ? [io.home] : [io.home, projectDir];
-}
-
 /** Describes each distinct target set once per command run. */
 export class DigestCache {
   private readonly cache = new Map<string, Promise<DigestResult>>();
@@ -81,11 +80,11 @@ export class ProviderFailure extends Error {
 }
 
 /**
- * Writes one provider: removes every entry name the client may own (both shapes, D187) that
- * the live shape does not reuse, writes the live entries, then the instructions block.
- * `instructions`: each KB's `instructions.md` as the trust gate accepted it (kb → text); a KB
- * without one gets no instructions in the block (docs/decisions.md, Client).
- * In dry-run mode prints what would change and writes nothing.
+ * Writes one provider's connect part: every entry name the client may own (both shapes, D187)
+ * that the live shape does not reuse removed, the live entries written, the former MCP files
+ * cleared of ours, then the instructions block. `instructions`: each KB's `instructions.md` as
+ * the trust gate accepted it (kb → text); a KB without one gets no instructions in the block
+ * (docs/decisions.md, Client). In dry-run mode prints what would change and writes nothing.
  */
 export async function applyPlan(
   plan: ProviderPlan,
@@ -116,6 +115,30 @@ function withInstructions(kb: KbDigest, instructions: ReadonlyMap<string, string
   return text === undefined ? rest : { ...rest, instructions: text };
 }
 
+/** Connect's action for section `id` of `file` in a run. */
+function actionOf(run: ConnectionRun, file: string, id: string): SectionAction | undefined {
+  return run.plan.sections.find((a) => a.section.file === file && a.section.id === id);
+}
+
+/** Throws why `a` did not happen, if it did not. */
+function mustHaveHappened(run: ConnectionRun, a: SectionAction | undefined): void {
+  const why = a && failureOf(run, a);
+  if (why !== undefined) throw new Error(why);
+}
+
+/**
+ * The entries the file holds now (name → URL), for the warning about replacing one; empty when
+ * it cannot be read or parsed — the plan reports that.
+ */
+async function presentEntries(plan: ProviderPlan): Promise<Map<string, string | undefined>> {
+  try {
+    const text = await readTextOrNull(plan.files.config);
+    return plan.adapter.listEntries(text, plan.files.config);
+  } catch {
+    return new Map();
+  }
+}
+
 async function applyPlanSteps(
   plan: ProviderPlan,
   config: ClientConfig,
@@ -127,11 +150,7 @@ async function applyPlanSteps(
 ): Promise<string[]> {
   const warnings: string[] = [];
   const { adapter, files } = plan;
-  const text = await readTextOrNull(files.config);
-  const present = adapter.listEntries(text, files.config);
-  const owned = [...present]
-    .filter(([name, url]) => isOwnedEntry(config.server_name, name, url))
-    .map(([name]) => name);
+  const present = await presentEntries(plan);
   for (const entry of plan.entries) {
     // The name is ours, but an entry someone wrote for another server (or a local command)
     // deserves a word before it is pointed here.
@@ -143,23 +162,41 @@ async function applyPlanSteps(
       );
     }
   }
-  const next = adapter.applyEntries(text, files.config, owned, plan.entries, plan.auth);
-  const mode = adapter.fileMode(plan.auth);
-  const within = writeAnchors(
-    io,
-    plan.scope === "project" ? (plan.binding.project_dir ?? io.cwd) : undefined,
-  );
+  const digest = await digestOf(digestTargets(plan, routed));
+  const block = renderBlock({
+    serverName: config.server_name,
+    provider: adapter.id,
+    routed,
+    entries: plan.entries,
+    ...(digest.tools ? { tools: digest.tools } : {}),
+    kbs: digest.kbs,
+  });
+  const spec: ConnectionSpec = {
+    provider: adapter,
+    files,
+    serverName: config.server_name,
+    entries: plan.entries,
+    auth: plan.auth,
+    block,
+  };
+  const run = await runConnection(io, config, plan.binding, connectionRender(spec), !dryRun);
+  const entry = actionOf(run, files.config, ENTRY_SECTION);
+  mustHaveHappened(run, entry);
   const names = plan.entries.map((e) => `${e.name} → ${e.url}`).join(", ");
   if (dryRun) {
     io.stdout.write(`${adapter.id}: would write ${tilde(io, files.config)}: ${names}\n`);
-  } else if (next !== text || mode !== undefined) {
-    await writeFileAtomic(files.config, next, { ...(mode !== undefined ? { mode } : {}), within });
+  } else if (entry && WRITES.has(entry.kind)) {
     wroteConfig();
     io.stdout.write(`${adapter.id}: wrote ${tilde(io, files.config)}: ${names}\n`);
   } else {
     io.stdout.write(`${adapter.id}: ${tilde(io, files.config)} already in sync\n`);
   }
-  if (!dryRun) await clearLegacy(adapter, files, config.server_name, io, within);
+  for (const file of dryRun ? [] : (files.legacyConfigs ?? [])) {
+    const legacy = actionOf(run, file, ENTRY_SECTION);
+    mustHaveHappened(run, legacy);
+    if (legacy?.kind === "remove")
+      io.stdout.write(`${adapter.id}: removed its entries from the old ${tilde(io, file)}\n`);
+  }
   if (plan.auth.literalToken && !dryRun) {
     io.stdout.write(
       `${adapter.id}: the token itself is written in ${tilde(io, files.config)} (this provider cannot reference an env var); the file is mode 0600\n`,
@@ -169,110 +206,36 @@ async function applyPlanSteps(
       `${adapter.label} cannot reference $${config.token_env}: no token written to ${tilde(io, files.config)}; pass --write-token to write it (file mode 0600)`,
     );
   }
-  const digest = await digestOf(digestTargets(plan, routed));
   warnings.push(...digest.warnings);
-  const block = renderBlock({
-    serverName: config.server_name,
-    provider: adapter.id,
-    routed,
-    entries: plan.entries,
-    ...(digest.tools ? { tools: digest.tools } : {}),
-    kbs: digest.kbs,
-  });
-  const doc = await readTextOrNull(files.instructions);
-  const nextDoc = applyBlock(doc, block, config.server_name, adapter.id);
+  mustHaveHappened(run, actionOf(run, files.instructions, BLOCK_SECTION));
   if (dryRun) {
     io.stdout.write(
       `${adapter.id}: would update the instructions block in ${tilde(io, files.instructions)}\n`,
     );
-  } else if (nextDoc !== doc) {
-    await writeFileAtomic(files.instructions, nextDoc, { within });
   }
   return warnings;
 }
 
 /**
- * Removes the entries the client owns from one MCP file; true when the file changed. A file
- * left with nothing but the empty container is removed, with the folders it leaves empty.
- */
-async function removeOwnedEntries(
-  adapter: ProviderAdapter,
-  file: string,
-  serverName: string,
-  within: readonly string[],
-): Promise<boolean> {
-  const text = await readTextOrNull(file);
-  if (text === null) return false;
-  const owned = [...adapter.listEntries(text, file)]
-    .filter(([name, url]) => isOwnedEntry(serverName, name, url))
-    .map(([name]) => name);
-  if (owned.length === 0) return false;
-  const next = adapter.applyEntries(text, file, owned, [], {});
-  if (isBareConfig(next)) await removeLeftover(file, next, within);
-  else await writeFileAtomic(file, next, { within });
-  return true;
-}
-
-/**
- * Removes a file of ours that holds nothing else (`rest`), then the folders it leaves empty.
- * A symlinked file (a dotfiles repository) is written through with `rest` instead: removing
- * the link would leave our entries in its target.
- */
-async function removeLeftover(
-  file: string,
-  rest: string,
-  within: readonly string[],
-): Promise<void> {
-  const escaped = symlinkEscape(file, within);
-  if (escaped !== undefined) throw new ConfigError(`${escaped}; nothing is removed through it`);
-  if ((await fs.lstat(file).catch(() => null))?.isSymbolicLink()) {
-    await writeFileAtomic(file, rest, { within });
-    return;
-  }
-  await fs.rm(file, { force: true });
-  await removeEmptyDirs(path.dirname(file), within);
-}
-
-/** Clears our entries from the provider's former MCP file locations (see legacyConfigs). */
-async function clearLegacy(
-  adapter: ProviderAdapter,
-  files: ProviderFiles,
-  serverName: string,
-  io: CommandIo,
-  within: readonly string[],
-): Promise<boolean> {
-  let changed = false;
-  for (const file of files.legacyConfigs ?? []) {
-    if (await removeOwnedEntries(adapter, file, serverName, within)) {
-      io.stdout.write(`${adapter.id}: removed its entries from the old ${tilde(io, file)}\n`);
-      changed = true;
-    }
-  }
-  return changed;
-}
-
-/**
- * Removes every entry the client may own and its instructions block, and the files and
- * folders that leaves empty (leftovers.ts). Idempotent.
+ * Removes every entry the client may own (from the MCP file and its former places) and its
+ * instructions block, and the files and folders that leaves empty (leftovers.ts), through the
+ * engine. Idempotent; true when something was removed. Throws the first failure.
  */
 export async function removeProvider(
-  id: ProviderId,
-  scope: Scope,
-  serverName: string,
   io: CommandIo,
-  projectDir?: string,
+  config: ClientConfig,
+  binding: ProviderBinding,
 ): Promise<boolean> {
-  const adapter = PROVIDERS[id];
-  const files = adapter.paths(scope, io.home, projectDir ?? io.cwd, io.env);
-  const within = writeAnchors(io, scope === "project" ? (projectDir ?? io.cwd) : undefined);
-  let changed = await removeOwnedEntries(adapter, files.config, serverName, within);
-  if (await clearLegacy(adapter, files, serverName, io, within)) changed = true;
-  const doc = await readTextOrNull(files.instructions);
-  const nextDoc = removeBlock(doc, serverName, id);
-  if (doc !== null && nextDoc !== doc) {
-    if (nextDoc === null) await removeLeftover(files.instructions, "", within);
-    else await writeFileAtomic(files.instructions, nextDoc, { within });
-    changed = true;
-  }
-  return changed;
+  const { adapter, files } = providerFiles(binding, io);
+  const spec: ConnectionSpec = {
+    provider: adapter,
+    files,
+    serverName: config.server_name,
+    entries: [],
+    auth: {},
+    block: null,
+  };
+  const run = await runConnection(io, config, binding, connectionRender(spec), true);
+  for (const a of run.plan.sections) mustHaveHappened(run, a);
+  return run.plan.sections.some((a) => a.kind === "remove");
 }

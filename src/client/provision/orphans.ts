@@ -8,6 +8,7 @@
 
 import type { ClientConfig, ProviderBinding } from "../config.js";
 import { type CommandIo, tilde } from "../lib/io.js";
+import { splitLock } from "./lock-parts.js";
 import type { BindingKey, BindingLock, Lockfile } from "./lockfile.js";
 import { bindingKey, renderContext } from "./provision.js";
 
@@ -27,7 +28,12 @@ export function orphanedLocks(
   running: readonly ProviderBinding[] = [],
 ): BindingLock[] {
   const owned = [...config.providers, ...running].map((b) => keyOf(io, config, b));
-  return lock.bindings.filter((l) => !owned.some((k) => sameKey(k, l)));
+  // Connect's own records (its entry, its block) alone make no orphan: status and disconnect
+  // find those from the provider files, as they always did (lock-parts.ts).
+  return lock.bindings
+    .filter((l) => !owned.some((k) => sameKey(k, l)))
+    .map((l) => splitLock(l).artifacts)
+    .filter((l): l is BindingLock => l !== undefined);
 }
 
 /** The binding that reaches a lock entry's records again (disconnect of an orphan). */

@@ -158,6 +158,7 @@ function planSection(
   const base: SectionAction = { kind: "unchanged", section };
   if (locked) base.locked = locked;
   if (section.desired !== null) base.desiredSha = sha256Hex(section.desired);
+  if (section.converge) return planConverge(base, disk);
   if (section.desired === null && !locked) return undefined;
   if (locked && touches(locked.origins, input.held)) return { ...base, kind: "held" };
   const why = locked ? revokedWhy(locked.origins, input.revoked) : undefined;
@@ -174,6 +175,22 @@ function planSection(
   if (current === null) return { ...base, kind: "gone" };
   if (current === locked?.sha256) return { ...base, kind: "remove" };
   return force ? { ...base, kind: "remove", forced: true } : { ...base, kind: "orphan" };
+}
+
+/** Connect's own part: made to match, whatever the disk holds (types.ts `converge`). */
+function planConverge(
+  base: SectionAction,
+  disk: DiskSection | undefined,
+): SectionAction | undefined {
+  if (!disk || disk.state === "error") return { ...base, kind: "error", why: disk?.why ?? "" };
+  const current = disk.current === null ? null : sha256Hex(disk.current);
+  if (base.desiredSha !== undefined) {
+    if (current === base.desiredSha) return base;
+    if (current !== null) return { ...base, kind: "update" };
+    return { ...base, kind: base.locked ? "restore" : "create" };
+  }
+  if (current !== null) return { ...base, kind: "remove" };
+  return base.locked ? { ...base, kind: "gone" } : undefined;
 }
 
 /** The plan for one provider binding. Files in path order; every locked path is covered. */

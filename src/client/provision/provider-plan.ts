@@ -24,6 +24,16 @@ export interface ProviderPlan {
   kbs: string[];
 }
 
+/** A binding's provider and the files it writes at the binding's scope (throws ConfigError). */
+export function providerFiles(
+  binding: Pick<ProviderBinding, "name" | "scope" | "project_dir">,
+  io: CommandIo,
+): { adapter: ProviderAdapter; files: ProviderFiles } {
+  const adapter = PROVIDERS[binding.name];
+  const scope = binding.scope ?? "user";
+  return { adapter, files: adapter.paths(scope, io.home, binding.project_dir ?? io.cwd, io.env) };
+}
+
 /**
  * Builds a provider's plan. `forWrite` demands the literal token when the user opted into
  * writing it (Antigravity); for checks a placeholder stands in, since only presence is compared.
@@ -35,9 +45,8 @@ export function planProvider(
   io: CommandIo,
   forWrite: boolean,
 ): ProviderPlan {
-  const adapter = PROVIDERS[binding.name];
+  const { adapter, files } = providerFiles(binding, io);
   const scope = binding.scope ?? "user";
-  const files = adapter.paths(scope, io.home, binding.project_dir ?? io.cwd, io.env);
   const bindingKbs = binding.kbs ?? [];
   const entries = expectedEntries({
     base: topology.base,

@@ -10,23 +10,17 @@ import { removeEmptyDirs } from "../leftovers.js";
 import type { CommandIo } from "../lib/io.js";
 import { boundKbs } from "../topology.js";
 import { type ApplyOutcome, applyProvision, pruneDirs } from "./apply.js";
-import {
-  ancestorProblem,
-  BlockedPath,
-  DirCache,
-  readBytesNoFollow,
-  readDiskFiles,
-  rootOf,
-} from "./disk.js";
+import { DirCache, readDiskFiles } from "./disk.js";
+import { joinLock, splitLock } from "./lock-parts.js";
 import { type BindingKey, type BindingLock, findBinding, type Lockfile } from "./lockfile.js";
 import { mergeArtifacts } from "./merge.js";
 import { heldPaths, nextBindingLock } from "./next-lock.js";
-import { type DiskSection, type ProvisionPlan, planProvision, sectionKey } from "./plan.js";
+import { type ProvisionPlan, planProvision } from "./plan.js";
+import { readSections } from "./read-sections.js";
 import type {
   Artifact,
   HeldArtifact,
   KbManifest,
-  ManagedSection,
   ProvisionTarget,
   RenderContext,
   TrustDecision,
@@ -83,40 +77,6 @@ export function renderContext(
 
 export function bindingKey(ctx: RenderContext, provider: ProviderBinding["name"]): BindingKey {
   return { provider, scope: ctx.scope, dir: ctx.scope === "user" ? ctx.home : ctx.projectDir };
-}
-
-/** Our part of every shared file, read once per file, never through a symlink. */
-async function readSections(
-  sections: readonly ManagedSection[],
-  roots: readonly string[],
-  cache: DirCache,
-): Promise<Map<string, DiskSection>> {
-  const texts = new Map<string, Promise<string | null>>();
-  const textOf = (file: string) => {
-    let hit = texts.get(file);
-    if (!hit) {
-      hit = (async () => {
-        const root = rootOf(file, roots);
-        if (!root) throw new BlockedPath(`${file} is outside the provider's folders`);
-        const problem = ancestorProblem(root, file, cache);
-        if (problem === "absent") return null;
-        if (problem) throw new BlockedPath(problem);
-        const bytes = await readBytesNoFollow(file);
-        return bytes === null ? null : bytes.toString("utf8");
-      })();
-      texts.set(file, hit);
-    }
-    return hit;
-  };
-  const out = new Map<string, DiskSection>();
-  for (const s of sections) {
-    try {
-      out.set(sectionKey(s.file, s.id), { state: "ok", current: s.read(await textOf(s.file)) });
-    } catch (err) {
-      out.set(sectionKey(s.file, s.id), { state: "error", why: (err as Error).message });
-    }
-  }
-  return out;
 }
 
 /**
@@ -187,7 +147,8 @@ export async function runBinding(
   // Rendering nothing (disconnect, doctor) means no bootstrap hook either: it is ours to remove.
   if (opts.empty) ctx.bootstrapHook = false;
   const key = bindingKey(ctx, binding.name);
-  const locked = findBinding(lock, key);
+  // Connect's own records are its step's business (connection-run.ts): kept as they are.
+  const { artifacts: locked, connection } = splitLock(findBinding(lock, key));
   let artifacts: Artifact[] = [];
   let held: HeldArtifact[] = [];
   if (!opts.empty) {
@@ -201,12 +162,13 @@ export async function runBinding(
     ctx.ownedSections = locked.sections.map((s) => ({ file: s.file, id: s.id }));
   const render = opts.targetFor(binding.name).render(artifacts, ctx);
   const roots = render.roots;
-  const cache = new DirCache([key.dir, io.home]);
+  const anchors = [key.dir, io.home];
+  const cache = new DirCache(anchors);
   const paths = [
     ...new Set([...render.files.map((f) => f.path), ...(locked?.files ?? []).map((f) => f.path)]),
   ];
   const disk = await readDiskFiles(paths, roots, cache);
-  const sections = await readSections(render.sections, roots, cache);
+  const sections = await readSections(render.sections, roots, cache, anchors);
   const plan = planProvision({
     render,
     lock: locked,
@@ -220,7 +182,7 @@ export async function runBinding(
   let outcome: ApplyOutcome | undefined;
   let dirs = locked?.dirs ?? [];
   if (opts.write) {
-    outcome = await applyProvision(plan, roots, key.dir, [key.dir, io.home]);
+    outcome = await applyProvision(plan, roots, key.dir, anchors);
     dirs = await pruneDirs([...dirs, ...outcome.createdDirs], heldPaths(plan, outcome), roots);
     // Disconnect: a root folder left empty (`~/.agents/skills`) goes too, with empty parents.
     if (opts.empty) for (const root of roots) await removeEmptyDirs(root, [key.dir]);
@@ -233,7 +195,7 @@ export async function runBinding(
     revisions[kb] = revision;
     if (locked && locked.revisions[kb] !== revision) changedKbs.push(kb);
   }
-  const next = opts.empty
+  const artifactsNext = opts.empty
     ? null
     : nextBindingLock({
         key,
@@ -243,6 +205,7 @@ export async function runBinding(
         dirs,
         trusted: kbs.filter((kb) => config.trust?.includes(kb)),
       });
+  const next = joinLock(key, artifactsNext, connection);
   return {
     binding,
     key,

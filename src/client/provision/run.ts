@@ -49,7 +49,7 @@ const EMPTY: Prepared = {
  * `<lockfile>.lock` (src/common/process-lock.ts; a dead holder's lock is taken over), waiting up to
  * `waitMs` for another run to finish.
  */
-async function holdRunLock(io: CommandIo, waitMs: number): Promise<HeldLock> {
+export async function holdRunLock(io: CommandIo, waitMs: number): Promise<HeldLock> {
   const file = `${lockfilePath(io.home)}.lock`;
   const opts = {
     label: "provisioning",
@@ -87,10 +87,10 @@ function goLockMessage(io: CommandIo, movedTo: string | null): string {
  * Reads the lockfile for a run. A Go client's lockfile reads as empty: a writing run moves it
  * aside (never deleting it) and warns once; a report-only run adds a note and touches nothing.
  */
-async function readLockForRun(
+export async function readLockForRun(
   io: CommandIo,
   write: boolean,
-  result: ProvisionResult,
+  result: Pick<ProvisionResult, "notes">,
 ): Promise<Lockfile> {
   const file = lockfilePath(io.home);
   const { lock, go } = await readLockfileState(file, tilde(io, file));

@@ -139,6 +139,16 @@ export interface ManagedSection {
   /** `text` with our part set to `section` (null removes it); every other byte kept where possible. */
   write(text: string | null, section: string | null): string;
   origins: string[];
+  /**
+   * Connect's own part (the cartographer entry, the instructions block): written whenever it
+   * differs and removed whenever `desired` is null, lock record or not — never kept as the
+   * user's (targets/connection-sections.ts).
+   */
+  converge?: boolean;
+  /** True when a file our removal left holds nothing of anyone's: the file is removed then. */
+  bare?(text: string): boolean;
+  /** The mode every write of the file sets (0600 when a literal token is written). */
+  mode?: number;
 }
 
 export interface RenderResult {
