@@ -43,6 +43,10 @@ const key = (
   env?: string,
 ): GoKey => (env ? { section, name, status, note, env } : { section, name, status, note });
 
+/** The variables of the `sops` keys (sops-keys.ts reads them; the migration table names them). */
+export const SOPS_AGE_KEY_FILE_VAR = "CARTOGRAPHER_SOPS_AGE_KEY_FILE";
+export const SOPS_AGE_KEY_DIR_VAR = "CARTOGRAPHER_SOPS_AGE_KEY_DIR";
+
 const GIT_SERVER_PROFILE = "server git profile here (Go's working branch + GitHub PR boundary)";
 
 export const GO_KEYS: readonly GoKey[] = [
@@ -176,14 +180,14 @@ export const GO_KEYS: readonly GoKey[] = [
     "age_key_file",
     "implemented",
     "fallback key of every KB without one",
-    "CARTOGRAPHER_SOPS_AGE_KEY_FILE",
+    SOPS_AGE_KEY_FILE_VAR,
   ),
   key(
     "sops",
     "age_key_dir",
     "implemented",
     "`<dir>/<kb name>.age` when it exists, before age_key_file",
-    "CARTOGRAPHER_SOPS_AGE_KEY_DIR",
+    SOPS_AGE_KEY_DIR_VAR,
   ),
   key("tools", "profile", "implemented", "an unknown profile is an error (Go fell back to agent)"),
   key("mcp", "tool_prefix_mode", "deprecated", "tools are never prefixed (D288)"),

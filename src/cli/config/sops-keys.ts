@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { SOPS_AGE_KEY_DIR_VAR, SOPS_AGE_KEY_FILE_VAR } from "./go-keys.js";
 import type { Settings } from "./pick.js";
 import type { FileConfig } from "./schema.js";
 import type { KbMountSpec } from "./types.js";
@@ -28,11 +29,11 @@ export function applySopsKeys(
   warnings: string[],
 ): KbMountSpec[] {
   const dirSetting = settings.pick({
-    env: "CARTOGRAPHER_SOPS_AGE_KEY_DIR",
+    env: SOPS_AGE_KEY_DIR_VAR,
     key: ["sops.age_key_dir", sops?.age_key_dir],
   })?.value;
   const fileSetting = settings.pick({
-    env: "CARTOGRAPHER_SOPS_AGE_KEY_FILE",
+    env: SOPS_AGE_KEY_FILE_VAR,
     key: ["sops.age_key_file", sops?.age_key_file],
   })?.value;
   return kbs.map((kb) => {
