@@ -12,7 +12,7 @@ import { createCartographer } from "../../src/mcp/app.js";
 import type { MountedKb } from "../../src/runtime/mount.js";
 import { allTools } from "../../src/tools/registry.js";
 import { type TempMounts, tempMounts } from "../mcp/helpers.js";
-import { callTool } from "../tools/helpers.js";
+import { callTool } from "../support/tool-kb.js";
 
 /** Token values (test-only) and the principals they stand for. */
 export const TOKENS = {

@@ -6,9 +6,9 @@ import { execFileSync } from "node:child_process";
 import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { KbStore, WritePlan } from "../../src/kb/core/api.js";
+import type { KbSettings } from "../../src/kb/core/types.js";
 import { initKb } from "../../src/kb/store/init.js";
 import { openKb } from "../../src/kb/store/store.js";
-import type { KbSettings } from "../../src/kb/core/types.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
 import { tempDir } from "../support/temp-dir.js";
 

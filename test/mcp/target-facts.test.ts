@@ -6,7 +6,7 @@ import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { buildAuthRequest } from "../../src/mcp/target-facts.js";
 import { toolsFor } from "../../src/tools/registry.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
-import { makeTempKb, type TempKb } from "../tools/helpers.js";
+import { makeTempKb, type TempKb } from "../support/tool-kb.js";
 
 /** The real store, counting the reads buildAuthRequest makes through it. */
 function counting(store: KbStore): { store: KbStore; reads: () => number } {

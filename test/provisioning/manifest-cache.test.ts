@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { artifactTreeStamp, RACY_MS } from "../../src/kb/store/artifact-stamp.js";
 import { assetTools } from "../../src/tools/families/assets.js";
 import { provisioningTools } from "../../src/tools/families/provisioning.js";
-import { callTool, makeTempKb, type TempKb, tool } from "../tools/helpers.js";
+import { callTool, makeTempKb, type TempKb, tool } from "../support/tool-kb.js";
 
 const TOOLS = [...provisioningTools, ...assetTools];
 const SKILL = "---\nname: deploy\ndescription: Deploys.\nversion: 1\n---\nStep AAAA\n";

@@ -12,17 +12,17 @@ import {
   manifestRevision,
   verifyArtifactSignature,
 } from "../../src/common/provisioning/artifact-sign.js";
-import { openKb } from "../../src/kb/store/store.js";
 import type { KbSettings, Visibility } from "../../src/kb/core/types.js";
+import { openKb } from "../../src/kb/store/store.js";
 import type { Logger } from "../../src/logger.js";
+import { KbRuntime } from "../../src/runtime/kb-runtime.js";
 import { openKbIndex } from "../../src/search/index.js";
 import { assetTools } from "../../src/tools/families/assets.js";
 import { provisioningTools } from "../../src/tools/families/provisioning.js";
-import { KbRuntime } from "../../src/runtime/kb-runtime.js";
 import { GO_FIXTURE_KB } from "../support/fixture.js";
 import { git } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../tools/helpers.js";
+import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../support/tool-kb.js";
 
 interface WireFile {
   path: string;

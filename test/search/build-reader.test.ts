@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readIndexDocs } from "../../src/kb/store/index-read.js";
 import type { MapDescriptor } from "../../src/kb/core/types.js";
+import { readIndexDocs } from "../../src/kb/store/index-read.js";
 import { memoryLogger } from "../../src/logger.js";
 import { ReadWorkerPool, takePreparedRow } from "../../src/search/build-reader.js";
 import { prepareRow } from "../../src/search/rows.js";

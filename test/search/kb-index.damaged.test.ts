@@ -8,13 +8,13 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KbStore } from "../../src/kb/core/api.js";
-import { openKb } from "../../src/kb/store/store.js";
 import { VISIBLE_ALL } from "../../src/kb/core/types.js";
+import { openKb } from "../../src/kb/store/store.js";
 import { memoryLogger } from "../../src/logger.js";
 import { kbIndexPath, openKbIndex, rebuildKbIndex } from "../../src/search/index.js";
 import { buildKbIndex, openKbIndexFile, refreshKbIndex } from "../../src/search/kb-index.js";
 import type { SqliteSearchIndex } from "../../src/search/sqlite-index.js";
-import { makeTempKb, type TempKb, testSettings } from "../tools/helpers.js";
+import { makeTempKb, type TempKb, testSettings } from "../support/tool-kb.js";
 
 const CONCEPTS = 150;
 let kb: TempKb;

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { contentHash } from "../../src/kb/core/hash.js";
-import { initKb, openKb } from "../../src/kb/store/store.js";
 import { VISIBLE_ALL } from "../../src/kb/core/types.js";
+import { initKb, openKb } from "../../src/kb/store/store.js";
 import { openKbIndex } from "../../src/search/kb-index.js";
 import { useTempDirs } from "../support/temp-dir.js";
 

@@ -5,8 +5,8 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { initKb } from "../../src/kb/store/init.js";
 import type { KbSettings } from "../../src/kb/core/types.js";
+import { initKb } from "../../src/kb/store/init.js";
 
 export const TEST_AUTHOR = { name: "Cartographer Test", email: "test@cartographer.invalid" };
 

@@ -185,7 +185,7 @@ describe("documented errors through the surface", () => {
       const r = await plain.call("artifact_write", { path: "a.txt", content: "x" });
       expect(r.isError).toBe(true);
       // Not registered for this KB (enabledFor): the surface answers as for any unknown tool;
-      // the handler's own not_configured is covered by test/tools/assets.test.ts.
+      // the handler's own not_configured is covered by test/tools/families/assets.test.ts.
       expect(textOf(r)).toBe("tool not found: artifact_write");
     } finally {
       await plain.cleanup();

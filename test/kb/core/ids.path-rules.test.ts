@@ -7,8 +7,8 @@ import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validateId } from "../../../src/kb/core/ids.js";
 import { normalizeRelPath } from "../../../src/common/paths.js";
+import { validateId } from "../../../src/kb/core/ids.js";
 import { fails, freshKb, gitIn, PNG, run, type TempKb } from "../helpers.js";
 
 let kb: TempKb;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { extractLinks, extractSection, outline, rewriteLinks } from "../../../src/kb/core/markdown.js";
+import {
+  extractLinks,
+  extractSection,
+  outline,
+  rewriteLinks,
+} from "../../../src/kb/core/markdown.js";
 
 const body = [
   "# Title",

@@ -1,9 +1,9 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { applyChanges } from "../../../src/kb/store/apply.js";
 import { isKbError } from "../../../src/common/errors.js";
 import { AsyncLock } from "../../../src/kb/locks/async-lock.js";
+import { applyChanges } from "../../../src/kb/store/apply.js";
 import { initKb, openKb } from "../../../src/kb/store/store.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { AUTHOR, commitCount, gitIn, settingsFor } from "../helpers.js";

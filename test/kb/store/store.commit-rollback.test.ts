@@ -7,8 +7,8 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isKbError } from "../../../src/common/errors.js";
-import { openKbIndex } from "../../../src/search/kb-index.js";
 import { KbRuntime } from "../../../src/runtime/kb-runtime.js";
+import { openKbIndex } from "../../../src/search/kb-index.js";
 import { commitCount, fails, fixtureKb, gitIn, run, type TempKb } from "../helpers.js";
 
 let kb: TempKb;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allTools } from "../../../src/tools/registry.js";
 import { seedKb } from "../../support/kb.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { callTool, makeTempKb, type TempKb } from "../../tools/helpers.js";
+import { callTool, makeTempKb, type TempKb } from "../../support/tool-kb.js";
 
 const SECRET_WORD = "zebracanary";
 const SECRET_TITLE = "Outside Secret Title";

@@ -7,7 +7,11 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../../src/kb/core/types.js";
-import { type OffThread, offThreadFor, RankThread } from "../../../src/search/ranking/rank-thread.js";
+import {
+  type OffThread,
+  offThreadFor,
+  RankThread,
+} from "../../../src/search/ranking/rank-thread.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { doc } from "../docs.js";

@@ -8,10 +8,10 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../../src/kb/core/types.js";
 import { bm25Bound, readVarint } from "../../../src/search/ranking/score-bound.js";
+import { type Ranker, topRanked } from "../../../src/search/ranking/top-ranked.js";
 import { TRUE_SQL } from "../../../src/search/sql-fragment.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
 import { StatementCache } from "../../../src/search/statement-cache.js";
-import { type Ranker, topRanked } from "../../../src/search/ranking/top-ranked.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { doc } from "../docs.js";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../../src/kb/core/types.js";
 import { writeTools } from "../../../src/tools/families/write.js";
-import { callTool, makeTempKb, type TempKb, tool } from "../helpers.js";
+import { callTool, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 let kb: TempKb | null = null;
 afterEach(async () => {

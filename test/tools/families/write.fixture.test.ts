@@ -2,12 +2,12 @@ import { execFileSync } from "node:child_process";
 import { chmod, cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexTools } from "../../src/tools/families/index-tools.js";
-import { mapTools } from "../../src/tools/families/maps.js";
-import { writeTools } from "../../src/tools/families/write.js";
-import { GO_FIXTURE_KB } from "../support/fixture.js";
-import { git } from "../support/kb.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { indexTools } from "../../../src/tools/families/index-tools.js";
+import { mapTools } from "../../../src/tools/families/maps.js";
+import { writeTools } from "../../../src/tools/families/write.js";
+import { GO_FIXTURE_KB } from "../../support/fixture.js";
+import { git } from "../../support/kb.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 import {
   callTool,
   commitCount,
@@ -16,7 +16,7 @@ import {
   makeTempKb,
   type TempKb,
   tool,
-} from "./helpers.js";
+} from "../../support/tool-kb.js";
 
 const FIXTURE = GO_FIXTURE_KB;
 

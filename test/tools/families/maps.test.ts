@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mapTools } from "../../src/tools/families/maps.js";
-import { writeTools } from "../../src/tools/families/write.js";
+import { mapTools } from "../../../src/tools/families/maps.js";
+import { writeTools } from "../../../src/tools/families/write.js";
 import {
   callTool,
   commitCount,
@@ -13,7 +13,7 @@ import {
   makeTempKb,
   type TempKb,
   tool,
-} from "./helpers.js";
+} from "../../support/tool-kb.js";
 
 let kb: TempKb;
 beforeAll(async () => {

@@ -7,8 +7,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUNDLED_SKILLS_DIR, bundledSkills, skillFiles } from "../../src/tools/families/skills.js";
-import { allTools } from "../../src/tools/registry.js";
+import {
+  BUNDLED_SKILLS_DIR,
+  bundledSkills,
+  skillFiles,
+} from "../../../src/tools/families/skills.js";
+import { allTools } from "../../../src/tools/registry.js";
 
 const tools = allTools();
 const toolNames = new Set(tools.map((t) => t.name));

@@ -8,12 +8,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentHash } from "../../src/kb/core/hash.js";
-import { MAX_CONCEPT_BYTES } from "../../src/kb/store/index-read.js";
-import { readTools } from "../../src/tools/families/read.js";
-import { LARGE_BODY_BYTES } from "../../src/tools/families/read-concepts.js";
-import { writeTools } from "../../src/tools/families/write.js";
-import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
+import { contentHash } from "../../../src/kb/core/hash.js";
+import { MAX_CONCEPT_BYTES } from "../../../src/kb/store/index-read.js";
+import { readTools } from "../../../src/tools/families/read.js";
+import { LARGE_BODY_BYTES } from "../../../src/tools/families/read-concepts.js";
+import { writeTools } from "../../../src/tools/families/write.js";
+import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 let kb: TempKb;
 let file: string;

@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeTools } from "../../src/tools/families/write.js";
-import { allTools } from "../../src/tools/registry.js";
+import { writeTools } from "../../../src/tools/families/write.js";
+import { allTools } from "../../../src/tools/registry.js";
 import {
   callTool,
   commitCount,
@@ -16,7 +16,7 @@ import {
   makeTempKb,
   type TempKb,
   tool,
-} from "./helpers.js";
+} from "../../support/tool-kb.js";
 
 const del = tool(writeTools, "concept_delete");
 const note = (title: string) => `---\ntype: note\ntitle: ${title}\n---\n${title}\n`;

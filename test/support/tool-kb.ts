@@ -4,17 +4,17 @@
  * handler → ONE commit `<tool>: <target>` of the session's paths → endWrite.
  */
 import { join } from "node:path";
-import { openKb } from "../../src/kb/store/store.js";
 import type { KbSettings, Visibility } from "../../src/kb/core/types.js";
+import { openKb } from "../../src/kb/store/store.js";
+import { KbRuntime } from "../../src/runtime/kb-runtime.js";
 import { openKbIndex } from "../../src/search/index.js";
 import { validateArgs } from "../../src/tools/args.js";
-import { KbRuntime } from "../../src/runtime/kb-runtime.js";
 import type { ToolContext, ToolSpec } from "../../src/tools/spec.js";
-import { git, seedKb, testKbSettings } from "../support/kb.js";
-import { tempDir } from "../support/temp-dir.js";
+import { git, seedKb, testKbSettings } from "./kb.js";
+import { tempDir } from "./temp-dir.js";
 
 // The shared builders (test/support/kb.ts); re-exported for the suites that import them here.
-export { GIT_ENV, TEST_AUTHOR } from "../support/kb.js";
+export { GIT_ENV, TEST_AUTHOR } from "./kb.js";
 
 export interface TempKb {
   root: string;

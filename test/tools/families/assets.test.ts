@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assetTools } from "../../src/tools/families/assets.js";
-import { mapTools } from "../../src/tools/families/maps.js";
-import { writeTools } from "../../src/tools/families/write.js";
+import { assetTools } from "../../../src/tools/families/assets.js";
+import { mapTools } from "../../../src/tools/families/maps.js";
+import { writeTools } from "../../../src/tools/families/write.js";
 import {
   callTool,
   commitCount,
@@ -12,7 +12,7 @@ import {
   makeTempKb,
   type TempKb,
   tool,
-} from "./helpers.js";
+} from "../../support/tool-kb.js";
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/common/errors.js";
-import { parseSince } from "../../src/tools/families/read-find.js";
+import { isKbError } from "../../../src/common/errors.js";
+import { parseSince } from "../../../src/tools/families/read-find.js";
 
 const NOW = new Date("2024-06-01T00:00:00Z");
 

@@ -5,7 +5,7 @@
  * builder emits exactly what they did.
  *
  * When a schema changes ON PURPOSE, regenerate it with
- *   UPDATE_GOLDEN=1 npx vitest run test/tools/input-schemas.test.ts
+ *   UPDATE_GOLDEN=1 npx vitest run test/tools/registry.input-schemas.test.ts
  * and review the diff of test/tools/golden/input-schemas.json before committing it.
  */
 import { readFile, writeFile } from "node:fs/promises";
@@ -27,7 +27,7 @@ describe("input schemas", () => {
     expect(
       text === golden,
       "input schemas differ from test/tools/golden/input-schemas.json; if intended, run " +
-        "UPDATE_GOLDEN=1 npx vitest run test/tools/input-schemas.test.ts and review the diff",
+        "UPDATE_GOLDEN=1 npx vitest run test/tools/registry.input-schemas.test.ts and review the diff",
     ).toBe(true);
   });
 });

@@ -1,9 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseDocument } from "../../src/kb/core/frontmatter.js";
-import { BUNDLED_SKILLS_DIR, bundledSkills, skillTools } from "../../src/tools/families/skills.js";
-import { allTools } from "../../src/tools/registry.js";
+import { parseDocument } from "../../../src/kb/core/frontmatter.js";
+import {
+  BUNDLED_SKILLS_DIR,
+  bundledSkills,
+  skillTools,
+} from "../../../src/tools/families/skills.js";
+import { allTools } from "../../../src/tools/registry.js";
 import {
   callTool,
   commitCount,
@@ -12,7 +16,7 @@ import {
   makeTempKb,
   type TempKb,
   tool,
-} from "./helpers.js";
+} from "../../support/tool-kb.js";
 
 describe("bundled skills", () => {
   it("ship the KB-loop skill with name, description and version", async () => {

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeTools } from "../../src/tools/families/write.js";
+import { writeTools } from "../../../src/tools/families/write.js";
 import {
   callTool,
   commitCount,
@@ -10,7 +10,7 @@ import {
   makeTempKb,
   type TempKb,
   tool,
-} from "./helpers.js";
+} from "../../support/tool-kb.js";
 
 const write = tool(writeTools, "concept_write");
 const patch = tool(writeTools, "concept_patch");

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Visibility } from "../../src/kb/core/types.js";
-import { graphTools } from "../../src/tools/families/graph.js";
-import { readTools } from "../../src/tools/families/read.js";
-import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
+import type { Visibility } from "../../../src/kb/core/types.js";
+import { graphTools } from "../../../src/tools/families/graph.js";
+import { readTools } from "../../../src/tools/families/read.js";
+import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 const note = (body: string) => `---\ntype: note\n---\n${body}\n`;
 const VIS_A: Visibility = { all: false, rules: [{ maps: ["a"], journals: [], types: [] }] };

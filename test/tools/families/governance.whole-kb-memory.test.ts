@@ -8,10 +8,10 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { governanceTools } from "../../src/tools/families/governance.js";
-import { graphTools } from "../../src/tools/families/graph.js";
-import { manyConcepts } from "../support/many-concepts.js";
-import { callTool, makeTempKb, type TempKb, tool } from "./helpers.js";
+import { governanceTools } from "../../../src/tools/families/governance.js";
+import { graphTools } from "../../../src/tools/families/graph.js";
+import { manyConcepts } from "../../support/many-concepts.js";
+import { callTool, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Visibility } from "../../src/kb/core/types.js";
-import { governanceTools } from "../../src/tools/families/governance.js";
+import type { Visibility } from "../../../src/kb/core/types.js";
+import { governanceTools } from "../../../src/tools/families/governance.js";
 import {
   callTool,
   commitCount,
@@ -11,7 +11,7 @@ import {
   makeTempKb,
   type TempKb,
   tool,
-} from "./helpers.js";
+} from "../../support/tool-kb.js";
 
 const doc = (type: string, extra = "", body = "text") =>
   `---\ntype: ${type}\n${extra}---\n${body}\n`;

@@ -1,9 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { batchTools, MAX_BATCH_BYTES } from "../../src/tools/families/batch.js";
-import { writeTools } from "../../src/tools/families/write.js";
-import { callTool, commitCount, expectKbError, makeTempKb, type TempKb, tool } from "./helpers.js";
+import { batchTools, MAX_BATCH_BYTES } from "../../../src/tools/families/batch.js";
+import { writeTools } from "../../../src/tools/families/write.js";
+import {
+  callTool,
+  commitCount,
+  expectKbError,
+  makeTempKb,
+  type TempKb,
+  tool,
+} from "../../support/tool-kb.js";
 
 const batch = tool(batchTools, "concept_batch");
 const write = tool(writeTools, "concept_write");

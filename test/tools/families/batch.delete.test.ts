@@ -5,13 +5,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Principal } from "../../src/auth/types.js";
-import { silentLogger } from "../../src/logger.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
-import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import { batchTools } from "../../src/tools/families/batch.js";
-import { outcome, run } from "../authz/setup.js";
-import { principal, type TempMounts, tempMounts } from "../mcp/helpers.js";
+import type { Principal } from "../../../src/auth/types.js";
+import { silentLogger } from "../../../src/logger.js";
+import { surfaceForMount } from "../../../src/mcp/surface-for-mount.js";
+import type { MountedKb } from "../../../src/runtime/mount.js";
+import { batchTools } from "../../../src/tools/families/batch.js";
+import { outcome, run } from "../../authz/setup.js";
+import { principal, type TempMounts, tempMounts } from "../../mcp/helpers.js";
 import {
   callTool,
   commitCount,
@@ -20,7 +20,7 @@ import {
   makeTempKb,
   type TempKb,
   tool,
-} from "./helpers.js";
+} from "../../support/tool-kb.js";
 
 const batch = tool(batchTools, "concept_batch");
 const note = (title: string) => `---\ntype: note\ntitle: ${title}\n---\n${title}\n`;

@@ -4,9 +4,9 @@
  * rate-limited per KB.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { isKbError } from "../../src/common/errors.js";
-import { indexTools } from "../../src/tools/families/index-tools.js";
-import { contextFor, makeTempKb, type TempKb, tool } from "./helpers.js";
+import { isKbError } from "../../../src/common/errors.js";
+import { indexTools } from "../../../src/tools/families/index-tools.js";
+import { contextFor, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 const spec = tool(indexTools, "index_rebuild");
 const kbs: TempKb[] = [];
