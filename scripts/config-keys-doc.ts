@@ -2,7 +2,7 @@
  * Generates the Go config key table of docs/migrating-from-go.md ("## Configuration") from the
  * one data table src/cli/config/go-keys.ts, between its markers; the rest of the file belongs to
  * other sections. `npx tsx scripts/config-keys-doc.ts` rewrites it;
- * test/cli/config-keys-doc.test.ts fails when it is stale (a status flipped, a key added).
+ * test/cli/config/go-keys.doc.test.ts fails when it is stale (a status flipped, a key added).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -6,12 +6,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseAuthConfig } from "../../src/auth/config.js";
-import { GO_KEYS, goKeyPath } from "../../src/cli/config/go-keys.js";
-import { resolveServerConfig } from "../../src/cli/config/resolve.js";
-import { fileConfigSchema, keysAt } from "../../src/cli/config/schema.js";
-import { editDistance, nearestKey } from "../../src/cli/config/suggest.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { parseAuthConfig } from "../../../src/auth/config.js";
+import { GO_KEYS, goKeyPath } from "../../../src/cli/config/go-keys.js";
+import { resolveServerConfig } from "../../../src/cli/config/resolve.js";
+import { fileConfigSchema, keysAt } from "../../../src/cli/config/schema.js";
+import { editDistance, nearestKey } from "../../../src/cli/config/suggest.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const sandbox = useTempDirs("carto-goconfig-");
 

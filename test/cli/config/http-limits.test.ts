@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveServerConfig } from "../../src/cli/config/resolve.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { resolveServerConfig } from "../../../src/cli/config/resolve.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const sandbox = useTempDirs("carto-limits-");
 

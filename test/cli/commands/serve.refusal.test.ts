@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { serveCommand } from "../../src/cli/commands/serve.js";
-import { CliExit, type CliIo } from "../../src/cli/io.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { serveCommand } from "../../../src/cli/commands/serve.js";
+import { CliExit, type CliIo } from "../../../src/cli/io.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const sandbox = useTempDirs("carto-serve-");
 

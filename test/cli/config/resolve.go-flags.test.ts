@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolveServerConfig } from "../../src/cli/config/resolve.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { resolveServerConfig } from "../../../src/cli/config/resolve.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const sandbox = useTempDirs("carto-go-flags-");
 

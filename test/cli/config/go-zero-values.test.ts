@@ -7,10 +7,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dropGoZeroValues } from "../../src/cli/config/go-zero-values.js";
-import { resolveServerConfig } from "../../src/cli/config/resolve.js";
-import { DEFAULT_IN_WINDOW_MS } from "../../src/kb/core/types.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { dropGoZeroValues } from "../../../src/cli/config/go-zero-values.js";
+import { resolveServerConfig } from "../../../src/cli/config/resolve.js";
+import { DEFAULT_IN_WINDOW_MS } from "../../../src/kb/core/types.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const sandbox = useTempDirs("carto-gozero-");
 

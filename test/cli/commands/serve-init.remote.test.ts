@@ -5,11 +5,11 @@
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { initForServe } from "../../src/cli/commands/serve-init.js";
-import { resolveServerConfig } from "../../src/cli/config/resolve.js";
-import type { ServerConfig } from "../../src/cli/config/types.js";
-import { memoryLogger } from "../../src/logger.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { initForServe } from "../../../src/cli/commands/serve-init.js";
+import { resolveServerConfig } from "../../../src/cli/config/resolve.js";
+import type { ServerConfig } from "../../../src/cli/config/types.js";
+import { memoryLogger } from "../../../src/logger.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const newDir = useTempDirs("carto-init-remote-");
 

@@ -15,7 +15,7 @@ import {
   runBin,
   startServer,
   tempDir,
-} from "../e2e/helpers.js";
+} from "../../e2e/helpers.js";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {

@@ -1,9 +1,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveServerConfig } from "../../src/cli/config/resolve.js";
-import { parseHttpAddress } from "../../src/cli/config/values.js";
-import { useTempDirs } from "../support/temp-dir.js";
+import { resolveServerConfig } from "../../../src/cli/config/resolve.js";
+import { parseHttpAddress } from "../../../src/cli/config/values.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const sandbox = useTempDirs("carto-config-");
 
