@@ -1,7 +1,8 @@
 /**
- * The bulk paths of a first build and of replaceAll (issue 16): ASCII-only rows' vocabulary
- * comes from the word index at the end (fillVocabulary) instead of a regex per row, and a
- * first build writes into one transaction held across batches (HeldTransaction).
+ * The bulk paths of a first build and of replaceAll (docs/decisions.md "A first build holds one
+ * transaction across batches"): ASCII-only rows' vocabulary comes from the word index at the end
+ * (fillVocabulary) instead of a regex per row, and a first build writes into one transaction held
+ * across batches (HeldTransaction).
  */
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The background build pass (buildKbIndex, issue 16): batched, reporting progress, abortable,
+ * The background build pass (buildKbIndex): batched, reporting progress, abortable,
  * never undoing a tool's write made while it runs, and as compact as a full reindex.
  */
 import fs from "node:fs";
@@ -54,7 +54,7 @@ describe("buildKbIndex", () => {
     const built = ftsDataRows();
     expect(stats.added).toBeGreaterThanOrEqual(COUNT);
     await rebuildKbIndex(store);
-    // The per-row savepoint build (the served path before issue 16) left ~2× the rows.
+    // The per-row savepoint build (the served path before batched builds) left ~2× the rows.
     expect(built).toBeLessThanOrEqual(ftsDataRows());
   });
 

@@ -1,7 +1,7 @@
 /**
  * A damaged index.db (garbage, truncated, a torn WAL or SHM, unreadable) is moved aside and
- * rebuilt with a warning, on open, on refresh and on reindex; never fatal (issue 10 item 2).
- * Real files damaged on disk, real store and SQLite.
+ * rebuilt with a warning, on open, on refresh and on reindex; never fatal (docs/decisions.md "A
+ * damaged index file is moved aside"). Real files damaged on disk, real store and SQLite.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -1,8 +1,9 @@
 /**
- * A 50 MB concept is indexed in bounded memory (issue 10 item 6): the index reads its head and
- * streams its hash (src/kb/store/index-read.ts) instead of holding the file, its decoded text and the
- * hash's normalized copies (~340 MiB at peak before). It is still found by its title and by a
- * word of its first part, and the hash the index answers is the file's true content hash.
+ * A 50 MB concept is indexed in bounded memory (docs/decisions.md "A concept file over 4 MiB is
+ * indexed from its head"): the index reads its head and streams its hash
+ * (src/kb/store/index-read.ts) instead of holding the file, its decoded text and the hash's
+ * normalized copies (~340 MiB at peak before). It is still found by its title and by a word of its
+ * first part, and the hash the index answers is the file's true content hash.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The warm open asks git what changed (issue 16, reconcile-scope.ts): with the snapshot the
+ * The warm open asks git what changed (reconcile-scope.ts): with the snapshot the
  * last pass recorded, only the paths git names are looked at — and every change made while
  * the server was down is still reindexed: edits (committed or not), new, deleted and renamed
  * files, a file put back to its committed content, an expanded concept shadowed by its flat file.

@@ -1,8 +1,8 @@
 /**
  * A full rebuild (the `index_rebuild` tool, the `reindex` CLI) runs in batches like a first
- * build (issue 16): other calls run between batches (they used to wait for one synchronous
- * transaction holding every row, ~1.2 s per 10,000 concepts, with every document in memory),
- * and its counts still say what changed since the previous content.
+ * build (docs/decisions.md "A full rebuild"): other calls run between batches (they used to wait
+ * for one synchronous transaction holding every row, ~1.2 s per 10,000 concepts, with every
+ * document in memory), and its counts still say what changed since the previous content.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -1,7 +1,7 @@
 /**
  * The served first build (buildKbIndex in bulk mode, files read by the worker pool one batch
  * ahead) stores exactly what a full `reindex` stores: the same concept rows, bodies, fields and
- * vocabulary, and the same search answers (issue 16: its speed-ups must not change results).
+ * vocabulary, and the same search answers (its speed-ups must not change results).
  */
 import fs from "node:fs";
 import path from "node:path";

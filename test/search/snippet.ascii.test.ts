@@ -4,7 +4,7 @@ import { makeSnippet } from "../../src/search/snippet.js";
 
 /**
  * The snippet as computed before the ASCII fast path (whole body collapsed and folded), kept
- * here as the reference the fast path must equal character for character (issue 16).
+ * here as the reference the fast path must equal character for character.
  */
 function reference(body: string, terms: string[], length = 200): string {
   const LEAD = 60;

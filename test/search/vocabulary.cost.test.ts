@@ -1,7 +1,8 @@
 /**
- * A no-hit fragment search costs the event loop almost nothing beyond its FTS lookups (issue 10
- * item 6: `/health` while clients run worst-case searches): the vocabulary is scanned in memory,
- * not with `LIKE '%…%'` over the vocab table on every query (~1 ms per 4,400 tokens).
+ * A no-hit fragment search costs the event loop almost nothing beyond its FTS lookups (`/health`
+ * stalled while clients ran worst-case searches; docs/benchmarks.md "Hardening"): the vocabulary is
+ * scanned in memory, not with `LIKE '%…%'` over the vocab table on every query (~1 ms per 4,400
+ * tokens).
  */
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";

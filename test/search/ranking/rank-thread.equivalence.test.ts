@@ -1,10 +1,10 @@
 /**
- * Search answers exactly what a straightforward full ranking answers (issue 16): every word and
- * trigram match scored, the larger of a concept's two scores kept, best first, equal scores by
- * id, visibility and scope in the WHERE before the LIMIT. The fast paths (each ranker's own top
- * rows, ids fetched for ties only, the page read last) must never change a hit, its order or the
- * `match` kind — on a generated index full of equal scores, prefixes, substrings of ids and
- * titles, and filters.
+ * Search answers exactly what a straightforward full ranking answers (docs/decisions.md "Keyword
+ * ranking stays FTS5's exact bm25 over every match"): every word and trigram match scored, the
+ * larger of a concept's two scores kept, best first, equal scores by id, visibility and scope in
+ * the WHERE before the LIMIT. The fast paths (each ranker's own top rows, ids fetched for ties
+ * only, the page read last) must never change a hit, its order or the `match` kind — on a generated
+ * index full of equal scores, prefixes, substrings of ids and titles, and filters.
  */
 
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The bm25 upper bound (score-bound.ts) and the ranker it lets search skip (issue 16): no row
+ * The bm25 upper bound (score-bound.ts) and the ranker it lets search skip: no row
  * ever scores above the bound, and a word ranker whose bound is under the page's cut is never
  * run — with the answer still that of ranking every match.
  */

@@ -1,5 +1,5 @@
 /**
- * Search ranks from each ranker's top rows (top-ranked.ts, issue 16) and must answer exactly
+ * Search ranks from each ranker's top rows (top-ranked.ts) and must answer exactly
  * what ranking every match answered: best first, equal scores by id — also when the limit
  * cuts a run of equal scores, and when that run is longer than the ranker's window.
  */

@@ -1,6 +1,7 @@
 /**
  * Search and concept_list against a real KB (git + store + SQLite index): answers come from the
- * index alone, and never name a concept whose file is gone at answer time (issue 10 items 6, 8).
+ * index alone, and never name a concept whose file is gone at answer time (docs/decisions.md
+ * "Search and `concept_list` stat each answered hit's file").
  */
 import { existsSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
