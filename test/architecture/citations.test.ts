@@ -1,13 +1,17 @@
 /**
  * Comments cite decisions and design rules that exist in the repository: every decision id
- * (D118, …) named in src/, test/ or bench/ has an entry in docs/decisions.md, every
- * `design.md §n` / `design.md Pn` names a heading of docs/design.md, and nothing cites the
- * out-of-repository DESIGN/STYLE documents any more.
+ * (D118, …) named in src/, test/, bench/ or scripts/ has an entry in docs/decisions.md, every
+ * `design.md §n` / `design.md Pn` names a heading of docs/design.md, every `docs/<doc>.md "<words>"`
+ * names a heading of that doc (of docs/decisions.md: a heading or an entry's bold title), and
+ * nothing cites the out-of-repository DESIGN/STYLE documents or the issue tracker: a comment says
+ * why in its own words (docs/design.md P10), a tracker number says nothing once the tracker is
+ * gone (docs/decisions.md "Structure: citations").
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./sources.js";
+import { commentsOf } from "./comments.js";
+import { listSourceFiles, parseModule, REPO_ROOT } from "./sources.js";
 
 const CODE_DIRS = ["src", "test", "bench", "scripts"];
 
@@ -68,7 +72,71 @@ function badDesignCitations(files: { file: string; text: string }[], design: str
   return out;
 }
 
+/**
+ * A tracker citation: `issue 12`, `issues 3 and 4`, `Issue #5`, `issue-16`, or a bare `#22` — a
+ * `#` and digits not glued to a word, path or entity (`PKCS#8`, `owner/repo#71` and `&#39;` are
+ * not ours; `#fff`, `## heading` and `status 404` have no `#` + digits).
+ */
+const TRACKER = /\b[Ii]ssues?[ -]#?\d+|(?<![\w/&#-])#\d+\b/g;
+
+/** `file:line citation` for every tracker citation in the comments of `text`. */
+function trackerCitations(file: string, text: string): string[] {
+  const out: string[] = [];
+  if (!text.match(TRACKER)) return out; // most files: no parse needed
+  for (const c of commentsOf(file, text))
+    for (const m of c.text.matchAll(TRACKER)) out.push(`${file}:${c.line} ${m[0]}`);
+  return out;
+}
+
+const flat = (s: string) => s.replace(/`/g, "").replace(/\s+/g, " ").trim();
+
+/** What a `docs/<doc>.md "<words>"` citation may name: a heading or a list entry's bold title. */
+function citable(markdown: string): string[] {
+  const names = [...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => flat(m[1] as string));
+  for (const m of markdown.matchAll(/^- \*\*([\s\S]*?)\*\*/gm)) names.push(flat(m[1] as string));
+  return names;
+}
+
+/**
+ * `docs/sync.md "Conflicts"`, `decisions.md, "A"`, `docs/sync.md "A", "B" and "C"`: the doc and
+ * each quoted name. A doc not under docs/ (SKILL.md, README.md) is not checked.
+ */
+const DOC_CITATION =
+  /(?<![\w.-])(docs\/)?([\w-]+)\.md,? ((?:"[^"]{1,200}"(?:,? (?:and |or )?)?)+)/g;
+
+function badDocCitations(
+  files: { file: string; text: string }[],
+  docs: (name: string) => string | undefined,
+): string[] {
+  const out: string[] = [];
+  const names = new Map<string, string[] | null>();
+  for (const f of files.filter((x) => /\.md,? "/.test(x.text)))
+    for (const c of commentsOf(f.file, f.text))
+      for (const m of c.text.matchAll(DOC_CITATION)) {
+        const [, underDocs, doc] = m as unknown as [string, string | undefined, string];
+        if (!names.has(doc)) {
+          const md = docs(doc);
+          names.set(doc, md === undefined ? null : citable(md));
+        }
+        const have = names.get(doc);
+        if (!have) {
+          if (underDocs) out.push(`${f.file}:${c.line} docs/${doc}.md does not exist`);
+          continue;
+        }
+        for (const q of (m[3] as string).matchAll(/"([^"]+)"/g)) {
+          const want = flat((q[1] as string).replace(/^#+ /, ""));
+          if (!have.some((n) => n.includes(want)))
+            out.push(`${f.file}:${c.line} docs/${doc}.md "${q[1]}" names no heading or entry`);
+        }
+      }
+  return out;
+}
+
 const read = (rel: string) => readFileSync(path.join(REPO_ROOT, rel), "utf8");
+const readDoc = (name: string) => {
+  const rel = `docs/${name}.md`;
+  return existsSync(path.join(REPO_ROOT, rel)) ? read(rel) : undefined;
+};
 
 describe("citations in the code resolve inside the repository", () => {
   const files = codeFiles().filter((f) => f.file !== "test/architecture/citations.test.ts");
@@ -79,6 +147,61 @@ describe("citations in the code resolve inside the repository", () => {
 
   it("every design citation names a section of docs/design.md", () => {
     expect(badDesignCitations(files, read("docs/design.md"))).toEqual([]);
+  });
+
+  it("no comment cites the issue tracker", () => {
+    expect(files.flatMap((f) => trackerCitations(f.file, f.text))).toEqual([]);
+  });
+
+  it("no string in src/ cites the issue tracker (users never see a tracker number)", () => {
+    const hits = listSourceFiles()
+      .map((file) => ({ file, text: read(`src/${file}`) }))
+      .filter((f) => f.text.match(TRACKER)) // a parse only where the text has one at all
+      .flatMap((f) =>
+        parseModule(f.file, f.text)
+          .literals.filter((s) => s.match(TRACKER))
+          .map((s) => `src/${f.file}: ${s}`),
+      );
+    expect(hits).toEqual([]);
+  });
+
+  it('every docs/<doc>.md "<words>" citation names a heading or decision entry', () => {
+    expect(badDocCitations(files, readDoc)).toEqual([]);
+  });
+
+  it("the tracker check flags issue numbers, not colours, headings or statuses", () => {
+    const probe = [
+      "// issue 12: the first",
+      "/** A rule (issue 16) and issues 3 and 4. */",
+      "// see #22 for more",
+      'const colour = "#fff"; // colour "#fff", heading `## heading`, status 404',
+      "/** PKCS#8, owner/repo#71, &#39;, #/a/b */",
+      'const s = "issue 12 in a string is not a comment";',
+    ].join("\n");
+    expect(trackerCitations("src/p.ts", probe)).toEqual([
+      "src/p.ts:1 issue 12",
+      "src/p.ts:2 issue 16",
+      "src/p.ts:2 issues 3",
+      "src/p.ts:3 #22",
+    ]);
+  });
+
+  it("the doc-citation check fails on a name with no heading or entry behind it", () => {
+    const docs: Record<string, string> = {
+      decisions: "## Search\n- **Whole-KB passes stream: `lint` and\n  more.** — why\n",
+      sync: "# Sync\n## Conflicts\n",
+    };
+    const text = [
+      '// docs/decisions.md "Whole-KB passes stream" and decisions.md, "Search"',
+      '/** (docs/decisions.md "Whole-KB',
+      ' * passes stream: lint and more"; docs/sync.md "Conflicts", "Gone") */',
+      '// docs/decisions.md "No such entry"; docs/nope.md "X"; SKILL.md "Y"',
+    ].join("\n");
+    expect(badDocCitations([{ file: "src/c.ts", text }], (n) => docs[n])).toEqual([
+      'src/c.ts:2 docs/sync.md "Gone" names no heading or entry',
+      'src/c.ts:4 docs/decisions.md "No such entry" names no heading or entry',
+      "src/c.ts:4 docs/nope.md does not exist",
+    ]);
   });
 
   it("the checks fail on an unknown id, a missing section and an outside citation", () => {
