@@ -1,8 +1,8 @@
 /**
  * Comments cite decisions and design rules that exist in the repository: every decision id
  * (D118, …) named in src/, test/, bench/ or scripts/ has an entry in docs/decisions.md, every
- * `design.md §n` / `design.md Pn` names a heading of docs/design.md, every `docs/<doc>.md "<words>"`
- * names a heading of that doc (of docs/decisions.md: a heading or an entry's bold title), and
+ * `design.md §n` / `design.md Pn` names a heading of docs/design.md, every
+ * `docs/<doc>.md "<words>"` names a heading or a list entry's bold title of that doc, and
  * nothing cites the out-of-repository DESIGN/STYLE documents or the issue tracker: a comment says
  * why in its own words (docs/design.md P10), a tracker number says nothing once the tracker is
  * gone (docs/decisions.md "Structure: citations").
