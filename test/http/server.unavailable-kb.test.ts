@@ -16,7 +16,7 @@ import { memoryLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { stdioSurfaceOf } from "../../src/mcp/stdio.js";
-import { textOf } from "../support/mcp-kit.js";
+import { textOf } from "../mcp/helpers.js";
 import { seedKb, testKbSettings } from "../support/kb.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { INITIALIZE, MCP_HEADERS } from "./helpers.js";
