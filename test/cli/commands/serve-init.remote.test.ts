@@ -13,7 +13,7 @@ import { useTempDirs } from "../../support/temp-dir.js";
 
 const newDir = useTempDirs("carto-init-remote-");
 
-describe("init and remote KBs (issue 14 × issue 12)", () => {
+describe("init and remote KBs", () => {
   it("leaves a remote KB's clone folder alone and initializes the other empty folders", async () => {
     const cwd = newDir();
     mkdirSync(join(cwd, "data", "wiki"), { recursive: true });
