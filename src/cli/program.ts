@@ -21,6 +21,7 @@ const COMMAND_MODULES: ReadonlyArray<
   [["serve"], async () => (await import("./commands/serve.js")).registerServeCommand],
   [["kb"], async () => (await import("./commands/kb.js")).registerKbCommands],
   [["reindex"], async () => (await import("./commands/reindex.js")).registerReindexCommand],
+  [["import"], async () => (await import("./commands/import.js")).registerImportCommand],
   [["token"], async () => (await import("./commands/token.js")).registerTokenCommands],
   [["audit"], async () => (await import("./commands/audit.js")).registerAuditCommands],
   [["version", "agents"], async () => (await import("./commands/info.js")).registerInfoCommands],
