@@ -19,7 +19,6 @@ import { parseDocument } from "../kb/core/frontmatter.js";
 import { validateId } from "../kb/core/ids.js";
 import { defineTool } from "../tools/define.js";
 import { enumOf, int, nonEmptyStr, opt, str } from "../tools/schema.js";
-import type { ToolSpec } from "../tools/spec.js";
 import { seesKbArtifacts } from "../tools/support/artifact-manifest.js";
 import { mapVisible } from "../tools/support/visibility.js";
 
@@ -226,14 +225,3 @@ export function declaredArgs(text: string): PromptArg[] {
     .filter((n): n is string => typeof n === "string" && n.replace(/\?$/, "") !== "")
     .map((n) => ({ name: n.replace(/\?$/, ""), required: !n.endsWith("?") }));
 }
-
-/** Every internal spec by identity, for the pipeline's resolver. */
-export const PROTOCOL_SPECS: readonly ToolSpec[] = [
-  listResources,
-  readConceptResource,
-  readIndexResource,
-  readInstructionsResource,
-  listSkillPrompts,
-  getSkillPrompt,
-  completeValues,
-];

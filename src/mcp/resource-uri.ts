@@ -6,7 +6,6 @@
  * `cartographer://<kb>/~instructions` (instructions.md). Pure.
  */
 
-export const SCHEME = "cartographer:";
 export const INDEX_NAME = "~index";
 export const INSTRUCTIONS_NAME = "~instructions";
 

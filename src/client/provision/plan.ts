@@ -235,10 +235,3 @@ function orphanSection(locked: LockedSection): ManagedSection {
     write: (text) => text ?? "",
   };
 }
-
-/** True when the plan changes nothing on disk and leaves nothing reported (status: in sync). */
-export function planIsClean(plan: ProvisionPlan): boolean {
-  return (
-    plan.files.every((f) => QUIET.has(f.kind)) && plan.sections.every((s) => QUIET.has(s.kind))
-  );
-}
