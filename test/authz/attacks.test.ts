@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import { principal, type TempMounts, tempMounts } from "../mcp/helpers.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
+import { principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 import { IN, OUT, outcome, run, seedMain } from "./setup.js";
 
 let kbs: TempMounts;

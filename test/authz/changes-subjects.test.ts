@@ -9,9 +9,9 @@ import type { Principal } from "../../src/auth/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import { principal, type TempMounts, tempMounts } from "../mcp/helpers.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
+import { principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 import { outcome, seedMain } from "./setup.js";
 
 /** Read on map alpha, type note only. */

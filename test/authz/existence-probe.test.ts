@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileAuth } from "../../src/auth/tokens.js";
 import type { MountedKb } from "../../src/runtime/mount.js";
 import { MCP_HEADERS, raw, serveMounts } from "../http/helpers.js";
-import { type TempMounts, tempMounts } from "../mcp/helpers.js";
+import { type TempMounts, tempMounts } from "../support/mcp-kit.js";
 import { run, STALE } from "./setup.js";
 
 type Rule = { kb: string; access: "r" | "rw"; maps?: string[]; types?: string[] };

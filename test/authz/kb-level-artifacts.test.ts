@@ -15,8 +15,8 @@ import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolSurface } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import { must, principal, type TempMounts, tempMounts, textOf } from "../mcp/helpers.js";
 import { git } from "../support/kb.js";
+import { must, principal, type TempMounts, tempMounts, textOf } from "../support/mcp-kit.js";
 import { run } from "./setup.js";
 
 const SECRET_GUIDANCE = "Internal runbook guidance: only for whole-KB readers.";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileAuth } from "../../src/auth/tokens.js";
 import type { MountedKb } from "../../src/runtime/mount.js";
 import { MCP_HEADERS, raw, serveMounts } from "../http/helpers.js";
-import { type TempMounts, tempMounts } from "../mcp/helpers.js";
+import { type TempMounts, tempMounts } from "../support/mcp-kit.js";
 import { run } from "./setup.js";
 
 const ADMIN = "res-probe-admin-token";

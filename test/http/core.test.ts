@@ -9,7 +9,7 @@ import { createHttpCore, type HttpCore } from "../../src/http/core.js";
 import { type HttpReply, requestOf } from "../../src/http/exchange.js";
 import { silentLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
-import { type TempMounts, tempMounts } from "../mcp/helpers.js";
+import { type TempMounts, tempMounts } from "../support/mcp-kit.js";
 import { INITIALIZE, MCP_HEADERS } from "./helpers.js";
 
 const TOKEN = "core-test-token-0123456789";

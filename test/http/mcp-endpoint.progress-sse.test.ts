@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KbSettings } from "../../src/kb/core/types.js";
 import { defineTool } from "../../src/tools/define.js";
 import { toolsFor } from "../../src/tools/registry.js";
-import { type TempMounts, tempMounts } from "../mcp/helpers.js";
+import { type TempMounts, tempMounts } from "../support/mcp-kit.js";
 import { MCP_HEADERS, raw, serveMounts } from "./helpers.js";
 
 /** Released by the test once it has seen the first progress event on the wire. */

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpCore, type HttpCore } from "../../src/http/core.js";
 import { memoryLogger } from "../../src/logger.js";
-import { type TempMounts, tempMounts } from "../mcp/helpers.js";
+import { type TempMounts, tempMounts } from "../support/mcp-kit.js";
 import { INITIALIZE, MCP_HEADERS, postInit, raw, serveMounts, viaCore } from "./helpers.js";
 
 let kbs: TempMounts;

@@ -6,7 +6,7 @@ import type { HttpServerHandle } from "../../src/http/server.js";
 import { memoryLogger } from "../../src/logger.js";
 import { toolsFor } from "../../src/tools/registry.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
-import { principal, type TempMounts, tempMounts, textOf } from "../mcp/helpers.js";
+import { principal, type TempMounts, tempMounts, textOf } from "../support/mcp-kit.js";
 import { postInit, raw, serveMounts } from "./helpers.js";
 
 const ADMIN_TOKEN = "canary-admin-token-4f1c";
@@ -158,7 +158,7 @@ describe("graceful close", () => {
 
 describe("readiness with a required-mode audit", () => {
   it("/ready turns 503 while appends fail and 200 once they succeed again", async () => {
-    const { MemoryAudit } = await import("../mcp/helpers.js");
+    const { MemoryAudit } = await import("../support/mcp-kit.js");
     const mounts = await tempMounts(["r"]);
     const audit = new MemoryAudit("required");
     const s = await serveMounts(mounts.mounts, {

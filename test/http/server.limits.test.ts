@@ -7,7 +7,7 @@
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLogger } from "../../src/logger.js";
-import { tempMounts } from "../mcp/helpers.js";
+import { tempMounts } from "../support/mcp-kit.js";
 import { INITIALIZE, MCP_HEADERS, raw, serveMounts } from "./helpers.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];

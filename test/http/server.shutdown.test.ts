@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { memoryLogger } from "../../src/logger.js";
 import { toolsFor } from "../../src/tools/registry.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
-import { tempMounts } from "../mcp/helpers.js";
+import { tempMounts } from "../support/mcp-kit.js";
 import { MCP_HEADERS, serveMounts } from "./helpers.js";
 
 describe("graceful close with a write in flight", () => {

@@ -8,16 +8,16 @@ import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HeldLock } from "../../src/common/process-lock.js";
 import { createHttpCore } from "../../src/http/core.js";
 import { requestOf } from "../../src/http/exchange.js";
 import { acquireKbLock } from "../../src/kb/locks/kb-lock.js";
-import type { HeldLock } from "../../src/common/process-lock.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { stdioSurfaceOf } from "../../src/mcp/stdio.js";
-import { textOf } from "../mcp/helpers.js";
 import { seedKb, testKbSettings } from "../support/kb.js";
+import { textOf } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { INITIALIZE, MCP_HEADERS } from "./helpers.js";
 

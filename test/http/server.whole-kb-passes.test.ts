@@ -11,9 +11,9 @@ import type { HttpServerHandle } from "../../src/http/server.js";
 import { silentLogger } from "../../src/logger.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { PassQueue } from "../../src/tools/pass-queue.js";
-import { principal } from "../mcp/helpers.js";
 import { seedKb, testKbSettings } from "../support/kb.js";
 import { manyConcepts } from "../support/many-concepts.js";
+import { principal } from "../support/mcp-kit.js";
 import { tempDir } from "../support/temp-dir.js";
 import { MCP_HEADERS, raw, serveMounts } from "./helpers.js";
 

@@ -5,8 +5,8 @@ import { acquireKbLock } from "../../src/kb/locks/kb-lock.js";
 import { memoryLogger } from "../../src/logger.js";
 import { createCartographer } from "../../src/mcp/app.js";
 import { seedKb, testKbSettings } from "../support/kb.js";
+import { MemoryAudit } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { MemoryAudit } from "./helpers.js";
 
 const newDir = useTempDirs("carto-app-");
 

@@ -12,7 +12,7 @@ import {
   type TempMounts,
   tempMounts,
   textOf,
-} from "./helpers.js";
+} from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
 beforeAll(async () => {

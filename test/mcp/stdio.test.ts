@@ -5,7 +5,7 @@ import { KbSurface } from "../../src/mcp/kb-surface.js";
 import { RoutedSurface } from "../../src/mcp/routed-surface.js";
 import { serveStdio, stdioSurface } from "../../src/mcp/stdio.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
-import { must, probeTools, type TempMounts, tempMounts } from "./helpers.js";
+import { must, probeTools, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
 beforeAll(async () => {

@@ -23,7 +23,7 @@ import {
   type TempMounts,
   tempMounts,
   textOf,
-} from "../mcp/helpers.js";
+} from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let routed: ToolSurface;

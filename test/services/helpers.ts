@@ -10,16 +10,16 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "../../src/auth/types.js";
-import { initKb } from "../../src/kb/store/init.js";
 import type { KbSettings, SopsSettings } from "../../src/kb/core/types.js";
+import { initKb } from "../../src/kb/store/init.js";
 import { memoryLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { closeMount, mountKb } from "../../src/runtime/mount.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { closeMount, mountKb } from "../../src/runtime/mount.js";
 import { VERSION } from "../../src/version.js";
-import { MemoryAudit } from "../mcp/helpers.js";
 import { git, TEST_AUTHOR, testKbSettings } from "../support/kb.js";
+import { MemoryAudit } from "../support/mcp-kit.js";
 import { tempDir } from "../support/temp-dir.js";
 
 // The shared git runner (test/support/kb.ts); re-exported for the suites that import it here.

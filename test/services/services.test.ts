@@ -6,7 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { principal } from "../mcp/helpers.js";
+import { principal } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { okJson, type ServicesKb, servicesKb, textOf } from "./helpers.js";
 

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../src/auth/types.js";
 import { silentLogger } from "../../src/logger.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
 import { outcome, run, seedMain } from "../authz/setup.js";
-import { principal, type TempMounts, tempMounts } from "../mcp/helpers.js";
+import { principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let main: MountedKb;

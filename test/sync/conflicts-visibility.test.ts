@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Principal } from "../../src/auth/types.js";
 import { visibleSyncText } from "../../src/tools/support/sync-visibility.js";
-import { principal } from "../mcp/helpers.js";
+import { principal } from "../support/mcp-kit.js";
 import {
   bareRemote,
   gitSync,

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { healthBody } from "../../src/http/meta.js";
 import { silentLogger } from "../../src/logger.js";
 import { createCartographer } from "../../src/mcp/app.js";
-import { principal } from "../mcp/helpers.js";
+import { principal } from "../support/mcp-kit.js";
 import {
   bareRemote,
   gitSync,

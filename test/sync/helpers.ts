@@ -6,15 +6,14 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach } from "vitest";
+import type { KbSettings, SyncSettings } from "../../src/kb/core/types.js";
 import { initKb } from "../../src/kb/store/init.js";
-import type { SyncSettings } from "../../src/kb/core/types.js";
-import type { KbSettings } from "../../src/kb/core/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import { TEST_AUTHOR } from "../mcp/helpers.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
+import { TEST_AUTHOR } from "../support/mcp-kit.js";
 import { tempDir } from "../support/temp-dir.js";
 
 export const gitSync = (cwd: string, ...args: string[]): string =>

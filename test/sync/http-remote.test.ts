@@ -15,8 +15,8 @@ import { cloneKb } from "../../src/cli/commands/kb-clone.js";
 import { resolveServerConfig } from "../../src/cli/config/resolve.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { closeMount, mountKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { closeMount, mountKb } from "../../src/runtime/mount.js";
 import { bareRemote, gitSync, type Remote, remoteLog, syncSettings, textOf } from "./helpers.js";
 
 const TOKEN = "ghp_LOOPBACKCANARY0123456789";

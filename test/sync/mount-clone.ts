@@ -6,8 +6,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { SyncSettings } from "../../src/kb/core/types.js";
 import { type Logger, memoryLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { syncSettings } from "./helpers.js";
 
 export type Call = (tool: string, args: Record<string, unknown>) => Promise<CallToolResult>;

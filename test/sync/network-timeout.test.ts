@@ -12,8 +12,8 @@ import { abortNetworkGit, resetNetworkGit, runNetworkGit } from "../../src/kb/sy
 import { remoteAccess } from "../../src/kb/sync/remote-access.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { bareRemote, gitSync, jsonOf, type Remote, syncSettings } from "./helpers.js";
 
 /** A TCP listener on 127.0.0.1 that accepts every connection and never sends a byte. */

@@ -16,8 +16,8 @@ import { cloneKb } from "../../src/cli/commands/kb-clone.js";
 import type { KbSettings } from "../../src/kb/core/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { bareRemote, gitSync, jsonOf, type Remote, syncSettings } from "./helpers.js";
 
 const SSHD = "/usr/sbin/sshd";

@@ -17,8 +17,8 @@ import type { ToolSurface } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { allTools } from "../../src/tools/registry.js";
-import { MemoryAudit, principal, textOf } from "../mcp/helpers.js";
 import { seedKb, testKbSettings } from "../support/kb.js";
+import { MemoryAudit, principal, textOf } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const newDir = useTempDirs("carto-go-alias-", "file");

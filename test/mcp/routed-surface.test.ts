@@ -9,7 +9,14 @@ import { RoutedSurfaceCache } from "../../src/mcp/routed-cache.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolSurface } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import { MemoryAudit, must, principal, type TempMounts, tempMounts, textOf } from "./helpers.js";
+import {
+  MemoryAudit,
+  must,
+  principal,
+  type TempMounts,
+  tempMounts,
+  textOf,
+} from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let surfaces: KbSurface[];

@@ -14,7 +14,7 @@ import { RoutedSurface } from "../../src/mcp/routed-surface.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolSurface } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import { type TempMounts, tempMounts, textOf } from "./helpers.js";
+import { type TempMounts, tempMounts, textOf } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let perKb: ToolSurface;

@@ -15,12 +15,12 @@ import { createCartographer } from "../../src/mcp/app.js";
 import { SHUTTING_DOWN } from "../../src/mcp/call-pipeline.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { KbSurface } from "../../src/mcp/kb-surface.js";
-import { closeMount } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import { closeMount } from "../../src/runtime/mount.js";
 import { toolsFor } from "../../src/tools/registry.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
+import { MemoryAudit, must, tempMounts } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { MemoryAudit, must, tempMounts } from "./helpers.js";
 
 // Registered first: its hook runs after the cleanups below (server, sink, mounts).
 const newDir = useTempDirs("carto-shutdown-audit-");

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import { MemoryAudit, must, type TempMounts, tempMounts } from "./helpers.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
+import { MemoryAudit, must, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let main: MountedKb;

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
 import { scrubPaths } from "../../src/tools/result.js";
-import { must, type TempMounts, tempMounts } from "./helpers.js";
+import { must, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let main: MountedKb;

@@ -6,14 +6,14 @@ import { unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KbStore } from "../../src/kb/core/api.js";
-import { initKb } from "../../src/kb/store/init.js";
 import { VISIBLE_ALL } from "../../src/kb/core/types.js";
+import { initKb } from "../../src/kb/store/init.js";
 import { memoryLogger, silentLogger } from "../../src/logger.js";
 import { closeMount, type MountedKb, mountKb, startIndexRefresh } from "../../src/runtime/mount.js";
 import { openKbIndex } from "../../src/search/kb-index.js";
 import type { SqliteSearchIndex } from "../../src/search/sqlite-index.js";
+import { TEST_AUTHOR } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { TEST_AUTHOR } from "./helpers.js";
 
 // Registered before the hook closing the mounts, so the dir goes after they are closed.
 const newDir = useTempDirs("carto-refresh-");

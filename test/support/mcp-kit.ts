@@ -9,11 +9,11 @@ import type { PermissionRule, Principal } from "../../src/auth/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
-import { seedKb, testKbSettings } from "../support/kb.js";
-import { tempDir } from "../support/temp-dir.js";
+import { seedKb, testKbSettings } from "./kb.js";
+import { tempDir } from "./temp-dir.js";
 
 // The shared test identity (test/support/kb.ts); re-exported for the suites that import it here.
-export { TEST_AUTHOR } from "../support/kb.js";
+export { TEST_AUTHOR } from "./kb.js";
 
 export interface TempMounts {
   mounts: MountedKb[];

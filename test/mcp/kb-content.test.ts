@@ -13,15 +13,15 @@ import type { Principal } from "../../src/auth/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
 import { RESOURCE_PAGE } from "../../src/mcp/protocol-specs.js";
 import { RoutedSurface } from "../../src/mcp/routed-surface.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolSurface } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
+import type { MountedKb } from "../../src/runtime/mount.js";
 import { run } from "../authz/setup.js";
 import { git } from "../support/kb.js";
-import { MemoryAudit, must, principal, type TempMounts, tempMounts } from "./helpers.js";
+import { MemoryAudit, must, principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let main: MountedKb;

@@ -23,8 +23,8 @@ import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import { seedKb, testKbSettings } from "../support/kb.js";
+import { must } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { must } from "./helpers.js";
 
 const newDir = useTempDirs("carto-live-", "file");
 let tmp: string;

@@ -12,13 +12,13 @@ import { KbError } from "../../src/common/errors.js";
 import type { KbSettings } from "../../src/kb/core/types.js";
 import { memoryLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
+import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { IndexBuildScheduler } from "../../src/runtime/index-build.js";
 import { ATTACH_DELAY_MS, closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
-import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { seedKb, testKbSettings } from "../support/kb.js";
+import { TEST_AUTHOR } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { bareRemote, gitSync, jsonOf, type Remote, syncSettings, textOf } from "../sync/helpers.js";
-import { TEST_AUTHOR } from "./helpers.js";
 
 const newDir = useTempDirs("carto-deferred-");
 

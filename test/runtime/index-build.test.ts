@@ -11,17 +11,17 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { initKb } from "../../src/kb/store/init.js";
 import type { KbSettings } from "../../src/kb/core/types.js";
+import { initKb } from "../../src/kb/store/init.js";
 import { memoryLogger } from "../../src/logger.js";
 import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { IndexBuildScheduler } from "../../src/runtime/index-build.js";
 import { createMcpServer } from "../../src/mcp/server.js";
 import { stdioSurfaceOf } from "../../src/mcp/stdio.js";
+import { IndexBuildScheduler } from "../../src/runtime/index-build.js";
 import { BuildStatus } from "../../src/search/build-status.js";
+import { TEST_AUTHOR } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { TEST_AUTHOR } from "./helpers.js";
 
 // Registered before the cleanups hook, so the dirs go after apps and clients are closed.
 const tempDir = useTempDirs("carto-build-");
