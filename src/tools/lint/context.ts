@@ -4,13 +4,20 @@
  * shown to `visit` while it is read, and only its facts (id, path, placement, type) and its
  * links, as graph edges, are kept (docs/decisions.md "Whole-KB passes stream").
  */
+
+import { isKbError } from "../../common/errors.js";
 import type { AssetInfo, KbStore } from "../../kb/core/api.js";
 import { detached } from "../../kb/core/detach.js";
-import { isKbError } from "../../common/errors.js";
-import { LinkGraph } from "../../kb/core/link-graph.js";
+import { LinkGraph, type UnresolvedLinks } from "../../kb/core/link-graph.js";
 import { extractLinks, type LinkRef } from "../../kb/core/markdown.js";
 import type { ConceptDoc, MapDescriptor } from "../../kb/core/types.js";
-import type { DocView } from "./check.js";
+
+/** One concept as the stream hands it over: the document, its links and those no edge took. */
+export interface DocView {
+  doc: ConceptDoc;
+  links: readonly LinkRef[];
+  unresolved: UnresolvedLinks;
+}
 
 /** Size limits the oversize checks use (overridable for tests and per-KB tuning). */
 export interface LintLimits {
