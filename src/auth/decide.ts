@@ -195,8 +195,3 @@ function targetVerdict(
   if (!canWrite(proposed)) return "forbidden";
   return target.exists ? "occupied" : "ok";
 }
-
-/** The exact text of a denial: `not found` (byte-identical to a missing concept) or `forbidden`. */
-export function denialText(reason: "forbidden" | "not_found_hidden"): "forbidden" | "not found" {
-  return reason === "not_found_hidden" ? "not found" : "forbidden";
-}

@@ -109,10 +109,6 @@ export function int(opts: { min?: number; max?: number; description?: string } =
   return arg(bounded("integer", opts));
 }
 
-export function num(opts: { min?: number; max?: number; description?: string } = {}): Arg<number> {
-  return arg(bounded("number", opts));
-}
-
 function bounded(type: string, opts: { min?: number; max?: number; description?: string }) {
   const schema: Schema = { type };
   if (opts.min !== undefined) schema.minimum = opts.min;

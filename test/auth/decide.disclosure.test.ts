@@ -1,12 +1,6 @@
 /** Non-disclosure (D118): a hidden concept is indistinguishable from a missing one. */
 import { describe, expect, it } from "vitest";
-import {
-  authorize,
-  canReadAnyKb,
-  denialText,
-  hasWholeKb,
-  visibilityFor,
-} from "../../src/auth/decide.js";
+import { authorize, canReadAnyKb, hasWholeKb, visibilityFor } from "../../src/auth/decide.js";
 import type { AuthRequest, TargetFacts } from "../../src/auth/types.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { KB, principals } from "./principals.js";
@@ -106,12 +100,5 @@ describe("metadata gate and whole-KB access", () => {
     expect(hasWholeKb(principals.r.policy, KB, "r")).toBe(true);
     expect(hasWholeKb(principals.r.policy, KB, "rw")).toBe(false);
     expect(hasWholeKb(principals.rw.policy, KB, "r")).toBe(true);
-  });
-});
-
-describe("denialText", () => {
-  it("renders the two reasons as exactly `not found` and `forbidden`", () => {
-    expect(denialText("not_found_hidden")).toBe("not found");
-    expect(denialText("forbidden")).toBe("forbidden");
   });
 });

@@ -15,7 +15,6 @@ import {
   enumOf,
   int,
   nonEmptyStr,
-  num,
   object,
   objectSchema,
   openObject,
@@ -32,7 +31,7 @@ describe("schema fragments are today's JSON Schema, byte for byte", () => {
       id: nonEmptyStr(),
       scope: opt(str("Map name")),
       limit: opt(int({ min: 1, max: 500 }), 20),
-      score: opt(num({ min: 0, description: "d" })),
+      score: opt(int({ min: 0, description: "d" })),
       full: opt(bool()),
       mode: opt(enumOf(["a", "b"], "m")),
       where: opt(arr(str())),
@@ -40,7 +39,7 @@ describe("schema fragments are today's JSON Schema, byte for byte", () => {
     });
     expect(JSON.stringify(schema)).toBe(
       '{"type":"object","properties":{"id":{"type":"string"},"scope":{"type":"string","description":"Map name"},' +
-        '"limit":{"type":"integer","minimum":1,"maximum":500},"score":{"type":"number","minimum":0,"description":"d"},' +
+        '"limit":{"type":"integer","minimum":1,"maximum":500},"score":{"type":"integer","minimum":0,"description":"d"},' +
         '"full":{"type":"boolean"},"mode":{"type":"string","enum":["a","b"],"description":"m"},' +
         '"where":{"type":"array","items":{"type":"string"}},"frontmatter":{"type":"object"}},' +
         '"required":["id","frontmatter"],"additionalProperties":false}',
