@@ -1,11 +1,15 @@
 /**
  * The instructions block names the tools as each agent's model sees them (tool-names.ts cites
- * the source of each form). Pure: renderBlock and agentToolName, no server.
+ * the source of each form). Pure: renderBlock and each provider's toolName, no server.
  */
 import { describe, expect, it } from "vitest";
 import type { ProviderId } from "../../src/client/config.js";
 import { renderBlock } from "../../src/client/instructions.js";
-import { agentToolName } from "../../src/client/provision/targets/index.js";
+import { PROVIDERS } from "../../src/client/provision/targets/index.js";
+
+/** The name under which `provider`'s model sees `tool`, as the instructions block renders it. */
+const agentToolName = (provider: ProviderId, server: string, tool: string) =>
+  PROVIDERS[provider].toolName(server, tool);
 
 const tools = ["atlas_overview", "map_list", "search"];
 

@@ -24,9 +24,4 @@ export function provisionTargetFor(id: ProviderId): ProvisionTarget {
   return PROVIDERS[id];
 }
 
-/** The name under which `provider`'s model sees `tool` of the MCP entry named `server`. */
-export function agentToolName(provider: ProviderId, server: string, tool: string): string {
-  return PROVIDERS[provider].toolName(server, tool);
-}
-
 export type { AuthRef, Provider, ProviderAdapter, ProviderFiles } from "./provider.js";
