@@ -74,7 +74,7 @@ export function kbCandidates(src: KbSources): KbMountSpec[] {
   return candidates;
 }
 
-export function mountSpec(
+function mountSpec(
   root: string,
   name: string | undefined,
   allowArtifactWrite: boolean,

@@ -23,9 +23,9 @@ export interface SettingLayers<F, Y> {
   readonly key?: readonly [string, Y | undefined];
 }
 
-export const DEFAULT_SOURCE = "default";
+const DEFAULT_SOURCE = "default";
 
-export function emptyFlagError(flag: string): SettingError {
+function emptyFlagError(flag: string): SettingError {
   return new SettingError(`${flag} is empty; give it a value or leave the flag out`);
 }
 

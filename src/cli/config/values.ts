@@ -33,7 +33,7 @@ function parsePort(text: string, fail: () => Error): number {
 const TRUE = new Set(["1", "true", "yes", "on"]);
 const FALSE = new Set(["0", "false", "no", "off"]);
 
-export function parseBoolean(value: string, setting: string): boolean {
+function parseBoolean(value: string, setting: string): boolean {
   const v = value.trim().toLowerCase();
   if (TRUE.has(v)) return true;
   if (FALSE.has(v)) return false;
