@@ -29,12 +29,6 @@ export interface StdioSession {
   close(): Promise<void>;
 }
 
-/** The surface stdio serves for these KBs: the KB itself, or the routed surface over all. */
-export function stdioSurface(surfaces: readonly KbSurface[]): ToolSurface {
-  if (surfaces.length === 0) throw new Error("stdio needs at least one KB");
-  return surfaces.length === 1 ? (surfaces[0] as KbSurface) : new RoutedSurface(surfaces);
-}
-
 /**
  * The surface stdio serves for an app: its one served KB, or the routed surface over every
  * served KB in mount order (a call naming an unavailable KB is told why). Throws when no KB is

@@ -1,13 +1,22 @@
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryLogger } from "../../src/logger.js";
+import type { Cartographer } from "../../src/mcp/app.js";
 import { KbSurface } from "../../src/mcp/kb-surface.js";
 import { RoutedSurface } from "../../src/mcp/routed-surface.js";
-import { serveStdio, stdioSurface } from "../../src/mcp/stdio.js";
+import { serveStdio, stdioSurfaceOf } from "../../src/mcp/stdio.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
 import { must, probeTools, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
+
+/** What stdioSurfaceOf reads of an app: its served surfaces and the status of every KB. */
+const app = (served: KbSurface[], statuses: Cartographer["kbs"] = []) =>
+  ({
+    surfaces: new Map(served.map((s, i) => [String(i), s])),
+    kbs: statuses,
+    unavailable: () => undefined,
+  }) as unknown as Cartographer;
 beforeAll(async () => {
   kbs = await tempMounts(["one", "two"]);
 });
@@ -185,9 +194,17 @@ describe("serveStdio", () => {
       (m) =>
         new KbSurface({ runtime: m.runtime, specs: probeTools({ reads: 0, writes: 0 }), logger }),
     );
-    expect(stdioSurface([must(one)])).toBe(one);
-    const routed = stdioSurface([must(one), must(two)]);
+    expect(stdioSurfaceOf(app([must(one)]))).toBe(one);
+    const routed = stdioSurfaceOf(app([must(one), must(two)]));
     expect(routed).toBeInstanceOf(RoutedSurface);
     expect(routed.kbNames).toEqual(["one", "two"]);
+  });
+
+  it("no served KB is an error naming the ones that could not be opened", () => {
+    expect(() => stdioSurfaceOf(app([]))).toThrow("stdio needs at least one KB: pass --kb PATH");
+    const bad = { name: "bad", status: "unavailable", reason: "data/ is missing" } as const;
+    expect(() => stdioSurfaceOf(app([], [bad]))).toThrow(
+      "stdio needs at least one KB, and none could be opened: 'bad' (data/ is missing)",
+    );
   });
 });
