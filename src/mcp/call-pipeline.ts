@@ -5,7 +5,9 @@
  *  1. resolve the tool          unknown → `tool not found: <name>` (audited as unknown_tool,
  *                               authorized as an unclassified write: denied unless admin)
  *  2. validate the arguments    invalid → authorized as an unclassified write; admin gets the
- *                               `invalid_argument: …` error naming the argument
+ *                               `invalid_argument: …` error naming the argument. Validated and
+ *                               parsed ONCE (args.ts checkArgs): targets, audit and the handler
+ *                               all use that result
  *  3. build the AuthRequest     targets → TargetFacts read from the store
  *  4. authorize                 denial renders exactly `forbidden` / `not found`
  *  5. audit attempt             required mode: a failed append rejects the call here, before
@@ -33,7 +35,8 @@ import type { AuthRequest, Decision } from "../auth/types.js";
 import { isKbError, KbError } from "../common/errors.js";
 import type { Logger } from "../logger.js";
 import type { KbRuntime } from "../runtime/kb-runtime.js";
-import { canonicalArgs, validateArgs } from "../tools/args.js";
+import { type CheckedArgs, canonicalArgs, checkArgs, runChecked } from "../tools/args.js";
+import { CallReads } from "../tools/call-reads.js";
 import { denialError, renderError, renderResult } from "../tools/result.js";
 import type { ToolSpec } from "../tools/spec.js";
 import type { CallContext } from "./context.js";
@@ -88,6 +91,13 @@ async function runCall(
   const started = performance.now();
   const spec = deps.resolve(name);
   const requestId = ctx.requestId || randomUUID();
+
+  // 1–4: resolve, validate, classify, authorize.
+  const gate = await preflight(deps, spec, name, rawArgs, ctx);
+
+  const resources = spec
+    ? auditResources(spec, "spec" in gate ? gate.args.record : rawRecord(spec, rawArgs))
+    : {};
   const record = (phase: AuditRecordInput["phase"]): AuditRecordInput => ({
     phase,
     request_id: requestId,
@@ -96,11 +106,8 @@ async function runCall(
     kb: deps.kb,
     tool: name,
     read_only: spec?.readOnly ?? false,
-    resources: spec ? auditResources(spec, rawArgs) : {},
+    resources,
   });
-
-  // 1–4: resolve, validate, classify, authorize.
-  const gate = await preflight(deps, spec, name, rawArgs, ctx);
 
   // 5: the attempt is durable before anything else happens.
   if (deps.audit) {
@@ -113,8 +120,7 @@ async function runCall(
   }
 
   // 6–7: sync and run (only when the preflight let the call through).
-  const done: Outcome =
-    "spec" in gate ? await execute(deps, gate.spec, gate.args, gate.decision, ctx) : gate;
+  const done: Outcome = "spec" in gate ? await execute(deps, gate, ctx) : gate;
 
   // 8: completion. The call already happened; a failure here is logged, not returned.
   if (deps.audit) {
@@ -131,9 +137,16 @@ async function runCall(
   return done.result;
 }
 
-type Gate =
-  | Outcome
-  | { spec: ToolSpec; args: Record<string, unknown>; decision: Decision & { allow: true } };
+/** A call the preflight let through, or the outcome it answered with instead. */
+type Gate = Outcome | Admitted;
+
+interface Admitted {
+  spec: ToolSpec;
+  args: CheckedArgs;
+  decision: Decision & { allow: true };
+  /** What the authorization facts read, for a read's handler (writes read again under the lock). */
+  reads: CallReads;
+}
 
 async function preflight(
   deps: CallDeps,
@@ -148,11 +161,13 @@ async function preflight(
     if (!decision.allow) return denial(decision.reason);
     return { result: textResult(`tool not found: ${name}`, true), outcome: "unknown_tool" };
   }
-  let args: Record<string, unknown>;
+  let args: CheckedArgs;
   let request: AuthRequest;
+  const reads = new CallReads(deps.runtime.store);
   try {
-    args = validateArgs(spec, rawArgs);
-    request = await buildAuthRequest(deps.runtime.store, deps.kb, spec, args, policy);
+    // The one validation and parse of the call; the handler runs on `args.parsed`.
+    args = checkArgs(spec, rawArgs);
+    request = await buildAuthRequest(deps.runtime.store, deps.kb, spec, args.record, policy, reads);
   } catch (err) {
     const decision = authorize(policy, unclassifiedWrite(deps.kb));
     if (!decision.allow) return denial(decision.reason);
@@ -160,14 +175,12 @@ async function preflight(
   }
   const decision = authorize(policy, request);
   if (!decision.allow) return denial(decision.reason);
-  return { spec, args, decision };
+  return { spec, args, decision, reads };
 }
 
 async function execute(
   deps: CallDeps,
-  spec: ToolSpec,
-  args: Record<string, unknown>,
-  decision: Decision & { allow: true },
+  { spec, args, decision, reads }: Admitted,
   ctx: CallContext,
 ): Promise<Outcome> {
   const runtime = deps.runtime;
@@ -181,20 +194,23 @@ async function execute(
   const run = async (): Promise<Outcome> => {
     if (spec.readOnly) {
       await syncBeforeRead(runtime); // 6
-      const value = markDegraded(runtime, await spec.handler(args, toolCtx(decision)));
+      const value = markDegraded(
+        runtime,
+        await runChecked(spec, args, { ...toolCtx(decision), reads }),
+      );
       return { result: textResult(renderResult(value)), outcome: "success" };
     }
     return await runtime.store.withLock(async () => {
-      await syncBeforeWrite(runtime, spec, args, decision.visibility); // 6: before the facts are read again
+      await syncBeforeWrite(runtime, spec, args.record, decision.visibility); // 6: before the facts are read again
       // Facts may have changed while the call waited for the lock (D118: re-authorize here).
       const again = authorize(
         ctx.principal.policy,
-        await buildAuthRequest(runtime.store, deps.kb, spec, args, ctx.principal.policy),
+        await buildAuthRequest(runtime.store, deps.kb, spec, args.record, ctx.principal.policy),
       );
       if (!again.allow) return denial(again.reason);
       const session = runtime.beginWrite();
       try {
-        const value = await spec.handler(args, toolCtx(again));
+        const value = await runChecked(spec, args, toolCtx(again));
         const target = session.targets.length > 0 ? session.targets.join(", ") : spec.name;
         const commitSha = await runtime.commitSession(`${spec.name}: ${target}`);
         const note = await syncAfterCommit(runtime, commitSha, again.visibility); // 6: push, never fails the call
@@ -209,7 +225,8 @@ async function execute(
     // The mount attaches sync and embeddings after serving (mount.ts): step 6 needs them.
     if (runtime.ready) await runtime.ready();
     // 7: a whole-KB pass waits for a slot of the KB's pass queue, or is answered `busy`.
-    if (spec.wholeKbPass?.(args)) return await runtime.passes.run(ctx.principal.id, spec.name, run);
+    if (spec.wholeKbPass?.(args.record))
+      return await runtime.passes.run(ctx.principal.id, spec.name, run);
     return await run();
   } catch (err) {
     return failure(
@@ -237,19 +254,26 @@ function failure(deps: CallDeps, tool: string, err: unknown, outcome: AuditOutco
 
 /**
  * Only the registry's allow-listed fields (id-like strings, boolean and enum flags; never bodies
- * or frontmatter). The raw arguments may not match the schema yet: anything but a string or a
- * boolean is left out, so an object smuggled into an id field is never recorded.
+ * or frontmatter) of `record`: the validated arguments when the call got that far, else
+ * {@link rawRecord}. Anything but a string or a boolean is left out, so an object smuggled into
+ * an id field is never recorded.
  */
-function auditResources(spec: ToolSpec, args: unknown): Record<string, unknown> {
+function auditResources(spec: ToolSpec, record: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return out;
-  // Go argument names are recorded under ours, as authorization sees them (args.ts).
-  const record = canonicalArgs(spec, args as Record<string, unknown>, true);
   for (const field of spec.auditFields) {
     const value = record[field];
     if (typeof value === "string" || typeof value === "boolean") out[field] = value;
   }
   return out;
+}
+
+/**
+ * Raw arguments that did not validate, with Go argument names renamed to ours as authorization
+ * would see them (args.ts); not an object: nothing.
+ */
+function rawRecord(spec: ToolSpec, args: unknown): Record<string, unknown> {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return {};
+  return canonicalArgs(spec, args as Record<string, unknown>, true);
 }
 
 function messageOf(err: unknown): string {

@@ -10,7 +10,6 @@ import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/sh
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolRequest,
-  CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
   PingRequestSchema,
@@ -20,6 +19,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { z } from "zod";
 import type { Principal } from "../auth/types.js";
 import { isContentSurface } from "./content-surface.js";
 import type { CallContext, ProgressFn, Transport } from "./context.js";
@@ -141,18 +141,25 @@ type ToolCallHandler = (
 ) => Promise<CallToolResult>;
 
 /**
+ * tools/call as Protocol's registration parses it: the method alone. The request guard of every
+ * connected transport has already parsed the whole request with CallToolRequestSchema
+ * (answering -32602 on a mismatch, request-guard.ts), so parsing it again here was a second zod
+ * pass over every call (docs/decisions.md "one pass per request").
+ */
+const TOOL_CALL_METHOD = z.looseObject({ method: z.literal("tools/call") });
+
+/**
  * Registers the tools/call handler with Protocol's own registration, not Server's override. The
- * override parses the request again with CallToolRequestSchema (the request guard already did,
- * answering -32602 on a mismatch, and Protocol parses it once more) and parses our result with
+ * override parses the request again with CallToolRequestSchema and parses our result with
  * CallToolResultSchema; every result here is a `textResult` (one text item, maybe `isError`),
  * valid by construction. Its task branch cannot run: we declare no task capability, so Protocol
- * refuses a task-augmented call before the handler. Two zod parses less per call (docs/decisions.md
- * "tools/call is registered with `Protocol.setRequestHandler`").
+ * refuses a task-augmented call before the handler (docs/decisions.md "tools/call is registered
+ * with `Protocol.setRequestHandler`").
  */
 export function setToolCallHandler(server: Server, handler: ToolCallHandler): void {
   (Protocol.prototype.setRequestHandler as (this: Server, ...a: unknown[]) => void).call(
     server,
-    CallToolRequestSchema,
+    TOOL_CALL_METHOD,
     handler,
   );
 }

@@ -1,16 +1,18 @@
 /**
  * Facts authorization needs about the concepts a call touches, read from the store: placement
- * from the map descriptors, the current type from the file. Read again under the lock for writes.
+ * from the map descriptors, the current type from the file, read through the call's CallReads
+ * (a read's handler then reuses it). Read again under the lock for writes.
  */
 import { posix } from "node:path";
 import { hasWholeKb } from "../auth/decide.js";
 import type { AuthRequest, Policy, TargetFacts } from "../auth/types.js";
-import type { KbStore } from "../kb/core/api.js";
-import { filesUnderDir } from "../kb/store/assets.js";
 import { KbError } from "../common/errors.js";
+import type { KbStore } from "../kb/core/api.js";
 import { parseDocument } from "../kb/core/frontmatter.js";
 import { candidatePaths, placementOf } from "../kb/core/ids.js";
 import type { ConceptDoc, MapDescriptor, Placement } from "../kb/core/types.js";
+import { filesUnderDir } from "../kb/store/assets.js";
+import { CallReads } from "../tools/call-reads.js";
 import type { ToolSpec, ToolTarget } from "../tools/spec.js";
 
 /**
@@ -25,6 +27,7 @@ export async function buildAuthRequest(
   spec: ToolSpec,
   args: Record<string, unknown>,
   policy?: Policy,
+  reads: CallReads = new CallReads(store),
 ): Promise<AuthRequest> {
   let targets = spec.targets ? spec.targets(args) : [];
   if (spec.storeTargets) targets = [...targets, ...(await spec.storeTargets(args, store))];
@@ -33,8 +36,8 @@ export async function buildAuthRequest(
   const maps = targets.length > 0 ? await store.maps() : [];
   const facts: TargetFacts[] = [];
   const curatedIndex = spec.resource === "curated-index";
-  if (spec.resource === "src-dst") facts.push(...(await moveFacts(store, maps, targets)));
-  else for (const target of targets) facts.push(await factsOf(store, maps, target, curatedIndex));
+  if (spec.resource === "src-dst") facts.push(...(await moveFacts(store, reads, maps, targets)));
+  else for (const target of targets) facts.push(await factsOf(reads, maps, target, curatedIndex));
   return {
     kb,
     // A read-only tool that names a write target (service_get resolving secrets) needs rw.
@@ -51,12 +54,12 @@ export function unclassifiedWrite(kb: string): AuthRequest {
 }
 
 async function factsOf(
-  store: KbStore,
+  reads: CallReads,
   maps: readonly MapDescriptor[],
   target: ToolTarget,
   curatedIndex: boolean,
 ): Promise<TargetFacts> {
-  return factsFor(maps, target, curatedIndex, await tryRead(store, target.id));
+  return factsFor(maps, target, curatedIndex, await tryRead(reads, target.id));
 }
 
 function factsFor(
@@ -88,6 +91,7 @@ function factsFor(
  */
 async function moveFacts(
   store: KbStore,
+  reads: CallReads,
   maps: readonly MapDescriptor[],
   targets: ToolTarget[],
 ): Promise<TargetFacts[]> {
@@ -98,10 +102,10 @@ async function moveFacts(
   for (let i = 0; i < targets.length; i += 2) {
     const from = targets[i] as ToolTarget;
     const to = targets[i + 1] as ToolTarget;
-    const source = await tryRead(store, from.id);
+    const source = await tryRead(reads, from.id);
     facts.push(factsFor(maps, from, false, source));
     const kept = source ? { ...to, proposedType: source.type } : to;
-    facts.push(factsFor(maps, kept, false, await tryRead(store, to.id)));
+    facts.push(factsFor(maps, kept, false, await tryRead(reads, to.id)));
     if (source?.expanded) facts.push(...(await folderFacts(store, maps, source, to.id)));
   }
   return facts;
@@ -160,9 +164,9 @@ export function canonicalPath(id: string): string {
 }
 
 /** Asset paths and ids the store rejects are simply not concepts: no current type. */
-async function tryRead(store: KbStore, id: string) {
+async function tryRead(reads: CallReads, id: string): Promise<ConceptDoc | null> {
   try {
-    return await store.tryReadConcept(id);
+    return (await reads.concept(id))?.doc ?? null;
   } catch {
     return null;
   }

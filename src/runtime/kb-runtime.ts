@@ -7,7 +7,8 @@
 
 import { isKbError } from "../common/errors.js";
 import type { AppliedPlan, KbStore, WritePlan } from "../kb/core/api.js";
-import type { KbSettings } from "../kb/core/types.js";
+import type { ConceptDoc, KbSettings } from "../kb/core/types.js";
+import { plannedDocs } from "../kb/store/planned-docs.js";
 import type { KbSync } from "../kb/sync/kb-sync.js";
 import { BuildStatus, type IndexProgress } from "../search/build-status.js";
 import type { KbEmbeddings } from "../search/embeddings/kb-embeddings.js";
@@ -90,7 +91,8 @@ export class KbRuntime implements ToolRuntime {
     for (const path of applied.paths) this.session?.paths.add(path);
     this.session?.targets.push(plan.target);
     for (const id of applied.touchedIds) this.session?.ids.add(id);
-    await this.syncIndex(applied.touchedIds);
+    // Indexed from what the plan wrote, not read back from disk (planned-docs.ts).
+    this.indexDocs(applied.touchedIds, await plannedDocs(this.store, plan));
     return applied;
   }
 
@@ -115,7 +117,11 @@ export class KbRuntime implements ToolRuntime {
    * then the index changes in one synchronous run, so no search sees half of a move (both ids).
    */
   async syncIndex(ids: string[]): Promise<void> {
-    const docs = await Promise.all(ids.map((id) => this.store.tryReadConcept(id)));
+    this.indexDocs(ids, await Promise.all(ids.map((id) => this.store.tryReadConcept(id))));
+  }
+
+  /** The index change of `ids` (`docs[i]` is the document of `ids[i]`, null when it is gone). */
+  private indexDocs(ids: readonly string[], docs: ReadonlyArray<ConceptDoc | null>): void {
     ids.forEach((id, i) => {
       const doc = docs[i];
       if (doc) this.index.upsert(doc);

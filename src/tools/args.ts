@@ -12,7 +12,7 @@
  */
 import { KbError } from "../common/errors.js";
 import type { AnyArg, ArgsOf, Shape } from "./schema.js";
-import type { ToolSpec } from "./spec.js";
+import type { ToolContext, ToolSpec } from "./spec.js";
 
 type Schema = Record<string, unknown>;
 
@@ -108,7 +108,47 @@ function sameValue(a: unknown, b: unknown): boolean {
  * items are parsed field by field. Free-form objects pass through as sent.
  */
 export function parseArgs<S extends Shape>(spec: ArgSpec, shape: S, args: unknown): ArgsOf<S> {
-  return parseObject(shape, validateArgs(spec, args), "", false) as ArgsOf<S>;
+  return parseValidated(shape, validateArgs(spec, args));
+}
+
+/** {@link parseArgs} of arguments {@link validateArgs} has already returned. */
+export function parseValidated<S extends Shape>(
+  shape: S,
+  valid: Record<string, unknown>,
+): ArgsOf<S> {
+  return parseObject(shape, valid, "", false) as ArgsOf<S>;
+}
+
+/** A call's arguments, checked once (see {@link checkArgs}). */
+export interface CheckedArgs {
+  /** Validated, with our names: what targets, audit and sync judge. */
+  record: Record<string, unknown>;
+  /** What the handler runs on: `spec.typed.parse(record)`, or `record` for a hand-written spec. */
+  parsed: unknown;
+  /** A blank required string: thrown when the handler would run, after authorization. */
+  refusal?: KbError;
+}
+
+/**
+ * Validates (throwing `invalid_argument`) and parses the raw arguments of a call, once. A
+ * refusal of the parse (a blank required string) is kept for the handler's turn: it was always
+ * answered after authorization, so a caller learns nothing about a target it may not see.
+ */
+export function checkArgs(spec: ArgSpec & Pick<ToolSpec, "typed">, raw: unknown): CheckedArgs {
+  const record = validateArgs(spec, raw);
+  if (!spec.typed) return { record, parsed: record };
+  try {
+    return { record, parsed: spec.typed.parse(record) };
+  } catch (err) {
+    if (!(err instanceof KbError)) throw err;
+    return { record, parsed: undefined, refusal: err };
+  }
+}
+
+/** Runs the handler of a spec on arguments {@link checkArgs} returned. */
+export function runChecked(spec: ToolSpec, args: CheckedArgs, ctx: ToolContext): Promise<unknown> {
+  if (args.refusal) return Promise.reject(args.refusal);
+  return spec.typed ? spec.typed.run(args.parsed, ctx) : spec.handler(args.record, ctx);
 }
 
 /** The refusal of a required string sent as `""`, for a parser or a cross-field rule. */

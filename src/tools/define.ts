@@ -1,9 +1,10 @@
 /**
  * defineTool: a ToolSpec from an argument shape (schema.ts) and a handler typed by it. The
  * shape gives the `inputSchema` tools/list shows; the handler receives the arguments parsed by
- * args.ts (`parseArgs`), so it never re-reads or re-checks a raw record.
+ * args.ts, so it never re-reads or re-checks a raw record. The call pipeline validates and
+ * parses them once (`checkArgs`) and calls `typed.run`; `handler` parses for direct callers.
  */
-import { parseArgs } from "./args.js";
+import { parseArgs, parseValidated } from "./args.js";
 import { withContentHash } from "./result.js";
 import { type ArgsOf, objectSchema, type Shape } from "./schema.js";
 import type { ToolContext, ToolSpec } from "./spec.js";
@@ -33,12 +34,18 @@ export function defineTool<S extends Shape = Record<never, never>>(
   const { args, handler, contentHashAlias, ...rest } = def;
   const shape = (args ?? {}) as S;
   const inputSchema = objectSchema(shape);
-  const run = (raw: Record<string, unknown>, ctx: ToolContext) =>
-    handler(parseArgs(spec, shape, raw), ctx);
+  const run = (parsed: unknown, ctx: ToolContext) => handler(parsed as ArgsOf<S>, ctx);
+  const typed = {
+    parse: (valid: Record<string, unknown>) => parseValidated(shape, valid),
+    run: contentHashAlias
+      ? async (parsed: unknown, ctx: ToolContext) => withContentHash(await run(parsed, ctx))
+      : run,
+  };
   const spec: ToolSpec = {
     ...rest,
     inputSchema,
-    handler: contentHashAlias ? async (raw, ctx) => withContentHash(await run(raw, ctx)) : run,
+    handler: (raw, ctx) => typed.run(parseArgs(spec, shape, raw), ctx),
+    typed,
   };
   return spec;
 }

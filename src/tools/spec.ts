@@ -6,6 +6,7 @@
  */
 import type { KbStore } from "../kb/core/api.js";
 import type { KbSettings, Visibility } from "../kb/core/types.js";
+import type { CallReads } from "./call-reads.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 
 /**
@@ -51,6 +52,11 @@ export interface ToolContext {
   now: () => Date;
   /** Present when the caller asked for progress: call as work advances (done of total). */
   progress?: (done: number, total?: number) => void;
+  /**
+   * The concepts this call has read already (call-reads.ts): a handler reading its target takes
+   * it from here. Absent for direct callers (tests): read the store.
+   */
+  reads?: CallReads;
 }
 
 export interface ToolSpec {
@@ -102,4 +108,14 @@ export interface ToolSpec {
    * holds the lock and makes the one commit afterwards.
    */
   handler: (args: Record<string, unknown>, ctx: ToolContext) => Promise<unknown>;
+  /**
+   * The handler in two halves (defineTool sets them): `parse` turns validated arguments into the
+   * handler's typed ones, `run` runs on those. The call pipeline validates and parses once, before
+   * authorization, and calls `run` (args.ts checkArgs); `handler` (validate, parse, run) stays the
+   * entry of direct callers and of hand-written specs.
+   */
+  typed?: {
+    parse: (args: Record<string, unknown>) => unknown;
+    run: (args: unknown, ctx: ToolContext) => Promise<unknown>;
+  };
 }

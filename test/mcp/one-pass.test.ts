@@ -1,5 +1,5 @@
 /**
- * One pass per request (docs/decisions.md "One pass per request"), through the call pipeline on a
+ * One pass per request (docs/decisions.md "one pass per request"), through the call pipeline on a
  * real KB: a concept_read resolves and reads its concept once — also when authorization reads the
  * target's facts first — and a concept_write indexes what it wrote without reading it back.
  * Counted where every concept read goes through (the store's readConceptFile) and at the realpath

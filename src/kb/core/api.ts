@@ -114,6 +114,15 @@ export interface SkillInfo {
   path: string;
 }
 
+/** A concept as read by {@link KbStore.readConceptFile}. */
+export interface ConceptRead {
+  doc: ConceptDoc;
+  /** Size of the file, bytes. */
+  bytes: number;
+  /** `doc.body` is only the head of a file over `wholeUpTo` bytes (`doc.hash` is the file's). */
+  truncated: boolean;
+}
+
 export interface ConceptFileStat {
   id: string;
   path: string;
@@ -147,6 +156,11 @@ export interface KbStore {
   readConcept(id: string): Promise<ConceptDoc>;
   /** Like readConcept but null when missing. */
   tryReadConcept(id: string): Promise<ConceptDoc | null>;
+  /**
+   * One resolution and one read of a concept, null when missing: the whole document, or for a
+   * file over `wholeUpTo` bytes its head with the whole file's hash (`truncated`).
+   */
+  readConceptFile(id: string, wholeUpTo: number): Promise<ConceptRead | null>;
   /** Raw text of a KB-root-relative file (index.md, log.md, instructions.md …), null when missing. */
   readText(path: string): Promise<string | null>;
   templates(): Promise<TemplateInfo[]>;

@@ -6,20 +6,25 @@ import {
   fstatSync,
   openSync,
   readFileSync,
+  realpathSync,
   type Stats,
 } from "node:fs";
-import { lstat, open, readdir, realpath } from "node:fs/promises";
+import { lstat, open, readdir } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { KbError } from "../../common/errors.js";
 import { resolveInside, UNSAFE_CHAR } from "../../common/paths.js";
 
-const realRoots = new Map<string, Promise<string>>();
+const realRoots = new Map<string, string>();
 
-function realRoot(root: string): Promise<string> {
+function realRoot(root: string): string {
   const key = resolve(root);
   let real = realRoots.get(key);
-  if (!real) {
-    real = realpath(key).catch(() => key);
+  if (real === undefined) {
+    try {
+      real = realpathSync.native(key);
+    } catch {
+      real = key;
+    }
     realRoots.set(key, real);
   }
   return real;
@@ -30,16 +35,19 @@ function realRoot(root: string): Promise<string> {
  * (`invalid_argument`) a path whose existing part resolves outside the KB through a symlink:
  * `resolveInside` is lexical, and a symlinked folder or file must not lead a read or a write
  * elsewhere on disk (a cloned KB can carry symlinks). A symlink loop is refused the same way.
+ * One realpath syscall on the calling thread per component tried: a round trip through the
+ * thread pool every file operation shares cost more than the read itself under load
+ * (docs/decisions.md "one pass per request").
  */
-export async function realPathInside(root: string, rel: string): Promise<string | null> {
-  const base = await realRoot(root);
+export function realPathInsideSync(root: string, rel: string): string | null {
+  const base = realRoot(root);
   const top = resolve(root);
   let probe = resolveInside(root, rel);
   let missing = false;
   for (;;) {
     let real: string;
     try {
-      real = await realpath(probe);
+      real = realpathSync.native(probe);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ELOOP") {
@@ -50,7 +58,6 @@ export async function realPathInside(root: string, rel: string): Promise<string 
         );
       }
       if (code !== "ENOENT" && code !== "ENOTDIR") throw e;
-      // Missing (or a dangling link): the nearest existing ancestor decides.
       missing = true;
       if (probe === top || dirname(probe) === probe) return null;
       probe = dirname(probe);
@@ -65,6 +72,38 @@ export async function realPathInside(root: string, rel: string): Promise<string 
     }
     return missing ? null : real;
   }
+}
+
+/** {@link realPathInsideSync} for the callers that await it. */
+export async function realPathInside(root: string, rel: string): Promise<string | null> {
+  return realPathInsideSync(root, rel);
+}
+
+/**
+ * An open descriptor and the size of the regular file at `real` (non-blocking open, checked on
+ * the descriptor, as readRegular); null when it is no regular file or vanished. The caller
+ * closes `fd`.
+ */
+export function openRegularSync(
+  real: string,
+): { fd: number; size: number; mtimeMs: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (isVanished(e) || code === "EISDIR") return null;
+    throw e;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFile()) return { fd, size: stat.size, mtimeMs: stat.mtimeMs };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  closeSync(fd);
+  return null;
 }
 
 /**
@@ -84,7 +123,7 @@ export async function listWalkDir(root: string, rel: string): Promise<Dirent[]> 
     if (e instanceof KbError) return [];
     throw e;
   }
-  if (real === null || real !== join(await realRoot(root), rel)) return [];
+  if (real === null || real !== join(realRoot(root), rel)) return [];
   try {
     return (await readdir(real, { withFileTypes: true })).filter((e) => !e.name.startsWith("."));
   } catch (e) {

@@ -8,8 +8,8 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../../logger.js";
 import { LEGACY_MAP_FILE, MAP_FILE } from "../core/maps.js";
-import { loadMaps } from "./store-read.js";
 import type { MapDescriptor } from "../core/types.js";
+import { loadMaps } from "./store-read.js";
 
 export class MapsCache {
   private signature: string | null = null;
@@ -41,12 +41,16 @@ export class MapsCache {
       for (const entry of readdirSync(data, { withFileTypes: true })) {
         if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
         parts.push(entry.name);
+        // The first descriptor found is the one loadMaps reads: a legacy file beside `_map.md`
+        // changes nothing, so it is not looked at (one stat per map folder on every read).
         for (const file of [MAP_FILE, LEGACY_MAP_FILE]) {
           const stat = statSync(join(data, entry.name, file), {
             bigint: true,
             throwIfNoEntry: false,
           });
-          if (stat) parts.push(`${file}:${stat.size}:${stat.mtimeNs}`);
+          if (!stat) continue;
+          parts.push(`${file}:${stat.size}:${stat.mtimeNs}`);
+          if (stat.isFile()) break;
         }
       }
       return parts.join("|");

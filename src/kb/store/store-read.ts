@@ -4,15 +4,15 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { KbError } from "../../common/errors.js";
 import type { Logger } from "../../logger.js";
 import type { ConceptFileStat } from "../core/api.js";
-import { KbError } from "../../common/errors.js";
 import { parseDocument } from "../core/frontmatter.js";
-import { isVanished, listWalkDir, readTextOrNull, realPathInside, walkFiles } from "./fsutil.js";
 import { contentHash } from "../core/hash.js";
 import { candidatePaths, pathToId, placementOf, validateId } from "../core/ids.js";
 import { LEGACY_MAP_FILE, MAP_FILE, parseMapDescriptor } from "../core/maps.js";
 import type { ConceptDoc, MapDescriptor } from "../core/types.js";
+import { isVanished, listWalkDir, readTextOrNull, walkFiles } from "./fsutil.js";
 
 /** Descriptors of data/'s top-level folders (`_map.md`, else legacy `_archive.md`), by name. */
 export async function loadMaps(root: string, logger: Logger): Promise<MapDescriptor[]> {
@@ -157,32 +157,6 @@ export async function resolveConcept(
   if (text(b) !== null) return { path: expanded, text: text(b) as string, ambiguous: false };
   if (a instanceof KbError) throw a;
   if (b instanceof KbError) throw b;
-  return null;
-}
-
-/**
- * The file a concept id resolves to (as resolveConcept picks it) with its stat, without reading
- * it; null when neither candidate exists. Lets a reader refuse or cap a very large file first.
- */
-export async function statConcept(
-  root: string,
-  id: string,
-  maps: readonly MapDescriptor[],
-): Promise<ConceptFileStat | null> {
-  validateId(id);
-  const [flat, expanded] = candidatePaths(id);
-  const isMapFolder = !id.includes("/") && maps.some((m) => m.name === id);
-  for (const path of isMapFolder ? [flat] : [flat, expanded]) {
-    let real: string | null;
-    try {
-      real = await realPathInside(root, path);
-    } catch (e) {
-      if (e instanceof KbError) continue; // leads outside: resolveConcept refuses it itself
-      throw e;
-    }
-    const s = real === null ? undefined : statSync(real, { throwIfNoEntry: false });
-    if (s?.isFile()) return { id, path, mtimeMs: s.mtimeMs, size: s.size };
-  }
   return null;
 }
 

@@ -5,6 +5,8 @@
 
 import { access } from "node:fs/promises";
 import { join } from "node:path";
+import { KbError } from "../../common/errors.js";
+import { normalizeRelPath } from "../../common/paths.js";
 import { type Logger, silentLogger } from "../../logger.js";
 import type {
   AppliedPlan,
@@ -15,36 +17,49 @@ import type {
   ConceptFileStat,
   ConceptMove,
   ConceptPatchInput,
+  ConceptRead,
   ConceptWriteInput,
   KbStore,
   SkillInfo,
   TemplateInfo,
   WritePlan,
 } from "../core/api.js";
+import { mergePlans } from "../core/plan-batch.js";
+import type { PlanContext } from "../core/plan-context.js";
+import type {
+  ConceptDoc,
+  Frontmatter,
+  GitIdentity,
+  KbSettings,
+  MapDescriptor,
+} from "../core/types.js";
+import { UncommittedWrites } from "../git/commit-undo.js";
+import {
+  commitPaths,
+  configuredIdentity,
+  FALLBACK_IDENTITY,
+  git,
+  headSha,
+  runGit,
+} from "../git/git.js";
+import { changesSince } from "../git/history.js";
+import { AsyncLock } from "../locks/async-lock.js";
 import { applyChanges } from "./apply.js";
 import { artifactTreeStamp } from "./artifact-stamp.js";
 import { type ArtifactScan, scanArtifacts } from "./artifacts.js";
 import * as assets from "./assets.js";
-import { UncommittedWrites } from "../git/commit-undo.js";
+import { readConceptFile } from "./concept-file.js";
 import { streamConceptDocs } from "./concept-stream.js";
-import { KbError } from "../../common/errors.js";
 import { readTextOrNull } from "./fsutil.js";
-import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git, headSha, runGit } from "../git/git.js";
-import { changesSince } from "../git/history.js";
 import { MAX_CONCEPT_BYTES, readIndexDocs } from "./index-read.js";
 import { ensureLocalState } from "./local-state.js";
-import { AsyncLock } from "../locks/async-lock.js";
 import { MapsCache } from "./maps-cache.js";
-import { normalizeRelPath } from "../../common/paths.js";
-import { mergePlans } from "../core/plan-batch.js";
-import type { PlanContext } from "../core/plan-context.js";
 import { listSkills, listTemplates } from "./store-catalog.js";
 import * as admin from "./store-plans-admin.js";
 import * as concept from "./store-plans-concept.js";
 import { planConceptDelete } from "./store-plans-delete.js";
 import { planConceptMove } from "./store-plans-move.js";
-import { conceptIdOf, notFound, resolveConcept, scanConcepts, toConceptDoc } from "./store-read.js";
-import type { ConceptDoc, Frontmatter, GitIdentity, KbSettings, MapDescriptor } from "../core/types.js";
+import { conceptIdOf, notFound, scanConcepts } from "./store-read.js";
 
 export { initKb } from "./init.js";
 
@@ -95,9 +110,11 @@ class Store implements KbStore {
   }
 
   async tryReadConcept(id: string): Promise<ConceptDoc | null> {
-    const maps = await this.maps();
-    const r = await resolveConcept(this.root, id, maps);
-    return r ? toConceptDoc(id, r.path, r.text, maps, this.logger) : null;
+    return (await this.readConceptFile(id))?.doc ?? null;
+  }
+
+  async readConceptFile(id: string, wholeUpTo?: number): Promise<ConceptRead | null> {
+    return readConceptFile(this.root, id, await this.maps(), this.logger, wholeUpTo);
   }
 
   readText(path: string): Promise<string | null> {

@@ -2,13 +2,14 @@
  * concept_read and concept_list: one concept in full, by section or as an outline; a filtered
  * listing through the search index (visibility applied inside the query, before the limit).
  */
-import type { KbStore } from "../../kb/core/api.js";
+
 import { KbError } from "../../common/errors.js";
+import type { ConceptRead } from "../../kb/core/api.js";
 import { validateId } from "../../kb/core/ids.js";
-import { MAX_CONCEPT_BYTES, readLargeConcept } from "../../kb/store/index-read.js";
 import { extractSection, outline } from "../../kb/core/markdown.js";
-import { notFound, statConcept } from "../../kb/store/store-read.js";
 import type { ConceptDoc } from "../../kb/core/types.js";
+import { MAX_CONCEPT_BYTES } from "../../kb/store/index-read.js";
+import { notFound } from "../../kb/store/store-read.js";
 import type { ListResult } from "../../search/api.js";
 import { boundedBody } from "../../search/text-bounds.js";
 import { defineTool } from "../define.js";
@@ -59,9 +60,13 @@ const conceptRead = defineTool({
   handler: async (args, ctx) => {
     const { id, section } = args;
     validateId(id);
-    const huge = await readHugeConcept(ctx.runtime.store, id, args);
-    if (huge) return huge;
-    const doc = await ctx.runtime.store.readConcept(id);
+    // One resolution and one read (docs/decisions.md "one pass per request").
+    const read = await (ctx.reads
+      ? ctx.reads.concept(id)
+      : ctx.runtime.store.readConceptFile(id, MAX_CONCEPT_BYTES));
+    if (!read) throw notFound(id);
+    if (read.truncated) return hugeConcept(read, args);
+    const { doc } = read;
     if (section !== undefined) {
       const text = extractSection(doc.body, section);
       if (text === null) {
@@ -93,34 +98,25 @@ const conceptRead = defineTool({
 /**
  * A concept file over MAX_CONCEPT_BYTES, answered in bounded memory: header (the hash is
  * the whole file's, a valid if_match) and the body's first LARGE_BODY_BYTES characters; section,
- * outline and full would need the whole text: `too_large`. Null for any other concept.
+ * outline and full would need the whole text: `too_large`.
  */
-async function readHugeConcept(
-  store: Pick<KbStore, "root" | "maps">,
-  id: string,
-  args: { section?: string; outline?: boolean; full?: boolean },
-): Promise<Record<string, unknown> | null> {
-  // The map list only tells a top-level id naming a map folder apart (statConcept); readConcept
-  // reads it again, so an id below a map skips this copy (a readdir and a stat per map, ~20% of
-  // a concept_read).
-  const file = await statConcept(store.root, id, id.includes("/") ? [] : await store.maps());
-  if (!file || file.size <= MAX_CONCEPT_BYTES) return null;
-  const maps = await store.maps();
+function hugeConcept(
+  { doc, bytes }: ConceptRead,
+  args: { id: string; section?: string; outline?: boolean; full?: boolean },
+): Record<string, unknown> {
   if (args.section !== undefined || args.outline || args.full) {
     throw new KbError(
       "too_large",
-      `concept "${id}" is ${file.size} bytes, over the ${MAX_CONCEPT_BYTES}-byte limit for section, outline and full reads: read it without them for its opening, or split it into smaller concepts`,
-      { id, bytes: file.size, limit: MAX_CONCEPT_BYTES },
+      `concept "${args.id}" is ${bytes} bytes, over the ${MAX_CONCEPT_BYTES}-byte limit for section, outline and full reads: read it without them for its opening, or split it into smaller concepts`,
+      { id: args.id, bytes, limit: MAX_CONCEPT_BYTES },
     );
   }
-  const doc = await readLargeConcept(store.root, file, maps);
-  if (!doc) throw notFound(id);
   return {
     ...header(doc),
     body: boundedBody(doc.body, LARGE_BODY_BYTES),
     truncated: true,
-    bytes: file.size,
-    note: `file is ${file.size} bytes (> ${MAX_CONCEPT_BYTES}): the body's first ${LARGE_BODY_BYTES} characters only; section, outline and full are refused (too_large)`,
+    bytes,
+    note: `file is ${bytes} bytes (> ${MAX_CONCEPT_BYTES}): the body's first ${LARGE_BODY_BYTES} characters only; section, outline and full are refused (too_large)`,
   };
 }
 
