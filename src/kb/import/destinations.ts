@@ -126,7 +126,7 @@ export function assignDestinations(rels: readonly string[], opts: ImportOptions)
   const ownerIds = new Map<string, string>();
   const claim = (source: string, parent: string, named: Named) => {
     const natural = `${parent}/${named.name}`;
-    const reported = `${parent}/${named.slug}`;
+    const reported = named.slug ? `${parent}/${named.slug}` : natural;
     const id = firstFree(natural, (c) => claimed.has(c));
     claimed.add(id);
     const reason = id !== natural ? "duplicate" : named.reason;
