@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { bareRemote, type Remote } from "../sync/helpers.js";
+import { bareRemote, type Remote } from "../support/sync-remote.js";
 import { cleanEnv, runBin, startServer } from "./helpers.js";
 
 const sandbox = useTempDirs("carto-goparity-");

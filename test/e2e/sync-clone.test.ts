@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bareRemote, gitSync, type Remote } from "../sync/helpers.js";
+import { bareRemote, gitSync, type Remote } from "../support/sync-remote.js";
 import { cleanEnv, runBin, startServer } from "./helpers.js";
 
 let remote: Remote;

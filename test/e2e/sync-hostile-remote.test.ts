@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { bareRemote, gitSync, type Remote, remoteLog } from "../sync/helpers.js";
+import { bareRemote, gitSync, type Remote, remoteLog } from "../support/sync-remote.js";
 import { cleanEnv, type RunningServer, runBin, startServer } from "./helpers.js";
 
 const ENV = cleanEnv({

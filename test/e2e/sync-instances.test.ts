@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bareRemote, gitSync, type Remote } from "../sync/helpers.js";
+import { bareRemote, gitSync, type Remote } from "../support/sync-remote.js";
 import { cleanEnv, type RunningServer, startServer } from "./helpers.js";
 
 const ENV = cleanEnv({

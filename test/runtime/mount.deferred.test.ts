@@ -18,7 +18,7 @@ import { ATTACH_DELAY_MS, closeMount, type MountedKb, mountKb } from "../../src/
 import { seedKb, testKbSettings } from "../support/kb.js";
 import { TEST_AUTHOR } from "../support/mcp-kit.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { bareRemote, gitSync, jsonOf, type Remote, syncSettings, textOf } from "../sync/helpers.js";
+import { bareRemote, gitSync, jsonOf, type Remote, syncSettings, textOf } from "../support/sync-remote.js";
 
 const newDir = useTempDirs("carto-deferred-");
 

@@ -1,6 +1,6 @@
 /**
  * Every registered tool's input schema, byte for byte — advanced and artifact tools included,
- * which the agent-profile golden (test/surface/listing.test.ts) does not list. The file was
+ * which the agent-profile golden (test/mcp/kb-surface.listing.test.ts) does not list. The file was
  * written by the hand-written schemas before defineTool existed, so it pins that the typed
  * builder emits exactly what they did.
  *

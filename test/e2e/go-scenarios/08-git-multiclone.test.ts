@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gitSync } from "../../sync/helpers.js";
+import { gitSync } from "../../support/sync-remote.js";
 import { cleanEnv, GIT_ENV, type RunningServer, startServer, tempDir } from "../helpers.js";
 import { plainCall, textOf } from "./plain-mcp.js";
 

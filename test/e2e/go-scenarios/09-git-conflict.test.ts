@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { gitSync } from "../../sync/helpers.js";
+import { gitSync } from "../../support/sync-remote.js";
 import { cleanEnv, GIT_ENV, type RunningServer, startServer, tempDir } from "../helpers.js";
 import { plainCall, textOf } from "./plain-mcp.js";
 
