@@ -14,9 +14,33 @@ export function parseBearer(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-/** `WWW-Authenticate` value of a 401: `Bearer resource_metadata="<url>"` (RFC 9728 §5.1). */
-export function wwwAuthenticate(resourceMetadataUrl: string): string {
-  return `Bearer resource_metadata="${resourceMetadataUrl.replace(/["\\]/g, "\\$&")}"`;
+export interface BearerChallenge {
+  /** RFC 6750 §3.1; absent on a 401 for a missing or unknown token. */
+  error?: "insufficient_scope";
+  /** The protected-resource metadata URL (RFC 9728 §5.1); only with an authorization server. */
+  resourceMetadata?: string;
+  /** Scopes that would do (RFC 6750 §3, MCP authorization "Scope Selection Strategy"). */
+  scope?: readonly string[];
+}
+
+/**
+ * A `WWW-Authenticate` value: `Bearer` alone, or with `error`, `scope` and `resource_metadata`
+ * parameters in that order. A server with static tokens only sends bare `Bearer`, so nothing in
+ * a 401 invites a client to try OAuth there (docs/decisions.md "OAuth: nothing advertises an
+ * authorization server that is not configured").
+ */
+export function wwwAuthenticate(challenge: BearerChallenge = {}): string {
+  const params: string[] = [];
+  if (challenge.error !== undefined) params.push(`error="${challenge.error}"`);
+  if (challenge.scope !== undefined && challenge.scope.length > 0)
+    params.push(`scope=${quoted(challenge.scope.join(" "))}`);
+  if (challenge.resourceMetadata !== undefined)
+    params.push(`resource_metadata=${quoted(challenge.resourceMetadata)}`);
+  return params.length === 0 ? "Bearer" : `Bearer ${params.join(", ")}`;
+}
+
+function quoted(value: string): string {
+  return `"${value.replace(/["\\]/g, "\\$&")}"`;
 }
 
 export interface ProtectedResourceMetadata {

@@ -69,18 +69,24 @@ export function derivedPrincipalId(token: string): string {
 }
 
 /**
- * Auth on/off: `auto` = on when tokens exist; `true` = on and at least one token is required;
- * `false` = off.
- * @throws SettingError when mode is true and there are no tokens.
+ * Auth on/off: `auto` = on when tokens exist or an identity provider is configured
+ * (`auth.oauth`); `true` = on and one of them is required; `false` = off.
+ * @throws SettingError when mode is true and there is neither; when mode is false beside
+ *   `auth.oauth` (an identity provider nobody is asked to use is a mistake, not a choice).
  */
-export function resolveAuthEnabled(mode: AuthMode, tokenCount: number): boolean {
-  if (mode === false) return false;
-  if (mode === true && tokenCount === 0) {
+export function resolveAuthEnabled(mode: AuthMode, tokenCount: number, oauth = false): boolean {
+  if (mode === false && oauth) {
     throw new SettingError(
-      "auth is required (auth.mode / CARTOGRAPHER_AUTH = true) but no tokens are configured: add auth.tokens or set CARTOGRAPHER_TOKENS",
+      "auth.oauth is configured but auth is off (auth.mode / CARTOGRAPHER_AUTH = false): remove auth.oauth or turn auth on",
     );
   }
-  return tokenCount > 0;
+  if (mode === false) return false;
+  if (mode === true && tokenCount === 0 && !oauth) {
+    throw new SettingError(
+      "auth is required (auth.mode / CARTOGRAPHER_AUTH = true) but no tokens are configured: add auth.tokens, set CARTOGRAPHER_TOKENS or configure auth.oauth",
+    );
+  }
+  return tokenCount > 0 || oauth;
 }
 
 /**
@@ -92,7 +98,7 @@ export function resolveAuthEnabled(mode: AuthMode, tokenCount: number): boolean 
  */
 export function compileAuth(
   input: ResolvedAuthInput,
-  opts: { kbNames?: readonly string[] } = {},
+  opts: { kbNames?: readonly string[]; oauth?: boolean } = {},
 ): CompiledAuth {
   const kbOf = (name: string) =>
     opts.kbNames === undefined ? name : (resolveKbName(name, opts.kbNames) ?? name);
@@ -117,7 +123,7 @@ export function compileAuth(
   const store = new TokenStore(entries);
   return {
     store,
-    enabled: resolveAuthEnabled(input.mode, entries.length),
+    enabled: resolveAuthEnabled(input.mode, entries.length, opts.oauth === true),
     principals: Object.freeze(entries.map((e) => e.principal)),
   };
 }
@@ -150,8 +156,13 @@ function duplicateProblems(
   return problems;
 }
 
-function compilePolicy(
-  spec: TokenSpec,
+/**
+ * The policy of what a token holds: its scopes and the rules of its roles, unioned; neither
+ * given = admin. OAuth principals (auth/oauth/claims.ts) are compiled here too, so a role means
+ * the same whichever way the caller authenticated.
+ */
+export function compilePolicy(
+  spec: Pick<TokenSpec, "scopes" | "roles">,
   roles: ReadonlyMap<string, RoleSpec>,
   kbOf: (name: string) => string,
 ): Policy {

@@ -13,6 +13,7 @@ import { headerOf, headerValues } from "./exchange.js";
 import { parseHost } from "./host.js";
 import { serveMcpRoute } from "./mcp-route.js";
 import { healthBody, wellKnownBody, wellKnownResourcePath } from "./meta.js";
+import { advertisedScopes, advertisesOAuth, authorizationServersOf } from "./oauth-challenge.js";
 import type { HttpServerOptions } from "./options.js";
 import {
   corsHeaders,
@@ -34,8 +35,6 @@ interface Route {
   refuse?(method: string): string;
   handle(ctx: RouteContext): Promise<HttpReply | null> | HttpReply;
 }
-
-const authOn = (opts: HttpServerOptions) => opts.auth?.tokens != null;
 
 const ready = (opts: HttpServerOptions) =>
   opts.app.surfaces.size > 0 && !(opts.app.audit?.mode === "required" && !opts.app.audit.healthy());
@@ -71,16 +70,18 @@ const ROUTES: readonly Route[] = [
   },
   {
     methods: ["GET", "HEAD"],
-    // RFC 9728 metadata only means something when bearer tokens are required.
-    matches: (p, opts) => authOn(opts) && wellKnownResourcePath(p) !== null,
+    // RFC 9728 metadata only when an authorization server is configured: with static tokens
+    // only it would invite clients to try OAuth here (docs/decisions.md "OAuth: nothing
+    // advertises an authorization server that is not configured").
+    matches: (p, opts) => advertisesOAuth(opts) && wellKnownResourcePath(p) !== null,
     handle: ({ opts, url, cors, baseUrl }) =>
       jsonReply(
         200,
         wellKnownBody(
           baseUrl(),
           wellKnownResourcePath(url.pathname) as string,
-          [...opts.app.surfaces.keys()],
-          opts.auth?.authorizationServers,
+          advertisedScopes(opts),
+          authorizationServersOf(opts),
         ),
         cors,
       ),

@@ -1,9 +1,12 @@
 /**
  * The MCP route handler: bearer (401) → KB selection (400/404, 503 for a KB that could not be
- * opened) → Content-Type (415) → Accept (406, accept.ts) → body cap (413) → JSON-RPC shape and batch cap (400) → one
+ * opened) → with an identity provider, read access to one of the endpoint's KBs (403
+ * insufficient_scope) → Content-Type (415) → Accept (406, accept.ts) → body cap (413) → JSON-RPC shape and batch cap (400) → one
  * stateless MCP exchange (mcp-endpoint.ts).
  */
-import { parseBearer, wwwAuthenticate } from "../auth/bearer.js";
+import { parseBearer } from "../auth/bearer.js";
+import { canReadAnyKb } from "../auth/decide.js";
+import { principalOfBearer } from "../auth/oauth/bearer-principal.js";
 import type { Principal } from "../auth/types.js";
 import { LOCAL_ADMIN } from "../mcp/context.js";
 import { serverName } from "../mcp/server.js";
@@ -11,22 +14,18 @@ import type { ToolSurface } from "../mcp/surface.js";
 import { acceptedReplies } from "./accept.js";
 import { DEFAULT_MAX_BATCH_MESSAGES, parseRpcBody } from "./body.js";
 import { isJsonContentType } from "./content-type.js";
-import { type HttpReply, type HttpRequest, headerOf } from "./exchange.js";
+import { type HttpReply, headerOf } from "./exchange.js";
 import { serveMcpRequest } from "./mcp-endpoint.js";
-import { WELL_KNOWN_PATH } from "./meta.js";
-import { DEFAULT_MAX_BODY_BYTES, type HttpServerOptions } from "./options.js";
+import { insufficientScopeReply, requestAudiences, unauthorizedReply } from "./oauth-challenge.js";
+import { authRequired, DEFAULT_MAX_BODY_BYTES } from "./options.js";
 import { RpcCode, rpcError } from "./replies.js";
 import type { RouteContext } from "./route-context.js";
 import { resolveMcpRoute } from "./routes.js";
 
 export async function serveMcpRoute(ctx: RouteContext): Promise<HttpReply | null> {
   const { req, url, cors, opts } = ctx;
-  const principal = authenticate(req, opts);
-  if (principal === null)
-    return rpcError(401, RpcCode.unauthorized, "unauthorized: a valid bearer token is required", {
-      ...cors,
-      "WWW-Authenticate": wwwAuthenticate(`${ctx.baseUrl()}${WELL_KNOWN_PATH}`),
-    });
+  const principal = await authenticate(ctx);
+  if (principal === null) return unauthorizedReply(ctx);
   const app = opts.app;
   const names = [...app.surfaces.keys()];
   const route = resolveMcpRoute(url.pathname, url.searchParams, names, app.unavailable);
@@ -37,6 +36,11 @@ export async function serveMcpRoute(ctx: RouteContext): Promise<HttpReply | null
       route.message,
       cors,
     );
+  const endpointKbs = route.target.kind === "kb" ? [route.target.kb] : route.target.kbs;
+  // Step-up (MCP authorization "Scope Challenge Handling") where a client can act on it: with an
+  // identity provider. Static-only servers keep D187's JSON-RPC `forbidden`.
+  if (opts.auth?.oauth && !canReadAnyKb(principal.policy, endpointKbs))
+    return insufficientScopeReply(ctx, endpointKbs);
   if (!isJsonContentType(headerOf(req, "content-type")))
     return rpcError(
       415,
@@ -79,9 +83,10 @@ export async function serveMcpRoute(ctx: RouteContext): Promise<HttpReply | null
   return { ...reply, headers: { ...cors, ...reply.headers } };
 }
 
-function authenticate(req: HttpRequest, opts: HttpServerOptions): Principal | null {
-  const tokens = opts.auth?.tokens;
-  if (tokens == null) return LOCAL_ADMIN;
-  const bearer = parseBearer(headerOf(req, "authorization"));
-  return bearer === null ? null : tokens.authenticate(bearer);
+/** The caller's principal; null = 401. The bearer goes no further than this (never downstream). */
+async function authenticate(ctx: RouteContext): Promise<Principal | null> {
+  const auth = ctx.opts.auth;
+  if (!authRequired(auth)) return LOCAL_ADMIN;
+  const bearer = parseBearer(headerOf(ctx.req, "authorization"));
+  return bearer === null ? null : principalOfBearer(bearer, auth, requestAudiences(ctx));
 }

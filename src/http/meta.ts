@@ -1,6 +1,5 @@
 /** Bodies of the public non-MCP routes: /health, /ready, /.well-known/oauth-protected-resource. */
 import { protectedResourceMetadata } from "../auth/bearer.js";
-import { scopesSupported } from "../auth/scopes.js";
 import type { KbStatus } from "../runtime/kb-status.js";
 import { MCP_PATH, ROUTED_PATH } from "./routes.js";
 
@@ -53,12 +52,12 @@ export function wellKnownResourcePath(pathname: string): string | null {
 export function wellKnownBody(
   baseUrl: string,
   resourcePath: string,
-  kbs: readonly string[],
-  authorizationServers?: string[],
+  scopes: readonly string[],
+  authorizationServers: string[],
 ) {
   return protectedResourceMetadata({
     resource: `${baseUrl}${resourcePath}`,
-    scopesSupported: scopesSupported([...kbs]),
+    scopesSupported: [...scopes],
     authorizationServers,
   });
 }

@@ -1,6 +1,7 @@
 /**
  * What `startHttpServer` takes. Resolved by cli/ from config (nothing here reads the env).
  */
+import type { OAuthVerifier } from "../auth/oauth/verifier.js";
 import type { TokenStore } from "../auth/tokens.js";
 import type { Cartographer } from "../mcp/app.js";
 import type { ToolsProfile } from "../mcp/surface.js";
@@ -13,10 +14,17 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export interface HttpAuthOptions {
-  /** Bearer tokens; null = auth off (every request runs as LOCAL_ADMIN). */
+  /** Static bearer tokens; null with no `oauth` = auth off (every request runs as LOCAL_ADMIN). */
   tokens: TokenStore | null;
   /** `authorization_servers` of the protected-resource metadata (omitted when empty). */
   authorizationServers?: string[];
+  /** Access tokens of an identity provider (`auth.oauth`); its issuer is advertised too. */
+  oauth?: OAuthVerifier;
+}
+
+/** Whether a request needs a bearer: static tokens or an identity provider is configured. */
+export function authRequired(auth: HttpAuthOptions | undefined): auth is HttpAuthOptions {
+  return auth != null && (auth.tokens != null || auth.oauth != null);
 }
 
 export interface HttpServerOptions {

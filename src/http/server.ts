@@ -11,6 +11,7 @@ import { ConnectionCap } from "./connection-cap.js";
 import { createHttpCore } from "./core.js";
 import type { HttpReply, HttpRequest } from "./exchange.js";
 import {
+  authRequired,
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -26,7 +27,7 @@ export type { HttpServerHandle, HttpServerOptions } from "./options.js";
 export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServerHandle> {
   const host = opts.host ?? "127.0.0.1";
   const logger = opts.app.logger;
-  const authOn = opts.auth?.tokens != null;
+  const authOn = authRequired(opts.auth);
   if (!authOn && !isLoopbackName(host)) {
     if (!opts.allowInsecureNoAuth) {
       throw new Error(

@@ -27,10 +27,27 @@ describe("parseBearer", () => {
 
 describe("RFC 9728", () => {
   it("challenges with the resource metadata URL", () => {
-    expect(wwwAuthenticate("https://h.example/.well-known/oauth-protected-resource/mcp/docs")).toBe(
+    expect(
+      wwwAuthenticate({
+        resourceMetadata: "https://h.example/.well-known/oauth-protected-resource/mcp/docs",
+      }),
+    ).toBe(
       'Bearer resource_metadata="https://h.example/.well-known/oauth-protected-resource/mcp/docs"',
     );
-    expect(wwwAuthenticate('http://x/"q"')).toBe('Bearer resource_metadata="http://x/\\"q\\""');
+    expect(wwwAuthenticate({ resourceMetadata: 'http://x/"q"' })).toBe(
+      'Bearer resource_metadata="http://x/\\"q\\""',
+    );
+  });
+
+  it("is bare Bearer without an authorization server; insufficient_scope names the scopes", () => {
+    expect(wwwAuthenticate()).toBe("Bearer");
+    expect(
+      wwwAuthenticate({
+        error: "insufficient_scope",
+        scope: ["kb:a:r", "kb:b:r"],
+        resourceMetadata: "u",
+      }),
+    ).toBe('Bearer error="insufficient_scope", scope="kb:a:r kb:b:r", resource_metadata="u"');
   });
 
   it("describes the protected resource; authorization_servers only when configured", () => {

@@ -24,7 +24,12 @@ beforeAll(async () => {
   const tokens = new TokenStore([
     { digest: tokenDigest(TOKEN), principal: { id: "admin", policy: { admin: true, rules: [] } } },
   ]);
-  authCore = createHttpCore({ app, version: "1", auth: { tokens } });
+  // An authorization server, so the RFC 9728 metadata is served (a static-only server 404s it).
+  authCore = createHttpCore({
+    app,
+    version: "1",
+    auth: { tokens, authorizationServers: ["https://auth.example"] },
+  });
 });
 afterAll(async () => {
   await app.close();

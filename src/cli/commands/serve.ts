@@ -8,6 +8,8 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import type { KbSettings } from "../../kb/core/types.js";
 import { initKb } from "../../kb/store/init.js";
+import { openKb } from "../../kb/store/store.js";
+import { writeWelcomeMap } from "../../kb/store/welcome.js";
 import { abortNetworkGit } from "../../kb/sync/network-git.js";
 import { type Logger, stderrLogger } from "../../logger.js";
 import { type Cartographer, createCartographer } from "../../mcp/app.js";
@@ -106,7 +108,7 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
     config = resolveServerConfig(flags, io.env, io.cwd);
   await cloneMissingRemotes(config, io.env, logger);
   // Compiled again over the KBs init and clone added: scopes bind to mounted names (kb-name.ts).
-  const servedAuth = buildServerAuth(config, io.env);
+  const servedAuth = buildServerAuth(config, io.env, logger);
   if (config.kbs.length === 0)
     logger.warn("no KB is mounted: /ready answers 503 until one is configured");
 
@@ -159,7 +161,9 @@ async function createStarterKb(config: ServerConfig, logger: Logger): Promise<vo
   mkdirSync(dataDir, { recursive: true });
   const root = join(dataDir, "notes");
   await initKb(root, { title: "Notes" });
-  logger.info(`created the starter KB 'notes' at ${root}`);
+  const store = await openKb({ name: "notes", root, allowArtifactWrite: false, autocommit: true });
+  await writeWelcomeMap(store);
+  logger.info(`created the starter KB 'notes' at ${root}, with a welcome map (data/welcome/)`);
 }
 
 async function runStdio(io: CliIo, config: ServerConfig, app: Cartographer): Promise<number> {
@@ -206,7 +210,11 @@ async function runHttp(
     ...config.httpLimits,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     auth: auth.compiled.enabled
-      ? { tokens: auth.compiled.store, authorizationServers: auth.authorizationServers }
+      ? {
+          tokens: auth.compiled.store,
+          authorizationServers: auth.authorizationServers,
+          ...(auth.oauth ? { oauth: auth.oauth } : {}),
+        }
       : undefined,
     allowInsecureNoAuth: config.allowInsecureNoAuth,
     version: VERSION,
@@ -267,6 +275,8 @@ function printEndpoints(
   lines.push(
     "",
     `next: connect an agent tool, e.g.  npx cartographer connect claude --server-url ${url}`,
+    "      then ask it for an overview of your KB; to read one yourself, open its data/ folder",
+    "      (a new KB's data/welcome/ explains maps, concepts and links)",
   );
   io.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -1,8 +1,9 @@
 /**
  * What `serve` hands src/auth: the raw `auth` block (Go's `mode: on|off` read as booleans) and
  * the `--auth` / CARTOGRAPHER_AUTH and `--tokens` / CARTOGRAPHER_TOKENS overrides with their
- * source, so src/auth's messages name the one the operator set.
+ * source, so src/auth's messages name the one the operator set; and `auth.oauth`, resolved.
  */
+import { resolveOAuthSettings, splitOAuthSection } from "./oauth-keys.js";
 import type { Settings } from "./pick.js";
 import type { FileConfig } from "./schema.js";
 import type { ServeFlags, ServerConfig } from "./types.js";
@@ -14,10 +15,14 @@ export function resolveAuthSettings(
 ): ServerConfig["auth"] {
   const mode = settings.pick({ flag: ["--auth", flags.auth], env: "CARTOGRAPHER_AUTH" });
   const tokens = settings.pick({ flag: ["--tokens", flags.tokens], env: "CARTOGRAPHER_TOKENS" });
+  // `auth.oauth` is resolved here (oauth-keys.ts); src/auth's schema gets the rest.
+  const { auth, oauth: oauthSection } = splitOAuthSection(file.auth);
+  const oauth = resolveOAuthSettings(settings, oauthSection);
   return {
-    section: goAuthSection(file.auth),
+    section: goAuthSection(auth),
     ...(mode ? { mode } : {}),
     ...(tokens ? { tokens } : {}),
+    ...(oauth ? { oauth } : {}),
   };
 }
 

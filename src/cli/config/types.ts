@@ -3,6 +3,7 @@
  * resolve.ts makes of it. Types only, so every part of src/cli/config can use them without
  * importing the resolver that uses the parts.
  */
+import type { OAuthSettings } from "../../auth/oauth/types.js";
 import type { McpAllowEntry } from "../../common/provisioning/mcp-descriptor.js";
 import type { GitIdentity } from "../../kb/core/types.js";
 import type { EmbeddingsConfig } from "../../search/embeddings/config.js";
@@ -120,8 +121,16 @@ export interface ServerConfig {
   httpLimits: HttpLimits;
   /** Public base URL (behind a proxy) used in auth metadata; null = from the Host header. */
   publicUrl: string | null;
-  /** Raw auth section + `--auth`/CARTOGRAPHER_AUTH and `--tokens`/CARTOGRAPHER_TOKENS, compiled by src/auth. */
-  auth: { section: unknown; mode?: SettingOverride; tokens?: SettingOverride };
+  /**
+   * Raw auth section (without `oauth`) + `--auth`/CARTOGRAPHER_AUTH and `--tokens`/CARTOGRAPHER_TOKENS,
+   * compiled by src/auth; `oauth` is `auth.oauth` resolved (oauth-keys.ts), absent when not configured.
+   */
+  auth: {
+    section: unknown;
+    mode?: SettingOverride;
+    tokens?: SettingOverride;
+    oauth?: OAuthSettings;
+  };
   allowInsecureNoAuth: boolean;
   audit: AuditSettings | null;
   /** Seconds between background index refreshes of each KB (0 = off). */

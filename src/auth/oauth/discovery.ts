@@ -1,0 +1,93 @@
+/**
+ * Where the issuer's signing keys are: `jwks_uri` of its RFC 8414 authorization-server metadata,
+ * else of its OpenID Connect discovery document. Fail closed: no answer in time, a non-2xx, a
+ * document for another issuer or without `jwks_uri` is an error, and the caller denies.
+ */
+
+/** After a failed discovery, requests are denied without a new fetch for this long. */
+export const DISCOVERY_RETRY_MS = 10_000;
+
+export class OAuthDiscoveryError extends Error {
+  override readonly name = "OAuthDiscoveryError";
+}
+
+/** The metadata URLs to try for `issuer`, in order (RFC 8414 §3.1, then OIDC Discovery §4). */
+export function metadataUrls(issuer: string): string[] {
+  const url = new URL(issuer);
+  const path = url.pathname.replace(/\/$/, "");
+  return [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
+}
+
+/** Fetches `url` as JSON, giving up after `timeoutMs`. */
+export async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
+  const response = await fetch(url, {
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { accept: "application/json" },
+    redirect: "error",
+  });
+  if (!response.ok) throw new OAuthDiscoveryError(`${url} answered HTTP ${response.status}`);
+  return response.json();
+}
+
+/**
+ * The `jwks_uri` the issuer publishes.
+ * @throws OAuthDiscoveryError naming every URL tried and why it did not do.
+ */
+export async function discoverJwksUri(issuer: string, timeoutMs: number): Promise<string> {
+  const failures: string[] = [];
+  for (const url of metadataUrls(issuer)) {
+    try {
+      const doc = (await fetchJson(url, timeoutMs)) as { issuer?: unknown; jwks_uri?: unknown };
+      // RFC 8414 §3.3: a document naming another issuer must not be used.
+      if (doc.issuer !== issuer) {
+        failures.push(`${url}: names issuer ${JSON.stringify(doc.issuer)}, not ${issuer}`);
+        continue;
+      }
+      if (typeof doc.jwks_uri !== "string" || doc.jwks_uri === "") {
+        failures.push(`${url}: has no jwks_uri (set auth.oauth.jwks_url)`);
+        continue;
+      }
+      return doc.jwks_uri;
+    } catch (err) {
+      failures.push(`${url}: ${(err as Error).message}`);
+    }
+  }
+  throw new OAuthDiscoveryError(
+    `discovery of ${issuer} failed (every OAuth token is refused until it succeeds):\n- ${failures.join("\n- ")}`,
+  );
+}
+
+/**
+ * discoverJwksUri once, remembered; a failure is remembered for DISCOVERY_RETRY_MS, so an
+ * identity-provider outage is not turned into one fetch per request.
+ */
+export function cachedJwksUri(
+  issuer: string,
+  timeoutMs: number,
+  now: () => number = Date.now,
+): () => Promise<string> {
+  let found: Promise<string> | null = null;
+  let failedAt = 0;
+  let failure: Error | null = null;
+  return () => {
+    if (failure !== null && now() - failedAt < DISCOVERY_RETRY_MS) return Promise.reject(failure);
+    if (found === null) {
+      found = discoverJwksUri(issuer, timeoutMs).then(
+        (uri) => {
+          failure = null;
+          return uri;
+        },
+        (err: Error) => {
+          found = null;
+          failure = err;
+          failedAt = now();
+          throw err;
+        },
+      );
+    }
+    return found;
+  };
+}
