@@ -82,7 +82,10 @@ export function registerImportCommand(program: Command, { io, setExit }: Command
       "--max-bytes <n>",
       `refuse a source with more Markdown bytes (default ${DEFAULT_MAX_BYTES})`,
     )
-    .option("--config <file>", "the client yaml that names the running server (default ~/.cartographer.yaml)")
+    .option(
+      "--config <file>",
+      "the client yaml that names the running server (default ~/.cartographer.yaml)",
+    )
     .action(async (opts: ImportFlags) => {
       setExit(await importCommand(io, opts));
     });
