@@ -12,6 +12,7 @@ import { BenchContext } from "./context.js";
 import * as hardening from "./hardening.js";
 import { record, type Section, table } from "./harness.js";
 import * as http from "./http.js";
+import * as importSection from "./import.js";
 import * as kb from "./kb.js";
 import * as mcpLists from "./mcp-lists.js";
 import * as onePass from "./one-pass.js";
@@ -58,6 +59,8 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["one-pass", onePass],
   // Minutes (a 100,000-concept KB; BENCH_100K_KB reuses one): search p50 beside p95.
   ["search-100k", search100k],
+  // About a minute (a 10,000-note vault imported into a KB folder): `npm run bench -- import`.
+  ["import-10k", importSection],
 ];
 
 async function main(): Promise<void> {

@@ -45,13 +45,17 @@ export class RemoteTarget implements ImportTarget {
     const byFolder = new Map<string, string[]>();
     for (const id of ids) byFolder.set(parentOf(id), [...(byFolder.get(parentOf(id)) ?? []), id]);
     for (const [folder, wanted] of byFolder) {
-      const page = await this.call<{ items: Array<{ id: string }>; truncated?: boolean }>(
-        "concept_list",
-        { prefix: folder, limit: LIST_LIMIT },
-      );
+      const page = await this.call<{
+        items: Array<{ id: string }>;
+        truncated?: boolean;
+        index?: unknown;
+      }>("concept_list", { prefix: folder, limit: LIST_LIMIT });
       const listed = new Set(page.items.map((i) => i.id));
+      // A page cut at the cap, or listed while the server's index is still building, may miss
+      // a concept: those ids are then read one by one.
+      const partial = page.truncated === true || page.index !== undefined;
       for (const id of wanted) {
-        if (listed.has(id) || (page.truncated && (await this.exists(id)))) found.add(id);
+        if (listed.has(id) || (partial && (await this.exists(id)))) found.add(id);
       }
     }
     return found;
