@@ -1,5 +1,5 @@
 /**
- * Antigravity (antigravity.google/docs/skills; MCP as providers/antigravity.ts). User scope only,
+ * Antigravity (antigravity.google/docs/skills; MCP entry below). User scope only,
  * like its MCP entry: root `~/.gemini/config`, the folder Antigravity 2.0 and its CLI read.
  * - skill `~/.gemini/config/skills/<name>/`;
  * - mcp: entry `<server>-<kb>-<name>` in `~/.gemini/config/mcp_config.json` `mcpServers`

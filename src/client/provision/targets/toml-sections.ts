@@ -1,7 +1,7 @@
 /**
  * Managed sections in Codex's `config.toml` (pure), edited as text so every other byte —
  * comments, the user's tables, the cartographer entry — survives, then parsed back with
- * smol-toml to validate (the rule of providers/codex.ts):
+ * smol-toml to validate (the rule of codex-entry.ts):
  * - an MCP server table `[mcp_servers.<entry>]` (toml-tables.ts, the same editor connect uses);
  * - one block between `# BEGIN cartographer:<server> <what>` and `# END …` comment lines, for
  *   content that is not one table (hooks are arrays of tables, `[[hooks.<Event>]]`).
