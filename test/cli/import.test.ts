@@ -53,6 +53,25 @@ async function newKb(name = `kb${++kbCount}`): Promise<string> {
 }
 
 const report = (stdout: string) => JSON.parse(stdout) as ImportReport;
+
+/** A source whose second note the KB refuses (an empty type is kept, never replaced). */
+function sourceWithBadNote(name: string): string {
+  const src = join(sandbox.dir, name);
+  mkdirSync(src);
+  writeFileSync(join(src, "A.md"), "first");
+  writeFileSync(join(src, "B.md"), '---\ntype: ""\n---\nrefused');
+  writeFileSync(join(src, "C.md"), "third");
+  return src;
+}
+
+function expectOneRefused(r: { code: number; stdout: string }): void {
+  expect(r.code).toBe(1);
+  const rep = report(r.stdout);
+  expect(rep.imported.map((i) => i.id)).toEqual(["m/a", "m/c"]);
+  expect(rep.errors).toEqual([
+    { source: "B.md", message: expect.stringMatching(/invalid_frontmatter: .*type is required/) },
+  ]);
+}
 const commitCount = (root: string) => Number(git(root, ["rev-list", "--count", "HEAD"]));
 
 describe("import into a KB folder no process holds", () => {
@@ -138,6 +157,12 @@ describe("import into a KB folder no process holds", () => {
     );
   });
 
+  it("a note the KB refuses is an error naming it; the rest of its chunk is imported (exit 1)", async () => {
+    const kb = await newKb();
+    const src = sourceWithBadNote("bad-local");
+    expectOneRefused(await cli(["--source", src, "--kb", kb, "--default-map", "m", "--json"]));
+  });
+
   it("bad input is exit 2 with what to fix", async () => {
     const kb = await newKb();
     const noMap = await cli(["--source", "vault", "--kb", kb]);
@@ -179,6 +204,20 @@ describe("import into a KB a running server holds", () => {
       expect(byName.code, byName.stderr).toBe(0);
       expect(report(byName.stdout)).toMatchObject({ via: "server", imported: [], commits: 0 });
       expect(report(byName.stdout).skipped).toHaveLength(7);
+      const src = sourceWithBadNote("bad-server");
+      expectOneRefused(
+        await cli([
+          "--source",
+          src,
+          "--kb",
+          "wiki",
+          "--default-map",
+          "m",
+          "--config",
+          config,
+          "--json",
+        ]),
+      );
       const once = await cli([...args, "--kb", "wiki", "--commit"]);
       expect(once.code).toBe(2);
       expect(once.stderr).toMatch(
