@@ -204,6 +204,27 @@ describe("import into a KB a running server holds", () => {
       expect(byName.code, byName.stderr).toBe(0);
       expect(report(byName.stdout)).toMatchObject({ via: "server", imported: [], commits: 0 });
       expect(report(byName.stdout).skipped).toHaveLength(7);
+      const guide = join(sandbox.dir, "guide-server", "Guide");
+      mkdirSync(guide, { recursive: true });
+      writeFileSync(join(guide, "index.md"), "# Guide\nSee [[Setup]].\n");
+      writeFileSync(join(guide, "Setup.md"), "# Setup\n");
+      const folder = await cli([
+        "--source",
+        join(sandbox.dir, "guide-server"),
+        "--kb",
+        "wiki",
+        "--default-map",
+        "docs",
+        "--dir-as-concept",
+        "--config",
+        config,
+      ]);
+      expect(folder.code, folder.stderr).toBe(0);
+      // map_create, one concept_batch, one concept_expand.
+      expect(folder.stdout).toMatch(/^imported: 2, skipped: 0, errors: 0 \(commits: 3\)$/m);
+      expect(readFileSync(join(root, "data/docs/guide/index.md"), "utf8")).toContain(
+        "See [[docs/guide/setup|Setup]].",
+      );
       const src = sourceWithBadNote("bad-server");
       expectOneRefused(
         await cli([

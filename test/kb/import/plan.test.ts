@@ -1,7 +1,8 @@
 /** The import planner (src/kb/import/plan.ts): ids, collisions, links, embeds, assets, tags. */
 import { describe, expect, it } from "vitest";
-import { buildImportPlan } from "../../../src/kb/import/plan.js";
+import { buildImportPlan, IMPORT_ASSET_MAX_BYTES } from "../../../src/kb/import/plan.js";
 import type { ImportOptions, PlannedConcept } from "../../../src/kb/import/types.js";
+import { ASSET_MAX_BYTES } from "../../../src/kb/store/assets.js";
 import { SAMPLE_VAULT, scanOf } from "./vault.js";
 
 const OPTS: ImportOptions = {
@@ -141,6 +142,7 @@ describe("links", () => {
   });
 
   it("an attachment over 1 MiB is an error and its link stays as written", () => {
+    expect(IMPORT_ASSET_MAX_BYTES).toBe(ASSET_MAX_BYTES); // the planner's copy of the store's limit
     const scan = scanOf({ "N.md": "![[big.png]]" });
     scan.files.push({ rel: "big.png", size: 2 * 1024 * 1024 });
     const p = buildImportPlan(scan, OPTS);
