@@ -27,8 +27,8 @@ export interface TestIdp {
   loginAs: string;
   /** A client_credentials access token of `clientId` for `resource`. */
   clientToken(clientId: string, resource: string): Promise<string>;
-  /** A token signed with the provider's current key, with any claims (expired ones, say). */
-  mint(claims: Record<string, unknown>): Promise<string>;
+  /** A token signed with the provider's current key, any claims and `typ` (null: none). */
+  mint(claims: Record<string, unknown>, typ?: string | null): Promise<string>;
   /** A new signing key; the old one leaves the JWKS. Tokens are signed with the new one. */
   rotate(): Promise<void>;
   /** The authorization URL's flow, followed in code: login, consent, redirect. The code. */
@@ -131,9 +131,13 @@ export async function startIdp(): Promise<TestIdp> {
       if (!body.access_token) throw new Error(`token endpoint: ${JSON.stringify(body)}`);
       return body.access_token;
     },
-    mint: (claims) =>
+    mint: (claims, typ = "at+jwt") =>
       new SignJWT(claims)
-        .setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: key.jwk.kid as string })
+        .setProtectedHeader({
+          alg: "RS256",
+          kid: key.jwk.kid as string,
+          ...(typ === null ? {} : { typ }),
+        })
         .sign(key.privateKey),
     async rotate() {
       const port = new URL(issuer).port;

@@ -131,6 +131,19 @@ describe("OAuth resource server", () => {
     expect(cart.logger.lines.join("\n")).toMatch(/access token refused: .*"exp"/);
   });
 
+  it("accepts typ at+jwt and JWT; refuses another typ, none, and a token without exp", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: idp.issuer, aud: resource, sub: "carol", groups: ["alpha-notes"] };
+    const timed = { ...claims, iat: now, exp: now + 300 };
+    const status = async (token: string) =>
+      (await postInit(cart.server.port, "/mcp/main", bearer(token))).status;
+    expect(await status(await idp.mint(timed, "at+jwt"))).toBe(200);
+    expect(await status(await idp.mint(timed, "JWT"))).toBe(200);
+    expect(await status(await idp.mint(timed, "id_token+jwt"))).toBe(401);
+    expect(await status(await idp.mint(timed, null))).toBe(401);
+    expect(await status(await idp.mint(claims))).toBe(401);
+  });
+
   it("a token without the role gets 403 insufficient_scope", async () => {
     const token = await idp.clientToken("svc-none", resource);
     const r = await postInit(cart.server.port, "/mcp/main", bearer(token));
