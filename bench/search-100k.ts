@@ -19,7 +19,7 @@ const CONCEPTS = 100_000;
 const ROUNDS = 20;
 const KINDS: Array<[string, string[]]> = [
   ["hits", HIT_QUERIES],
-  ["prefix expansion", ["ga", "re", "ser", "co", "backup re"]],
+  ["prefix expansion", ["gate", "back", "cert", "firew", "backup rest"]],
   ["common words", ["the", "and", "service", "primary", "node"]],
 ];
 
