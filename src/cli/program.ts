@@ -26,6 +26,10 @@ const COMMAND_MODULES: ReadonlyArray<
   [["audit"], async () => (await import("./commands/audit.js")).registerAuditCommands],
   [["version", "agents"], async () => (await import("./commands/info.js")).registerInfoCommands],
   [
+    ["search", "read", "list", "log"],
+    async () => (await import("./commands/reads.js")).registerReadCommands,
+  ],
+  [
     [
       "connect",
       "sync",
