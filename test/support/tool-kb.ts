@@ -1,7 +1,7 @@
 /**
- * Test helpers for tool handlers: a real temp KB (git + SQLite index) and `callTool`, which
- * emulates the MCP surface for one call — validate arguments, then for writes beginWrite →
- * handler → ONE commit `<tool>: <target>` of the session's paths → endWrite.
+ * Test helpers for tool handlers: a real temp KB (git + SQLite index) with its runtime. Calls go
+ * through the real pipeline with `callTool` (call-tool.ts); `directHandlerContext` is for the few
+ * tests that run a handler by hand (e.g. with their own clock).
  */
 import { join } from "node:path";
 import type { KbSettings, Visibility } from "../../src/kb/core/types.js";
@@ -55,7 +55,8 @@ export async function makeTempKb(opts: TempKbOptions = {}): Promise<TempKb> {
   };
 }
 
-export function contextFor(
+/** The context a handler sees, for a test that calls the handler itself (no pipeline). */
+export function directHandlerContext(
   runtime: KbRuntime,
   visibility: Visibility = { all: true },
 ): ToolContext {
@@ -63,32 +64,19 @@ export function contextFor(
 }
 
 /**
- * Calls one tool the way the surface does. Write tools: beginWrite, run, then one commit of the
- * session's paths named `<tool>: <targets joined by ", ">` (as the surface does); the session
- * always ends.
+ * Runs a READ handler by hand — arguments validated, no authorization, audit or lock — for a
+ * test of what the handler itself guarantees where the pipeline would answer first (a narrow
+ * principal's multi-hop graph walk is refused before it) or of the in-memory value it returns
+ * (the same cached object, which rendering would copy).
  */
-export async function callTool(
+export async function callHandlerDirectly(
   runtime: KbRuntime,
   spec: ToolSpec,
   args: unknown,
   opts: { visibility?: Visibility } = {},
 ): Promise<unknown> {
-  const valid = validateArgs(spec, args);
-  const ctx = contextFor(runtime, opts.visibility);
-  if (spec.readOnly) return spec.handler(valid, ctx);
-  const session = runtime.beginWrite();
-  try {
-    const result = await spec.handler(valid, ctx);
-    if (session.paths.size > 0) {
-      await runtime.store.commit(
-        [...session.paths],
-        `${spec.name}: ${session.targets.length > 0 ? session.targets.join(", ") : spec.name}`,
-      );
-    }
-    return result;
-  } finally {
-    runtime.endWrite();
-  }
+  if (!spec.readOnly) throw new Error(`${spec.name} writes: call it through callTool`);
+  return spec.handler(validateArgs(spec, args), directHandlerContext(runtime, opts.visibility));
 }
 
 /** Number of commits on HEAD of the KB repo. */

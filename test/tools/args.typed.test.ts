@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allTools } from "../../src/tools/registry.js";
 import { renderError } from "../../src/tools/result.js";
 import type { ToolSpec } from "../../src/tools/spec.js";
-import { callTool, makeTempKb, type TempKb } from "../support/tool-kb.js";
+import { callTool } from "../support/call-tool.js";
+import { makeTempKb, type TempKb } from "../support/tool-kb.js";
 
 const FAMILIES = new URL("../../src/tools/families/", import.meta.url);
 

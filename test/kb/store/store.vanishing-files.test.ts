@@ -12,7 +12,8 @@ import { isKbError } from "../../../src/common/errors.js";
 import type { SqliteSearchIndex } from "../../../src/search/index.js";
 import { refreshKbIndex } from "../../../src/search/kb-index.js";
 import { allTools } from "../../../src/tools/registry.js";
-import { callTool, makeTempKb, type TempKb } from "../../support/tool-kb.js";
+import { callTool } from "../../support/call-tool.js";
+import { makeTempKb, type TempKb } from "../../support/tool-kb.js";
 
 const N = 40;
 const ASSET = "x".repeat(100);

@@ -9,9 +9,10 @@ import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allTools } from "../../../src/tools/registry.js";
+import { callTool } from "../../support/call-tool.js";
 import { seedKb } from "../../support/kb.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { callTool, makeTempKb, type TempKb } from "../../support/tool-kb.js";
+import { makeTempKb, type TempKb } from "../../support/tool-kb.js";
 
 const SECRET_WORD = "zebracanary";
 const SECRET_TITLE = "Outside Secret Title";

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetTools } from "../../../src/tools/families/assets.js";
 import { mapTools } from "../../../src/tools/families/maps.js";
 import { writeTools } from "../../../src/tools/families/write.js";
+import { callTool } from "../../support/call-tool.js";
 import {
-  callTool,
   commitCount,
   expectKbError,
   headSubject,

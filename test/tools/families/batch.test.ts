@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchTools, MAX_BATCH_BYTES } from "../../../src/tools/families/batch.js";
 import { writeTools } from "../../../src/tools/families/write.js";
+import { callTool } from "../../support/call-tool.js";
 import {
-  callTool,
   commitCount,
   expectKbError,
   makeTempKb,

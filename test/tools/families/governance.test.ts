@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Visibility } from "../../../src/kb/core/types.js";
 import { governanceTools } from "../../../src/tools/families/governance.js";
+import { callTool } from "../../support/call-tool.js";
 import {
-  callTool,
   commitCount,
   expectKbError,
   headSubject,

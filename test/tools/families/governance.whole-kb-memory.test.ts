@@ -10,8 +10,9 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { governanceTools } from "../../../src/tools/families/governance.js";
 import { graphTools } from "../../../src/tools/families/graph.js";
+import { callTool } from "../../support/call-tool.js";
 import { manyConcepts } from "../../support/many-concepts.js";
-import { callTool, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Visibility } from "../../../src/kb/core/types.js";
 import { graphTools } from "../../../src/tools/families/graph.js";
 import { readTools } from "../../../src/tools/families/read.js";
-import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { callTool } from "../../support/call-tool.js";
+import {
+  callHandlerDirectly,
+  expectKbError,
+  makeTempKb,
+  type TempKb,
+  tool,
+} from "../../support/tool-kb.js";
 
 const note = (body: string) => `---\ntype: note\n---\n${body}\n`;
 const VIS_A: Visibility = { all: false, rules: [{ maps: ["a"], journals: [], types: [] }] };
@@ -13,6 +20,11 @@ const spec = tool(graphTools, "graph_neighbors");
 const call = (args: Record<string, unknown>, visibility?: Visibility) =>
   // biome-ignore lint/suspicious/noExplicitAny: tool results are plain JSON, checked field by field
   callTool(kb.runtime, spec, args, { visibility }) as Promise<any>;
+// A narrow principal's walk deeper than one hop is refused by the pipeline (whole-KB rule); the
+// handler's own filtering, its second guard, is checked by running it directly.
+const callHandler = (args: Record<string, unknown>, visibility: Visibility) =>
+  // biome-ignore lint/suspicious/noExplicitAny: tool results are plain JSON, checked field by field
+  callHandlerDirectly(kb.runtime, spec, args, { visibility }) as Promise<any>;
 const pairs = (r: { neighbors: Array<{ id: string; distance: number }> }) =>
   r.neighbors.map((n) => `${n.id}@${n.distance}`);
 
@@ -53,7 +65,7 @@ describe("graph_neighbors", () => {
   });
 
   it("a hidden concept is never listed and never bridges visible ones", async () => {
-    const r = await call({ id: "a/one", direction: "out", depth: 2 }, VIS_A);
+    const r = await callHandler({ id: "a/one", direction: "out", depth: 2 }, VIS_A);
     expect(pairs(r)).toEqual(["a/two@1", "a/three@2"]);
     expect(JSON.stringify(r)).not.toContain("hidden");
   });

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isKbError } from "../../../src/common/errors.js";
 import { indexTools } from "../../../src/tools/families/index-tools.js";
-import { contextFor, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { directHandlerContext, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 const spec = tool(indexTools, "index_rebuild");
 const kbs: TempKb[] = [];
@@ -24,7 +24,7 @@ async function kb(): Promise<TempKb> {
 
 /** Runs the handler at `at` (the surface runs it under the KB write lock, one at a time). */
 function rebuildAt(k: TempKb, at: number): Promise<unknown> {
-  const ctx = { ...contextFor(k.runtime), now: () => new Date(at) };
+  const ctx = { ...directHandlerContext(k.runtime), now: () => new Date(at) };
   return k.runtime.store.withLock(async () => spec.handler({}, ctx));
 }
 

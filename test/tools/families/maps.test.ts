@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapTools } from "../../../src/tools/families/maps.js";
 import { writeTools } from "../../../src/tools/families/write.js";
+import { callTool } from "../../support/call-tool.js";
 import {
-  callTool,
   commitCount,
   expectKbError,
   GIT_ENV,

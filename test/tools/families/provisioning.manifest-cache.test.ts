@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { artifactTreeStamp, RACY_MS } from "../../../src/kb/store/artifact-stamp.js";
 import { assetTools } from "../../../src/tools/families/assets.js";
 import { provisioningTools } from "../../../src/tools/families/provisioning.js";
-import { callTool, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { callTool } from "../../support/call-tool.js";
+import { callHandlerDirectly, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 const TOOLS = [...provisioningTools, ...assetTools];
 const SKILL = "---\nname: deploy\ndescription: Deploys.\nversion: 1\n---\nStep AAAA\n";
@@ -42,8 +43,11 @@ describe("artifact_manifest cache", () => {
   });
 
   it("serves an unchanged KB from the cache (the same built artifacts)", async () => {
-    const a = await manifest(kb);
-    const b = await manifest(kb);
+    // The handler's own value: through the pipeline each answer is rendered, so never the same object.
+    const direct = async () =>
+      (await callHandlerDirectly(kb.runtime, tool(TOOLS, "artifact_manifest"), {})) as Manifest;
+    const a = await direct();
+    const b = await direct();
     expect(b.revision).toBe(a.revision);
     expect(b.artifacts).toBe(a.artifacts);
   });

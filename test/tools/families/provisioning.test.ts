@@ -19,10 +19,11 @@ import { KbRuntime } from "../../../src/runtime/kb-runtime.js";
 import { openKbIndex } from "../../../src/search/index.js";
 import { assetTools } from "../../../src/tools/families/assets.js";
 import { provisioningTools } from "../../../src/tools/families/provisioning.js";
+import { callTool } from "../../support/call-tool.js";
 import { GO_FIXTURE_KB } from "../../support/fixture.js";
 import { git } from "../../support/kb.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 interface WireFile {
   path: string;

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../../src/kb/core/types.js";
 import { writeTools } from "../../../src/tools/families/write.js";
-import { callTool, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { callTool } from "../../support/call-tool.js";
+import { makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 let kb: TempKb | null = null;
 afterEach(async () => {
@@ -79,7 +80,7 @@ describe("search and concept_list never name a concept whose file is gone", () =
     // `ops/alpha` sorts before `ops/zeta`: moving back to it re-indexes the new id first.
     for (let i = 0; i < 12; i++) {
       const [from, to] = i % 2 === 0 ? ["ops/zeta", "ops/alpha"] : ["ops/alpha", "ops/zeta"];
-      await k.runtime.store.withLock(() => callTool(k.runtime, move, { from, to }));
+      await callTool(k.runtime, move, { from, to }); // the pipeline takes the KB lock
     }
     stop = true;
     await searcher;

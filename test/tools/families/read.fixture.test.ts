@@ -10,10 +10,11 @@ import { governanceTools } from "../../../src/tools/families/governance.js";
 import { graphTools } from "../../../src/tools/families/graph.js";
 import { readTools } from "../../../src/tools/families/read.js";
 import type { ToolSpec } from "../../../src/tools/spec.js";
+import { callTool } from "../../support/call-tool.js";
 import { GO_FIXTURE_KB } from "../../support/fixture.js";
 import { git } from "../../support/kb.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { callTool, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 const FIXTURE = GO_FIXTURE_KB;
 const ALL: ToolSpec[] = [...readTools, ...graphTools, ...governanceTools];

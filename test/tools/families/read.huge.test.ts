@@ -13,7 +13,8 @@ import { MAX_CONCEPT_BYTES } from "../../../src/kb/store/index-read.js";
 import { readTools } from "../../../src/tools/families/read.js";
 import { LARGE_BODY_BYTES } from "../../../src/tools/families/read-concepts.js";
 import { writeTools } from "../../../src/tools/families/write.js";
-import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { callTool } from "../../support/call-tool.js";
+import { expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 let kb: TempKb;
 let file: string;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Visibility } from "../../../src/kb/core/types.js";
 import { readTools } from "../../../src/tools/families/read.js";
-import { callTool, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { callTool } from "../../support/call-tool.js";
+import { makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 type Result = { match: string; results: { id: string; snippet: string }[] };
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Visibility } from "../../../src/kb/core/types.js";
 import { readTools } from "../../../src/tools/families/read.js";
-import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { callTool } from "../../support/call-tool.js";
+import { expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 const concept = (type: string, title: string, body: string, extra = "") =>
   `---\ntype: ${type}\ntitle: ${title}\n${extra}---\n${body}\n`;

@@ -8,8 +8,8 @@ import {
   skillTools,
 } from "../../../src/tools/families/skills.js";
 import { allTools } from "../../../src/tools/registry.js";
+import { callTool } from "../../support/call-tool.js";
 import {
-  callTool,
   commitCount,
   expectKbError,
   headSubject,

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeTools } from "../../../src/tools/families/write.js";
 import { allTools } from "../../../src/tools/registry.js";
+import { callTool } from "../../support/call-tool.js";
 import {
-  callTool,
   commitCount,
   expectKbError,
   headSubject,

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexTools } from "../../../src/tools/families/index-tools.js";
 import { mapTools } from "../../../src/tools/families/maps.js";
 import { writeTools } from "../../../src/tools/families/write.js";
+import { callTool } from "../../support/call-tool.js";
 import { GO_FIXTURE_KB } from "../../support/fixture.js";
 import { git } from "../../support/kb.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import {
-  callTool,
   commitCount,
   GIT_ENV,
   headSubject,

@@ -2,8 +2,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTools } from "../../../src/tools/families/write.js";
+import { callTool } from "../../support/call-tool.js";
 import {
-  callTool,
   commitCount,
   expectKbError,
   headSubject,

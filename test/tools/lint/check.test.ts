@@ -3,7 +3,8 @@ import { governanceTools } from "../../../src/tools/families/governance.js";
 import type { LintIssue } from "../../../src/tools/lint/check.js";
 import { LINT_CHECKS, lintKb } from "../../../src/tools/lint/checks.js";
 import { DEFAULT_LIMITS } from "../../../src/tools/lint/context.js";
-import { callTool, expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
+import { callTool } from "../../support/call-tool.js";
+import { expectKbError, makeTempKb, type TempKb, tool } from "../../support/tool-kb.js";
 
 const c = (body: string, extra = "owner: ops\n") => `---\ntype: note\n${extra}---\n${body}\n`;
 const MAP =
