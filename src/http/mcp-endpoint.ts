@@ -126,12 +126,14 @@ function closing(
 /**
  * The web Request the SDK transport reads headers from (the body is passed parsed). Accept was
  * negotiated here already, so the SDK gets the one value its check wants (it refuses anything
- * but both types, which plain JSON clients do not send).
+ * but both types, which plain JSON clients do not send). Authorization was consumed by the
+ * route and goes no further: the SDK hands request headers to every handler (`requestInfo`),
+ * and a bearer is never passed downstream (docs/auth.md "OAuth 2.1 (identity provider)").
  */
 function webRequestOf(req: HttpRequest): Request {
   const headers = new Headers({ accept: "application/json, text/event-stream" });
   for (const [name, value] of req.headers) {
-    if (name === "accept") continue;
+    if (name === "accept" || name === "authorization") continue;
     try {
       headers.append(name, value);
     } catch {
