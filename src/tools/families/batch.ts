@@ -3,9 +3,10 @@
  * validated (arguments, then a full store plan) before the first byte is written; the merged
  * plan is applied atomically, so a late failure rolls everything back (design.md P2).
  */
-import type { WritePlan } from "../../kb/core/api.js";
+
 import { isKbError, KbError } from "../../common/errors.js";
-import { parseArgs, validateArgs } from "../args.js";
+import type { WritePlan } from "../../kb/core/api.js";
+import { parseValidated, validateArgs } from "../args.js";
 import { defineTool } from "../define.js";
 import { arr, enumOf, openObject, str } from "../schema.js";
 import type { ToolContext, ToolSpec, ToolTarget } from "../spec.js";
@@ -63,17 +64,19 @@ function inOperation(index: number, op: Record<string, unknown>, err: unknown): 
   return new KbError(err.code, `${where}: ${err.message}`, { ...err.details, operation: index });
 }
 
-/** Parses one operation's arguments as its tool does and plans it with that tool's planner. */
+/**
+ * Parses one operation's arguments (validated by the handler already, so not again) as its tool
+ * does and plans it with that tool's planner.
+ */
 async function planOperation(
   op: Op,
   args: Record<string, unknown>,
   ctx: ToolContext,
 ): Promise<WritePlan> {
   const store = ctx.runtime.store;
-  const spec = specFor(op);
-  if (op === "write") return planWrite(store, parseArgs(spec, CONCEPT_WRITE_ARGS, args));
-  if (op === "patch") return planPatch(store, parseArgs(spec, CONCEPT_PATCH_ARGS, args));
-  return planDelete(store, parseArgs(spec, CONCEPT_DELETE_ARGS, args));
+  if (op === "write") return planWrite(store, parseValidated(CONCEPT_WRITE_ARGS, args));
+  if (op === "patch") return planPatch(store, parseValidated(CONCEPT_PATCH_ARGS, args));
+  return planDelete(store, parseValidated(CONCEPT_DELETE_ARGS, args));
 }
 
 function batchTarget(ids: string[]): string {
