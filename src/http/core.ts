@@ -13,6 +13,7 @@ import { headerOf, headerValues } from "./exchange.js";
 import { parseHost } from "./host.js";
 import { serveMcpRoute } from "./mcp-route.js";
 import { healthBody, wellKnownBody, wellKnownResourcePath } from "./meta.js";
+import { METRICS_PATH, serveMetricsRoute } from "./metrics-route.js";
 import { advertisedScopes, advertisesOAuth, authorizationServersOf } from "./oauth-challenge.js";
 import type { HttpServerOptions } from "./options.js";
 import {
@@ -85,6 +86,11 @@ const ROUTES: readonly Route[] = [
         ),
         cors,
       ),
+  },
+  {
+    methods: ["GET", "HEAD"],
+    matches: (p, opts) => opts.metrics !== undefined && p === METRICS_PATH,
+    handle: serveMetricsRoute,
   },
 ];
 

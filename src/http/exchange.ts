@@ -20,6 +20,8 @@ export interface HttpRequest {
    * /ready are served on it (so an operator can still see the server), everything else is 503.
    */
   readonly overCapacity?: boolean;
+  /** The peer's IP address (`/metrics` without a token answers loopback peers only). */
+  readonly remoteAddress?: string;
 }
 
 export interface HttpReply {

@@ -5,6 +5,7 @@ import type { OAuthVerifier } from "../auth/oauth/verifier.js";
 import type { TokenStore } from "../auth/tokens.js";
 import type { Cartographer } from "../mcp/app.js";
 import type { ToolsProfile } from "../mcp/surface.js";
+import type { ServerMetrics } from "../metrics/server-metrics.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** Open connections served in full; see HttpServerOptions.maxConnections. */
@@ -69,6 +70,15 @@ export interface HttpServerOptions {
   version: string;
   /** Public base URL (e.g. behind a proxy) for well-known metadata; default from the Host header. */
   publicUrl?: string;
+  /** Serves GET /metrics and counts requests and connections (metrics-route.ts); absent = 404. */
+  metrics?: MetricsEndpoint;
+}
+
+/** What serves GET /metrics (metrics-route.ts). */
+export interface MetricsEndpoint {
+  readonly metrics: ServerMetrics;
+  /** The scrape bearer; null = loopback peers only. Never logged or echoed. */
+  readonly token: string | null;
 }
 
 export interface HttpServerHandle {

@@ -39,7 +39,15 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     );
   }
   const core = createHttpCore(opts);
-  const cap = new ConnectionCap(opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS, logger);
+  const maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const cap = new ConnectionCap(maxConnections, logger);
+  const metrics = opts.metrics?.metrics;
+  metrics?.watchConnections({
+    get open() {
+      return cap.open;
+    },
+    max: maxConnections,
+  });
   const headersTimeout = opts.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const requestTimeout = Math.max(
     opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -60,6 +68,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       target: req.url ?? "/",
       headers,
       overCapacity: cap.isOver(req.socket),
+      ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
       readBody: (max) => {
         receiving.add(req);
         return readBody(req, max).finally(() => receiving.delete(req));
@@ -84,7 +93,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       core
         .handle(requestValue(req))
         .then((reply) => {
-          if (reply !== null) write(res, reply);
+          if (reply === null) return;
+          metrics?.httpRequest(req.url ?? "/", req.method ?? "GET", reply.status);
+          write(res, reply);
         })
         .catch((err: unknown) => {
           logger.error(

@@ -13,6 +13,7 @@ import type { AuditSinkOptions } from "../audit/sink.js";
 import type { AuditSink } from "../audit/types.js";
 import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
+import type { ServerMetrics } from "../metrics/server-metrics.js";
 import type { EmbeddingsConfig } from "../search/embeddings/config.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { IndexBuildScheduler } from "../runtime/index-build.js";
@@ -51,6 +52,8 @@ export interface CartographerConfig {
   toolsFor?: (settings: KbSettings) => readonly ToolSpec[];
   /** Max routed surfaces cached (one per distinct KB binding). Default 64. */
   routedCacheSize?: number;
+  /** Counts the calls and audit appends and reads every served KB's state (src/metrics). */
+  metrics?: ServerMetrics;
 }
 
 export interface Cartographer {
@@ -79,7 +82,8 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
   const ownedAudit = config.auditLog
     ? await (await import("../audit/sink.js")).openAuditSink({ ...config.auditLog, logger })
     : null;
-  const audit = ownedAudit ?? config.audit ?? null;
+  const unmetered = ownedAudit ?? config.audit ?? null;
+  const audit = unmetered && config.metrics ? config.metrics.meterAudit(unmetered) : unmetered;
   const mounts: MountedKb[] = [...(config.mounts ?? [])];
   const statuses: KbStatus[] = [];
   const surfaces = new Map<string, KbSurface>();
@@ -97,8 +101,10 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
         audit,
         logger,
         ...(config.toolsFor ? { toolsFor: config.toolsFor } : {}),
+        ...(config.metrics ? { metrics: config.metrics.calls } : {}),
       }),
     );
+    config.metrics?.watchKb(mount.name, mount.runtime);
     const { indexStatus } = mount;
     statuses.push({
       name: mount.name,

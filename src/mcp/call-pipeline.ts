@@ -34,6 +34,7 @@ import { authorize } from "../auth/decide.js";
 import type { AuthRequest, Decision } from "../auth/types.js";
 import { isKbError, KbError } from "../common/errors.js";
 import type { Logger } from "../logger.js";
+import type { CallMetrics } from "../metrics/call-metrics.js";
 import type { KbRuntime } from "../runtime/kb-runtime.js";
 import { type CheckedArgs, canonicalArgs, checkArgs, runChecked } from "../tools/args.js";
 import { CallReads } from "../tools/call-reads.js";
@@ -57,6 +58,8 @@ export interface CallDeps {
   audit: AuditSink | null;
   logger: Logger;
   now?: () => Date;
+  /** Told once per call, at its end (docs/decisions.md "Metrics: one hook at the end of a call"). */
+  metrics?: CallMetrics;
 }
 
 /** Result of the steps before the handler, carried into the audit completion. */
@@ -115,7 +118,10 @@ async function runCall(
       await deps.audit.append(record("attempt"));
     } catch (err) {
       deps.logger.error(`audit attempt for ${name} on ${deps.kb} failed: ${messageOf(err)}`);
-      if (deps.audit.mode === "required") return textResult(REQUIRED_MODE_REJECTION, true);
+      if (deps.audit.mode === "required") {
+        deps.metrics?.called(deps.kb, spec?.name, "audit_rejected", ctx.transport, started);
+        return textResult(REQUIRED_MODE_REJECTION, true);
+      }
     }
   }
 
@@ -134,6 +140,7 @@ async function runCall(
       deps.logger.error(`audit completion for ${name} on ${deps.kb} failed: ${messageOf(err)}`);
     });
   }
+  deps.metrics?.called(deps.kb, spec?.name, done.outcome, ctx.transport, started);
   return done.result;
 }
 

@@ -15,6 +15,7 @@ import type {
 import type { AuditSink } from "../audit/types.js";
 import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
+import type { CallMetrics } from "../metrics/call-metrics.js";
 import type { KbRuntime } from "../runtime/kb-runtime.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { runToolCall } from "./call-pipeline.js";
@@ -57,6 +58,8 @@ export interface KbSurfaceOptions {
   logger: Logger;
   /** Clock for handlers (tests). */
   now?: () => Date;
+  /** Counts and times every call (src/metrics); absent = not measured. */
+  metrics?: CallMetrics;
 }
 
 export class KbSurface implements ToolSurface, ContentSurface {
@@ -137,6 +140,7 @@ export class KbSurface implements ToolSurface, ContentSurface {
         audit: o.audit ?? null,
         logger: this.#logger,
         now: o.now,
+        metrics: o.metrics,
       },
       name,
       args,

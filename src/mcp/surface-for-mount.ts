@@ -2,6 +2,7 @@
 import type { AuditSink } from "../audit/types.js";
 import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
+import type { CallMetrics } from "../metrics/call-metrics.js";
 import { toolsFor } from "../tools/registry.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { KbSurface } from "./kb-surface.js";
@@ -14,6 +15,7 @@ export function surfaceForMount(
     logger: Logger;
     /** The tools a KB registers; default the registry's `toolsFor`. */
     toolsFor?: (settings: KbSettings) => readonly ToolSpec[];
+    metrics?: CallMetrics;
   },
 ): KbSurface {
   return new KbSurface({
@@ -21,5 +23,6 @@ export function surfaceForMount(
     specs: (opts.toolsFor ?? toolsFor)(mount.settings),
     audit: opts.audit ?? null,
     logger: opts.logger,
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
 }

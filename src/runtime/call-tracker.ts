@@ -19,6 +19,11 @@ export class CallTracker {
     return this.closingNow;
   }
 
+  /** How many calls are under way (the in-flight gauge of src/metrics). */
+  get inFlight(): number {
+    return this.calls.size;
+  }
+
   /** Counts `call` as under way until it settles. */
   track<T>(call: Promise<T>, kb: string, logger: Logger): Promise<T> {
     this.kb = kb;

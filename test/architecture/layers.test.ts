@@ -24,6 +24,8 @@ const LAYERS: Record<string, number> = {
   auth: 4,
   audit: 4,
   runtime: 4.5,
+  // Reads the runtimes at scrape time; the call pipeline (mcp) and the HTTP route use it.
+  metrics: 4.7,
   mcp: 5,
   http: 6,
   client: 6,

@@ -14,6 +14,7 @@ import { abortNetworkGit } from "../../kb/sync/network-git.js";
 import { type Logger, stderrLogger } from "../../logger.js";
 import { type Cartographer, createCartographer } from "../../mcp/app.js";
 import { serveStdio, stdioSurfaceOf } from "../../mcp/stdio.js";
+import type { ServerMetrics } from "../../metrics/server-metrics.js";
 import { VERSION } from "../../version.js";
 import type { CommandContext } from "../command-context.js";
 import { resolveServerConfig } from "../config/resolve.js";
@@ -112,6 +113,7 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
   if (config.kbs.length === 0)
     logger.warn("no KB is mounted: /ready answers 503 until one is configured");
 
+  const metrics = await serverMetrics(config, logger);
   // The composition root: a KB that cannot open is reported and skipped, never fatal.
   const app = await createCartographer({
     kbs: config.kbs.map(kbSettings(config, io.env)),
@@ -119,11 +121,12 @@ export async function serveCommand(io: CliIo, flags: ServeFlags): Promise<number
     indexRefreshMs: config.indexRefreshSeconds * 1000,
     ...(config.embeddings ? { embeddings: config.embeddings } : {}),
     ...(config.audit ? { auditLog: auditLogOptions(config.audit) } : {}),
+    ...(metrics ? { metrics } : {}),
   });
   try {
     return config.transport === "stdio"
       ? await runStdio(io, config, app)
-      : await runHttp(io, config, app, servedAuth);
+      : await runHttp(io, config, app, servedAuth, metrics);
   } finally {
     await app.close();
   }
@@ -144,6 +147,19 @@ const kbSettings =
     ...(kb.artifactSigningSeed ? { artifactSigningSeed: kb.artifactSigningSeed } : {}),
     ...(kb.mcpAllowlist ? { mcpAllowlist: kb.mcpAllowlist } : {}),
   });
+
+/** The metrics of this server when `metrics.enabled` over HTTP (prom-client loads only then). */
+async function serverMetrics(config: ServerConfig, logger: Logger) {
+  if (!config.metrics.enabled) return undefined;
+  if (config.transport === "stdio") {
+    logger.warn(
+      "metrics.enabled: GET /metrics is served over HTTP only; this stdio server has none",
+    );
+    return undefined;
+  }
+  const { ServerMetrics } = await import("../../metrics/server-metrics.js");
+  return new ServerMetrics();
+}
 
 function auditLogOptions(audit: NonNullable<ServerConfig["audit"]>) {
   return {
@@ -193,6 +209,7 @@ async function runHttp(
   config: ServerConfig,
   app: Cartographer,
   auth: ReturnType<typeof buildServerAuth>,
+  metrics: ServerMetrics | undefined,
 ): Promise<number> {
   const logger = app.logger;
   // The HTTP stack is imported only when serving HTTP: stdio starts without it (docs/decisions.md
@@ -218,6 +235,7 @@ async function runHttp(
       : undefined,
     allowInsecureNoAuth: config.allowInsecureNoAuth,
     version: VERSION,
+    ...(metrics ? { metrics: { metrics, token: config.metrics.token } } : {}),
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === "EADDRINUSE" || err.code === "EACCES") {
       const where = `${config.http.host}:${config.http.port}`;

@@ -13,6 +13,7 @@ import { resolveEmbeddings } from "./embeddings-keys.js";
 import { goKeyWarnings } from "./go-keys.js";
 import { resolveHttpLimits } from "./http-limits.js";
 import { checkDataDir, dedupeKbs, kbCandidates } from "./kb-specs.js";
+import { resolveMetrics } from "./metrics-keys.js";
 import { type Picked, settingsFrom } from "./pick.js";
 import { resolvePublicUrl } from "./public-url.js";
 import type { FileConfig } from "./schema.js";
@@ -138,6 +139,7 @@ export function resolveServerConfig(flags: ServeFlags, env: Env, cwd: string): S
     auth: resolveAuthSettings(settings, flags, file),
     allowInsecureNoAuth: flags.insecureNoAuth ?? false,
     audit: resolveAudit(settings, flags, file, at),
+    metrics: resolveMetrics(settings, file.metrics),
     sync: resolveSyncConfig(settings, file, at, flags),
     embeddings: resolveEmbeddings(file.search, settings, flags),
     indexRefreshSeconds:

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { embeddingsSchema } from "./embeddings-keys.js";
 import { type GoSection, ignoredKeysOf } from "./go-keys.js";
 import { MAX_CONNECTIONS, MAX_TIMEOUT_SECONDS } from "./http-limits.js";
+import { metricsSchema } from "./metrics-keys.js";
 import { unknownKeyMessage } from "./suggest.js";
 import { MAX_REFRESH_SECONDS } from "./values.js";
 
@@ -130,6 +131,8 @@ export const fileConfigSchema = z.strictObject({
     })
     .optional(),
   auth: z.unknown().optional(),
+  /** GET /metrics (metrics-keys.ts). */
+  metrics: metricsSchema.optional(),
   audit: z
     .strictObject({
       ...goIgnored("audit"),

@@ -133,6 +133,8 @@ export interface ServerConfig {
   };
   allowInsecureNoAuth: boolean;
   audit: AuditSettings | null;
+  /** GET /metrics (metrics-keys.ts); the token is a secret: never print it. */
+  metrics: MetricsSettings;
   /** Seconds between background index refreshes of each KB (0 = off). */
   indexRefreshSeconds: number;
   /** Remote sync settings shared by every KB (sync-keys.ts). */
@@ -141,4 +143,10 @@ export interface ServerConfig {
   embeddings: EmbeddingsConfig | null;
   /** Startup warnings (deprecated keys, skipped KBs), each printed once by the caller. */
   warnings: string[];
+}
+
+/** `metrics` resolved: served or not, and the scrape bearer (null: loopback peers only). */
+export interface MetricsSettings {
+  enabled: boolean;
+  token: string | null;
 }

@@ -44,6 +44,7 @@ export interface KbSyncDeps {
 
 export class KbSync {
   private lastPullAt = 0;
+  private lastPushLandedAt = 0;
   private lastAttemptAt: number | null = null;
   private lastError: string | null = null;
   private pullFailing = false;
@@ -116,6 +117,11 @@ export class KbSync {
   /** Sync is on and the KB has an origin. */
   get active(): boolean {
     return this.link.url !== null;
+  }
+
+  /** When a push last landed (ms since the epoch), 0 = never: the metrics' push age. */
+  get lastPushAt(): number {
+    return this.lastPushLandedAt;
   }
 
   get conflictCount(): number {
@@ -331,6 +337,7 @@ export class KbSync {
       },
     });
     if (outcome === "landed") {
+      this.lastPushLandedAt = this.now();
       // git push updates refs/remotes/origin/<branch> itself, so `unpushed` reads 0 now.
       await this.markRemoteHeld(branch);
       this.lastError = null;

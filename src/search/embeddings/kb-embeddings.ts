@@ -67,6 +67,8 @@ export class KbEmbeddings {
   private rejecting = false;
   private progress: { done: number; total: number } | null = null;
   private readonly queryCache = new Map<string, Float32Array>();
+  /** Passes the provider failed (a pass that throws), for the metrics' provider-error count. */
+  providerErrors = 0;
 
   constructor(private readonly opts: KbEmbeddingsOptions) {
     this.store = new VectorStore(opts.db, opts.client.space);
@@ -184,6 +186,7 @@ export class KbEmbeddings {
           );
         this.noteRejected(stats.rejected);
       } catch (err) {
+        if (!this.closed) this.providerErrors++;
         if (!this.failing && !this.closed)
           this.opts.logger.warn(
             `embeddings of KB '${this.opts.kb}' paused: ${(err as Error).message}; semantic search answers from the vectors stored, the next pass retries`,
