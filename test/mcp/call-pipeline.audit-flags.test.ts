@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
-import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import type { MountedKb } from "../../src/runtime/mount.js";
+import { callSurface } from "../support/call-tool.js";
 import { MemoryAudit, must, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
@@ -17,14 +17,12 @@ beforeAll(async () => {
 });
 afterAll(async () => kbs?.cleanup());
 
-const ctx = { principal: LOCAL_ADMIN, transport: "in-memory" as const, requestId: "" };
-
 async function call(name: string, args: Record<string, unknown>) {
   const audit = new MemoryAudit();
-  const result = await surfaceForMount(main, { audit, logger: silentLogger }).callTool(
+  const result = await callSurface(
+    surfaceForMount(main, { audit, logger: silentLogger }),
     name,
     args,
-    ctx,
   );
   expect(result.isError, JSON.stringify(result)).toBeUndefined();
   return audit.records;

@@ -9,10 +9,10 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
-import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import type { MountedKb } from "../../src/runtime/mount.js";
 import { scrubPaths } from "../../src/tools/result.js";
+import { callSurface } from "../support/call-tool.js";
 import { must, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;
@@ -23,13 +23,11 @@ beforeAll(async () => {
 });
 afterAll(async () => kbs?.cleanup());
 
-const ctx = { principal: LOCAL_ADMIN, transport: "in-memory" as const, requestId: "" };
-
 async function errorText(name: string, args: Record<string, unknown>): Promise<string> {
-  const result = await surfaceForMount(main, { audit: null, logger: silentLogger }).callTool(
+  const result = await callSurface(
+    surfaceForMount(main, { audit: null, logger: silentLogger }),
     name,
     args,
-    ctx,
   );
   expect(result.isError, JSON.stringify(result)).toBe(true);
   return (result.content as Array<{ text: string }>).map((c) => c.text).join("\n");

@@ -4,17 +4,14 @@
  * `Client` over the SDK's in-memory transport pair. Nothing below the surface is called directly.
  */
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { silentLogger } from "../../src/logger.js";
-import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolsProfile } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { closeMount, mountKb } from "../../src/runtime/mount.js";
-import { VERSION } from "../../src/version.js";
+import { connectClient } from "../support/call-tool.js";
 import { git, seedKb, testKbSettings } from "../support/kb.js";
 import { tempDir } from "../support/temp-dir.js";
 
@@ -44,17 +41,10 @@ export async function surfaceKb(opts: SurfaceKbOptions = {}): Promise<SurfaceKb>
   const settings = testKbSettings(root, { allowArtifactWrite: opts.allowArtifactWrite });
   const mount = await mountKb(settings, { logger: silentLogger });
   const surface = surfaceForMount(mount, { logger: silentLogger });
-  const server = createMcpServer(surface, {
-    name: "cartographer",
-    version: VERSION,
+  const { client, close } = await connectClient(surface, {
     profile: opts.profile ?? "agent",
-    principal: LOCAL_ADMIN,
-    transport: "in-memory",
+    clientName: "surface-test",
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "surface-test", version: "1.0.0" });
-  await client.connect(clientSide);
   return {
     root,
     surface,
@@ -62,8 +52,7 @@ export async function surfaceKb(opts: SurfaceKbOptions = {}): Promise<SurfaceKb>
     call: async (name, args = {}) =>
       (await client.callTool({ name, arguments: args })) as CallToolResult,
     cleanup: async () => {
-      await client.close();
-      await server.close();
+      await close();
       await closeMount(mount);
       tmp.cleanup();
     },

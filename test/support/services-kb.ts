@@ -6,18 +6,16 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "../../src/auth/types.js";
 import type { KbSettings, SopsSettings } from "../../src/kb/core/types.js";
 import { initKb } from "../../src/kb/store/init.js";
 import { memoryLogger } from "../../src/logger.js";
 import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import { createMcpServer } from "../../src/mcp/server.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { closeMount, mountKb } from "../../src/runtime/mount.js";
-import { VERSION } from "../../src/version.js";
+import { connectClient } from "./call-tool.js";
 import { git, TEST_AUTHOR, testKbSettings } from "./kb.js";
 import { MemoryAudit } from "./mcp-kit.js";
 import { tempDir } from "./temp-dir.js";
@@ -70,24 +68,13 @@ export async function servicesKb(opts: ServicesKbOptions = {}): Promise<Services
   const clientFor = async (who: Principal): Promise<Client> => {
     const known = clients.get(who);
     if (known) return known.client;
-    const server = createMcpServer(surface, {
-      name: "cartographer",
-      version: VERSION,
-      profile: "full",
+    const connected = await connectClient(surface, {
       principal: who,
-      transport: "in-memory",
+      profile: "full",
+      clientName: "services-test",
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: "services-test", version: "1.0.0" });
-    await client.connect(clientSide);
-    clients.set(who, {
-      client,
-      close: async () => {
-        await client.close();
-        await server.close();
-      },
-    });
+    clients.set(who, connected);
+    const client = connected.client;
     return client;
   };
   return {

@@ -9,10 +9,10 @@ import { afterEach } from "vitest";
 import type { KbSettings, SyncSettings } from "../../src/kb/core/types.js";
 import { initKb } from "../../src/kb/store/init.js";
 import { silentLogger } from "../../src/logger.js";
-import { LOCAL_ADMIN } from "../../src/mcp/context.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
+import { callSurface } from "./call-tool.js";
 import { TEST_AUTHOR } from "./mcp-kit.js";
 import { tempDir } from "./temp-dir.js";
 
@@ -72,12 +72,7 @@ export async function instance(
     root,
     mount,
     surface,
-    call: (tool, args) =>
-      surface.callTool(tool, args, {
-        principal: LOCAL_ADMIN,
-        transport: "in-memory",
-        requestId: "",
-      }),
+    call: (tool, args) => callSurface(surface, tool, args),
     close: () => closeMount(mount),
   };
 }

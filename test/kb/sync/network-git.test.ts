@@ -15,9 +15,9 @@ import {
 } from "../../../src/kb/sync/network-git.js";
 import { remoteAccess } from "../../../src/kb/sync/remote-access.js";
 import { silentLogger } from "../../../src/logger.js";
-import { LOCAL_ADMIN } from "../../../src/mcp/context.js";
 import { surfaceForMount } from "../../../src/mcp/surface-for-mount.js";
 import { closeMount, type MountedKb, mountKb } from "../../../src/runtime/mount.js";
+import { callSurface } from "../../support/call-tool.js";
 import {
   bareRemote,
   gitSync,
@@ -123,12 +123,7 @@ describe("network timeout", () => {
     );
     cleanups.push(() => closeMount(mount));
     const surface = surfaceForMount(mount, { logger: silentLogger });
-    const call = (tool: string, args: Record<string, unknown>) =>
-      surface.callTool(tool, args, {
-        principal: LOCAL_ADMIN,
-        transport: "in-memory",
-        requestId: "",
-      });
+    const call = (tool: string, args: Record<string, unknown>) => callSurface(surface, tool, args);
 
     const t0 = Date.now();
     const write = await call("concept_write", {
