@@ -17,8 +17,15 @@ import { IndexBuildScheduler } from "../../src/runtime/index-build.js";
 import { ATTACH_DELAY_MS, closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { seedKb, testKbSettings } from "../support/kb.js";
 import { TEST_AUTHOR } from "../support/mcp-kit.js";
+import {
+  bareRemote,
+  gitSync,
+  jsonOf,
+  type Remote,
+  syncSettings,
+  textOf,
+} from "../support/sync-remote.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { bareRemote, gitSync, jsonOf, type Remote, syncSettings, textOf } from "../support/sync-remote.js";
 
 const newDir = useTempDirs("carto-deferred-");
 
