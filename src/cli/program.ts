@@ -29,6 +29,7 @@ const COMMAND_MODULES: ReadonlyArray<
     ["search", "read", "list", "log"],
     async () => (await import("./commands/reads.js")).registerReadCommands,
   ],
+  [["service"], async () => (await import("./commands/service.js")).registerServiceCommands],
   [
     [
       "connect",
