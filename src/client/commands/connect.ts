@@ -10,6 +10,7 @@ import { baseUrlOf, fetchHealth } from "../health.js";
 import { applyBindings } from "../lib/apply-bindings.js";
 import { checkKnownKbs, selectProviders } from "../lib/bindings.js";
 import { type CommandIo, type CommonOptions, configPath, reportError } from "../lib/io.js";
+import { oauthOffer, oauthSignInNote } from "../oauth-offer.js";
 import { type ProvisionFlags, prepareStep, topologyOf } from "../provision/step.js";
 import { PROVIDERS } from "../provision/targets/index.js";
 import { withPinnedKeys } from "../provision/trust.js";
@@ -89,8 +90,23 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
     const health = await fetchHealth(base, io.fetch);
     checkKnownKbs(bindings, health);
     // Manifests and trust first: a bad signature or hash writes nothing at all.
-    const step = await prepareStep(io, config, bindings, topologyOf(base, health), opts);
-    if ("error" in step && step.unauthorized && !config.token_env) {
+    let step: Awaited<ReturnType<typeof prepareStep>> | undefined = await prepareStep(
+      io,
+      config,
+      bindings,
+      topologyOf(base, health),
+      opts,
+    );
+    const oauth =
+      "error" in step && step.unauthorized && !config.token_env
+        ? await oauthOffer(base, io.fetch)
+        : null;
+    if (oauth) {
+      // The agent tools sign in themselves (oauth-offer.ts): the entries carry no token, and the
+      // artifacts wait for a token this CLI can use (nothing is written or removed for them).
+      io.stderr.write(`${oauthSignInNote(bindings.map((b) => b.name).join(", "), oauth)}\n`);
+      step = undefined;
+    } else if ("error" in step && step.unauthorized && !config.token_env) {
       // An entry without a token cannot work against this server: say what to run instead.
       const names = bindings.map((b) => b.name).join(" ");
       throw new ConfigError(
@@ -105,7 +121,7 @@ export async function connect(io: CommandIo, opts: ConnectOptions = {}): Promise
       health,
       dryRun,
       previous: moving,
-      provision: step,
+      ...(step ? { provision: step } : {}),
     });
   } catch (err) {
     return reportError(io, err);

@@ -13,6 +13,7 @@ import {
 } from "../lib/io.js";
 import { checkAll, overall, printBlockers, serverChanges, shape } from "../lib/provider-status.js";
 import { claudeApproval, offlineBlockers, probeBlockers } from "../lib/readiness.js";
+import { oauthOffer, oauthSignInNote } from "../oauth-offer.js";
 import type { Topology } from "../provision/provider-plan.js";
 import { printStatus, provisioningStatus } from "../provision/step.js";
 
@@ -45,12 +46,14 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
     };
     const checks = await checkAll(config, topology, io);
     const approval = await claudeApproval(config, topology, io);
+    const oauth = config.token_env ? null : await oauthOffer(base, io.fetch);
     const blockers = [
       ...(await offlineBlockers(config, io)),
       ...approval.blockers,
-      ...(await probeBlockers(config, topology, io)),
+      ...(await probeBlockers(config, topology, io, oauth)),
     ];
-    const notes = approval.notes;
+    const notes = [...approval.notes];
+    if (oauth) notes.push(oauthSignInNote(config.providers.map((b) => b.name).join(", "), oauth));
     // Artifacts (docs/decisions.md "`status` and `doctor` exit 1"): compared with the lockfile and
     // the disk, never written.
     const provisioning = await provisioningStatus(io, config, topology);
@@ -61,7 +64,8 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
     const { state, line } = overall(drift, blockers);
     // A manifest that cannot be fetched or verified is an error, unless a blocker (token unset
     // or refused) already says why the server answered nothing.
-    const failed = provisioning.state === "error" && blockers.length === 0;
+    // With OAuth and no token_env this CLI cannot read the manifests: the note above says so.
+    const failed = provisioning.state === "error" && blockers.length === 0 && !oauth;
     if (opts.json) {
       io.stdout.write(
         `${JSON.stringify({

@@ -146,6 +146,8 @@ export async function probeBlockers(
   config: ClientConfig,
   topology: Topology,
   io: CommandIo,
+  /** The server's authorization servers: an entry without a token then signs in by OAuth. */
+  oauth: readonly string[] | null = null,
 ): Promise<string[]> {
   const token = tokenValue(config, io);
   const probes = new Map<string, Probe>();
@@ -173,6 +175,9 @@ export async function probeBlockers(
       const session = await openMcpSession(probe.url, headers, io.fetch);
       await session.close();
     } catch (err) {
+      // The agent tool signs in itself (oauth-offer.ts): a 401 to a token-less entry is expected.
+      const signsIn = oauth && !config.token_env && probe.token === undefined;
+      if (signsIn && err instanceof ProtocolError && err.status === 401) continue;
       out.push(describeRefusal(config, probe, err as ClientError));
     }
   }
