@@ -57,13 +57,20 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** The built binary serving `root` over HTTP; resolves once /health answers 200. */
-export async function startBuiltHttp(root: string, cwd: string): Promise<HttpChild> {
+/**
+ * The built binary serving `root` over HTTP; resolves once /health answers 200. `env` is added
+ * to the clean environment (section `metrics` turns metrics on with it).
+ */
+export async function startBuiltHttp(
+  root: string,
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<HttpChild> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
     [BIN, "serve", "--kb", root, "--http", `127.0.0.1:${port}`],
-    { cwd, env: cleanEnv(), stdio: ["ignore", "ignore", "pipe"] },
+    { cwd, env: { ...cleanEnv(), ...env }, stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";
   child.stderr?.on("data", (d) => {

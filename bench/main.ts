@@ -15,6 +15,7 @@ import * as http from "./http.js";
 import * as importSection from "./import.js";
 import * as kb from "./kb.js";
 import * as mcpLists from "./mcp-lists.js";
+import * as metrics from "./metrics.js";
 import * as onePass from "./one-pass.js";
 import * as passes from "./passes.js";
 import * as provision from "./provision.js";
@@ -61,6 +62,8 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["search-100k", search100k],
   // About a minute (a 10,000-note vault imported into a KB folder): `npm run bench -- import`.
   ["import-10k", importSection],
+  // Metrics on vs off, HTTP concept_read (docs/benchmarks.md "Metrics overhead"): `npm run bench -- metrics`.
+  ["metrics", metrics],
 ];
 
 async function main(): Promise<void> {

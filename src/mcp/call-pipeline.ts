@@ -119,7 +119,7 @@ async function runCall(
     } catch (err) {
       deps.logger.error(`audit attempt for ${name} on ${deps.kb} failed: ${messageOf(err)}`);
       if (deps.audit.mode === "required") {
-        deps.metrics?.called(deps.kb, spec?.name, "audit_rejected", ctx.transport, started);
+        deps.metrics?.called(deps.kb, spec?.name, "audit_unavailable", ctx.transport, started);
         return textResult(REQUIRED_MODE_REJECTION, true);
       }
     }

@@ -8,6 +8,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { AuditSink } from "../audit/types.js";
 import type { KbRuntime } from "../runtime/kb-runtime.js";
 import { CallInstruments, type CallMetrics } from "./call-metrics.js";
+import { CounterSeries, registerCounter } from "./hot-series.js";
 import { registerKbGauges } from "./kb-gauges.js";
 import { type KbSnapshot, snapshotOf, type WatchedKb } from "./kb-snapshot.js";
 import { methodLabel, routeTemplate } from "./labels.js";
@@ -30,7 +31,8 @@ export class ServerMetrics {
   readonly calls: CallMetrics;
   readonly #kbs = new Map<string, WatchedKb>();
   readonly #connections: ConnectionSource[] = [];
-  readonly #http: Counter<"route" | "method" | "status">;
+  /** By route template, method and status (hot-series.ts: counted on every request). */
+  readonly #http = new Map<string, CounterSeries>();
   readonly #auditAppends: Counter<"result">;
   readonly #auditDuration: Histogram;
   /** The KB facts of the scrape under way, shared by every gauge of it (kb-snapshot.ts). */
@@ -39,34 +41,13 @@ export class ServerMetrics {
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.calls = new CallInstruments(
-      new Counter({
-        name: "cartographer_tool_calls_total",
-        help: "Tool calls by tool, KB, outcome and transport",
-        labelNames: ["tool", "kb", "outcome", "transport"] as const,
-        registers,
-      }),
-      new Histogram({
-        name: "cartographer_tool_call_duration_seconds",
-        help: "Tool call latency, authorization and audit included",
-        labelNames: ["tool", "kb", "transport"] as const,
-        buckets: LATENCY_BUCKETS,
-        registers,
-      }),
-      new Histogram({
-        name: "cartographer_search_duration_seconds",
-        help: "Latency of search calls",
-        labelNames: ["kb"] as const,
-        buckets: LATENCY_BUCKETS,
-        registers,
-      }),
+    this.calls = new CallInstruments(this.registry, LATENCY_BUCKETS);
+    registerCounter(
+      this.registry,
+      "cartographer_http_requests_total",
+      "HTTP requests by route template, method and status",
+      () => this.#http.values(),
     );
-    this.#http = new Counter({
-      name: "cartographer_http_requests_total",
-      help: "HTTP requests by route template, method and status",
-      labelNames: ["route", "method", "status"] as const,
-      registers,
-    });
     this.#auditAppends = new Counter({
       name: "cartographer_audit_appends_total",
       help: "Audit log appends by result (failed: rejected, or dropped in best_effort mode)",
@@ -128,11 +109,15 @@ export class ServerMetrics {
   httpRequest(target: string, method: string, status: number): void {
     const query = target.indexOf("?");
     const pathname = query === -1 ? target : target.slice(0, query);
-    this.#http.inc({
-      route: routeTemplate(pathname),
-      method: methodLabel(method),
-      status: String(status),
-    });
+    const route = routeTemplate(pathname);
+    const verb = methodLabel(method);
+    const key = `${route}\u0000${verb}\u0000${status}`;
+    let series = this.#http.get(key);
+    if (series === undefined) {
+      series = new CounterSeries({ route, method: verb, status: String(status) });
+      this.#http.set(key, series);
+    }
+    series.value++;
   }
 
   /** The Prometheus text exposition of everything, with its content type. */
