@@ -3,7 +3,7 @@
  * on disk): a KB whose last answer is cached is asked with `known_revision`; `unchanged` is served
  * from the cache only after the cache passes the same checks as a fresh answer; a changed KB, a
  * bad cache and an older server that refuses the argument all end in a full fetch. The server is
- * the stand-in session of wire.ts (the real server's side: test/provisioning/manifest-cache.test.ts).
+ * the stand-in session of wire.ts (the real server's side: test/tools/families/provisioning.manifest-cache.test.ts).
  */
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
