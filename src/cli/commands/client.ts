@@ -19,6 +19,7 @@ import { parsePinKeys } from "../../client/provision/trust.js";
 import type { CommandContext } from "../command-context.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
 import { type ApproveFlags, approveForm, onlyApprovalKb } from "./approve-forms.js";
+import { offerService } from "./service-offer.js";
 
 export function clientIo(io: CliIo): CommandIo {
   return {
@@ -114,14 +115,15 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
         }
         const { pinKey, agents, ...rest } = opts;
         const pinKeys = pinKeysOf(pinKey);
-        setExit(
-          await connect(clientIo(io), {
-            ...rest,
-            scope: opts.scope as Scope | undefined,
-            providers: [...providers, ...(agents ?? [])],
-            ...(pinKeys ? { pinKeys } : {}),
-          }),
-        );
+        const code = await connect(clientIo(io), {
+          ...rest,
+          scope: opts.scope as Scope | undefined,
+          providers: [...providers, ...(agents ?? [])],
+          ...(pinKeys ? { pinKeys } : {}),
+        });
+        // Nothing on a loopback URL: offer the user service (service-offer.ts).
+        if (code !== 0) await offerService(io, opts);
+        setExit(code);
       },
     );
   program
