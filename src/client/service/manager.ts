@@ -4,8 +4,9 @@
  * here; every systemctl/launchctl call goes through the injected Runner.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { dirname } from "node:path";
+import { writeFileAtomic } from "../atomic-file.js";
 import { plistEnvironment, renderLaunchdPlist } from "./launchd-plist.js";
 import { type Runner, type RunResult, runFailure } from "./runner.js";
 import {
@@ -57,10 +58,9 @@ async function must(host: ServiceHost, program: string, args: string[]): Promise
   return result;
 }
 
-async function writeUnitFile(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text, { mode: 0o644 });
-}
+/** Written atomically, 0644 as systemd and launchd expect, never through a link out of home. */
+const writeUnitFile = (host: ServiceHost, path: string, text: string) =>
+  writeFileAtomic(path, text, { mode: 0o644, within: [host.home] });
 
 async function installedHttp(file: string, read: (text: string) => Record<string, string>) {
   if (!existsSync(file)) return DEFAULT_SERVICE_HTTP;
@@ -76,7 +76,7 @@ function systemdManager(host: ServiceHost): ServiceManager {
   };
   return {
     async install(spec) {
-      await writeUnitFile(file, renderSystemdUnit(spec));
+      await writeUnitFile(host, file, renderSystemdUnit(spec));
       await ctl("daemon-reload");
       // restart, not start: a second install must run the unit just written.
       await ctl("enable", SYSTEMD_UNIT);
@@ -129,7 +129,7 @@ function launchdManager(host: ServiceHost): ServiceManager {
   return {
     async install(spec) {
       await mkdir(dirname(launchdLog), { recursive: true });
-      await writeUnitFile(file, renderLaunchdPlist(spec, launchdLog));
+      await writeUnitFile(host, file, renderLaunchdPlist(spec, launchdLog));
       // Best effort: bootout fails when the agent was not loaded yet (a first install).
       await host.run("launchctl", ["bootout", target]);
       await must(host, "launchctl", ["bootstrap", domain, file]);

@@ -1,13 +1,12 @@
 /**
- * The unit and plist writers are pure: rendered from a spec, parsed back (an INI parse of the
- * unit, its Exec words unquoted as systemd does; the plist as XML) and checked field by field,
- * with paths that need quoting. `systemd-analyze verify` and `plutil -lint` run where present.
+ * The service spec and the systemd unit writer (pure): the unit parsed back as INI, its Exec
+ * words unquoted as systemd does, checked field by field with paths that need quoting;
+ * `systemd-analyze verify` where it is installed.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { plistEnvironment, renderLaunchdPlist } from "../../../src/client/service/launchd-plist.js";
 import { serviceSpec } from "../../../src/client/service/spec.js";
 import {
   renderSystemdUnit,
@@ -15,7 +14,7 @@ import {
   unquoteWords,
 } from "../../../src/client/service/systemd-unit.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { parseIni, parsePlist } from "./parsers.js";
+import { parseIni } from "./parsers.js";
 
 const sandbox = useTempDirs("carto-service-");
 /** Spaces, quotes, a backslash, % and $: everything systemd and XML treat specially. */
@@ -83,30 +82,5 @@ describe("systemd unit", () => {
       stdio: "pipe",
     });
     expect(out).toBe("");
-  });
-});
-
-describe("launchd plist", () => {
-  it("parses as a plist with the label, arguments, environment and log, XML escaped", () => {
-    const s = spec("/Users/u", { data: AWKWARD });
-    const text = renderLaunchdPlist(s, "/Users/u/Library/Logs/cartographer/server.log");
-    expect(parsePlist(text)).toEqual({
-      Label: "com.cartographer.serve",
-      ProgramArguments: [s.node, s.bin, "serve"],
-      EnvironmentVariables: { CARTOGRAPHER_DATA: AWKWARD, CARTOGRAPHER_HTTP: "127.0.0.1:39273" },
-      RunAtLoad: true,
-      KeepAlive: { SuccessfulExit: false },
-      StandardOutPath: "/Users/u/Library/Logs/cartographer/server.log",
-      StandardErrorPath: "/Users/u/Library/Logs/cartographer/server.log",
-    });
-    expect(plistEnvironment(text)).toEqual(Object.fromEntries(s.env));
-  });
-
-  it("plutil -lint accepts it", (ctx) => {
-    const found = execFileSync("sh", ["-c", "command -v plutil || true"]).toString().trim();
-    if (!found) return ctx.skip("plutil is not installed here (macOS only)");
-    const file = join(sandbox(), "a.plist");
-    writeFileSync(file, renderLaunchdPlist(spec("/Users/u", { data: AWKWARD }), "/tmp/l.log"));
-    execFileSync("plutil", ["-lint", file]);
   });
 });
