@@ -5,9 +5,8 @@
  * (Claude Code, OpenCode, Codex) then sign in themselves on first use: connect writes their entry
  * without a token variable, and status explains a 401 instead of reporting a missing token.
  */
+import { PROTECTED_RESOURCE_METADATA_PATH } from "../common/well-known.js";
 import type { FetchFn } from "./health.js";
-
-const METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 /** The authorization servers the server at `base` names, or null when it offers no OAuth. */
 export async function oauthOffer(
@@ -16,7 +15,7 @@ export async function oauthOffer(
   timeoutMs = 5000,
 ): Promise<string[] | null> {
   try {
-    const response = await fetchFn(`${base}${METADATA_PATH}`, {
+    const response = await fetchFn(`${base}${PROTECTED_RESOURCE_METADATA_PATH}`, {
       headers: { accept: "application/json" },
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -1,9 +1,10 @@
 /** Bodies of the public non-MCP routes: /health, /ready, /.well-known/oauth-protected-resource. */
 import { protectedResourceMetadata } from "../auth/bearer.js";
+import { PROTECTED_RESOURCE_METADATA_PATH } from "../common/well-known.js";
 import type { KbStatus } from "../runtime/kb-status.js";
 import { MCP_PATH, ROUTED_PATH } from "./routes.js";
 
-export const WELL_KNOWN_PATH = "/.well-known/oauth-protected-resource";
+export const WELL_KNOWN_PATH = PROTECTED_RESOURCE_METADATA_PATH;
 
 export interface HealthFacts {
   version: string;

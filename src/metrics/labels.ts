@@ -4,6 +4,7 @@
  * states and route templates below. Nothing a client typed (an unknown tool name, a raw path, a
  * concept id, a query, a token) ever becomes a label value.
  */
+import { PROTECTED_RESOURCE_METADATA_PATH } from "../common/well-known.js";
 
 /** The `tool` label of a call whose name no registered tool has. */
 export const UNKNOWN_TOOL = "unknown";
@@ -17,8 +18,7 @@ export function routeTemplate(pathname: string): string {
   if (p === "/mcp" || p === "/mcp/routed" || p === "/health" || p === "/ready" || p === "/metrics")
     return p;
   if (p.startsWith("/mcp/")) return "/mcp/{kb}";
-  if (p.startsWith("/.well-known/oauth-protected-resource"))
-    return "/.well-known/oauth-protected-resource";
+  if (p.startsWith(PROTECTED_RESOURCE_METADATA_PATH)) return PROTECTED_RESOURCE_METADATA_PATH;
   return OTHER_ROUTE;
 }
 
