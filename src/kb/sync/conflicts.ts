@@ -7,8 +7,8 @@ import { lstat, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../common/atomic-write.js";
 import { parseDocument, serializeDocument } from "../core/frontmatter.js";
-import { runGit } from "../git/git.js";
 import { pathToId } from "../core/ids.js";
+import { runGit } from "../git/git.js";
 
 export type ResolveStrategy = "ours" | "theirs" | "edit";
 

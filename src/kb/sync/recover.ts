@@ -11,8 +11,8 @@ import { existsSync } from "node:fs";
 import { readFile, rm, stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { Logger } from "../../logger.js";
-import { identityArgs, runGit } from "../git/git.js";
 import type { GitIdentity } from "../core/types.js";
+import { identityArgs, runGit } from "../git/git.js";
 import { currentBranch, revParse } from "./remote-git.js";
 
 /** An index.lock untouched this long at open belongs to no running git. */

@@ -2,8 +2,9 @@
  * The git commands remote sync runs (fetch, rebase, push, clone), each returning what happened
  * as data; messages are redacted (remote-access.ts) before anyone sees them.
  */
-import { identityArgs, runGit, summarize } from "../git/git.js";
+
 import type { GitIdentity } from "../core/types.js";
+import { identityArgs, runGit, summarize } from "../git/git.js";
 import { runNetworkGit } from "./network-git.js";
 import { type RemoteAccess, redactRemote } from "./remote-access.js";
 

@@ -6,8 +6,8 @@
  * The previous HEAD stays reachable under refs/cartographer/before-resync.
  */
 import { KbError } from "../../common/errors.js";
-import { identityArgs, runGit } from "../git/git.js";
 import type { GitIdentity } from "../core/types.js";
+import { identityArgs, runGit } from "../git/git.js";
 import { markSynced, SYNCED_REF } from "./diverged.js";
 import {
   currentBranch,
