@@ -6,12 +6,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { startHttpServer } from "../src/http/server.js";
-import { initKb } from "../src/kb/store/init.js";
 import type { KbSettings } from "../src/kb/core/types.js";
+import { initKb } from "../src/kb/store/init.js";
 import { silentLogger } from "../src/logger.js";
 import { createCartographer } from "../src/mcp/app.js";
-import { type MountedKb, mountKb } from "../src/runtime/mount.js";
 import type { ToolsProfile } from "../src/mcp/surface.js";
+import { type MountedKb, mountKb } from "../src/runtime/mount.js";
 import type { BenchContext } from "./context.js";
 import { BENCH_GIT_ENV } from "./gen-kb.js";
 import type { Figure, Section } from "./harness.js";

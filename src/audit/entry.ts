@@ -3,7 +3,11 @@
  * access. docs/audit.md restates the rule so a third party can verify a log without our code.
  */
 import { createHash, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
-import { ed25519PrivateKey, ed25519RawPublicKey, ed25519Spki } from "../common/provisioning/ed25519.js";
+import {
+  ed25519PrivateKey,
+  ed25519RawPublicKey,
+  ed25519Spki,
+} from "../common/provisioning/ed25519.js";
 import type { AuditOutcome, AuditPhase, AuditRecordInput } from "./types.js";
 
 export const AUDIT_ENTRY_VERSION = 1;

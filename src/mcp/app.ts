@@ -14,13 +14,13 @@ import type { AuditSink } from "../audit/types.js";
 import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import type { ServerMetrics } from "../metrics/server-metrics.js";
+import { IndexBuildScheduler } from "../runtime/index-build.js";
+import { publicReason } from "../runtime/kb-status.js";
+import { closeMount, type MountedKb, mountKb } from "../runtime/mount.js";
 import type { EmbeddingsConfig } from "../search/embeddings/config.js";
 import type { ToolSpec } from "../tools/spec.js";
-import { IndexBuildScheduler } from "../runtime/index-build.js";
 import { kbLogger } from "./kb-events.js";
-import { publicReason } from "../runtime/kb-status.js";
 import type { KbSurface } from "./kb-surface.js";
-import { closeMount, type MountedKb, mountKb } from "../runtime/mount.js";
 import { RoutedSurfaceCache } from "./routed-cache.js";
 import { surfaceForMount } from "./surface-for-mount.js";
 

@@ -3,10 +3,10 @@ import type { AuditSink } from "../audit/types.js";
 import type { KbSettings } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import type { CallMetrics } from "../metrics/call-metrics.js";
+import type { MountedKb } from "../runtime/mount.js";
 import { toolsFor } from "../tools/registry.js";
 import type { ToolSpec } from "../tools/spec.js";
 import { KbSurface } from "./kb-surface.js";
-import type { MountedKb } from "../runtime/mount.js";
 
 export function surfaceForMount(
   mount: MountedKb,

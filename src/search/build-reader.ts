@@ -13,8 +13,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ConceptFileStat } from "../kb/core/api.js";
-import { readIndexDocs } from "../kb/store/index-read.js";
 import type { ConceptDoc, MapDescriptor } from "../kb/core/types.js";
+import { readIndexDocs } from "../kb/store/index-read.js";
 import type { Logger } from "../logger.js";
 import type { PreparedRow } from "./rows.js";
 

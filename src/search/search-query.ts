@@ -9,6 +9,7 @@ import type { SearchHit, SearchQuery, SearchResult } from "./api.js";
 import { wholeTokenTerms } from "./prefix-terms.js";
 import { ftsExpression, parseTerms, type QueryTerms } from "./query-terms.js";
 import type { OffThread } from "./ranking/rank-thread.js";
+import { type Ranker, topRanked } from "./ranking/top-ranked.js";
 import { BM25_WEIGHTS, TRI_WEIGHTS } from "./schema.js";
 import { scopeSql } from "./scope.js";
 import { makeSnippet } from "./snippet.js";
@@ -16,7 +17,6 @@ import { andAll, escapeLike, placeholders, type SqlFragment } from "./sql-fragme
 import type { StatementCache } from "./statement-cache.js";
 import { substringRows } from "./substring-fallback.js";
 import { foldText, SNIPPET_WINDOW_CHARS } from "./text-bounds.js";
-import { type Ranker, topRanked } from "./ranking/top-ranked.js";
 import { visibilitySql } from "./visibility-sql.js";
 import type { Vocabulary } from "./vocabulary.js";
 

@@ -7,8 +7,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
-import { useTempDirs } from "../support/temp-dir.js";
 import { bareRemote, type Remote } from "../support/sync-remote.js";
+import { useTempDirs } from "../support/temp-dir.js";
 import { cleanEnv, runBin, startServer } from "./helpers.js";
 
 const sandbox = useTempDirs("carto-goparity-");

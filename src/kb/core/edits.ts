@@ -1,6 +1,7 @@
 /** Ordered `old_string` → `new_string` edits of a text, all or nothing. Pure. */
-import type { BodyEdit } from "./api.js";
+
 import { KbError } from "../../common/errors.js";
+import type { BodyEdit } from "./api.js";
 
 function count(haystack: string, needle: string): number {
   let n = 0;

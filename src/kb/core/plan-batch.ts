@@ -1,6 +1,7 @@
 /** Merging validated plans into one (concept_batch): distinct files and ids, or nothing. Pure. */
-import type { WritePlan } from "./api.js";
+
 import { KbError } from "../../common/errors.js";
+import type { WritePlan } from "./api.js";
 
 export function mergePlans(plans: WritePlan[], target: string): WritePlan {
   if (plans.length === 0)

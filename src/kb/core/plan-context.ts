@@ -1,6 +1,7 @@
 /** What plan builders need from the store, and helpers they share. */
-import type { Logger } from "../../logger.js";
+
 import { KbError } from "../../common/errors.js";
+import type { Logger } from "../../logger.js";
 import type { KbSettings, MapDescriptor } from "./types.js";
 
 export interface PlanContext {

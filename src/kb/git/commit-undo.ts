@@ -7,11 +7,11 @@
  * nothing changed and may retry.
  */
 import { readFile } from "node:fs/promises";
+import { resolveInside } from "../../common/paths.js";
 import type { Logger } from "../../logger.js";
 import type { FileChange } from "../core/api.js";
 import { applyChanges } from "../store/apply.js";
 import { runGit } from "./git.js";
-import { resolveInside } from "../../common/paths.js";
 
 export class UncommittedWrites {
   /** Repository-relative path → its bytes before the first apply since the last commit (null: absent). */

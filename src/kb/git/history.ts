@@ -3,8 +3,8 @@
  * The folding is pure (`foldHistory`); `changesSince` only runs git.
  */
 
-import type { ChangeCommit, ChangeRecord } from "../core/api.js";
 import { KbError } from "../../common/errors.js";
+import type { ChangeCommit, ChangeRecord } from "../core/api.js";
 import { runGit } from "./git.js";
 
 export interface LogCommit {

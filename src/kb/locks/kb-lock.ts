@@ -6,8 +6,8 @@
  * (lock.ts).
  */
 import { join } from "node:path";
-import type { Logger } from "../../logger.js";
 import { acquireProcessLock, type HeldLock } from "../../common/process-lock.js";
+import type { Logger } from "../../logger.js";
 
 /** The lock file, relative to the KB root. */
 export const KB_LOCK_FILE = ".cartographer/kb.lock";

@@ -5,8 +5,8 @@
  */
 import { KbError } from "../../common/errors.js";
 import { legacyNames, secretDeclaration, shown } from "../core/secret-refs.js";
-import { decryptSecrets } from "./sops.js";
 import type { ConceptDoc, SopsSettings } from "../core/types.js";
+import { decryptSecrets } from "./sops.js";
 
 export const SERVICE_TYPE = "Service";
 

@@ -10,10 +10,15 @@ import { randomUUID } from "node:crypto";
 import { rm, stat, writeFile } from "node:fs/promises";
 import { posix } from "node:path";
 import { KbError } from "../../common/errors.js";
-import { readBytesOrNull, refuseWrongKinds } from "../store/fsutil.js";
 import { resolveInside } from "../../common/paths.js";
-import { flattenSecrets, hasSopsMetadata, isEncryptedAt, sopsSelector } from "../core/secret-refs.js";
+import {
+  flattenSecrets,
+  hasSopsMetadata,
+  isEncryptedAt,
+  sopsSelector,
+} from "../core/secret-refs.js";
 import type { SopsSettings } from "../core/types.js";
+import { readBytesOrNull, refuseWrongKinds } from "../store/fsutil.js";
 
 /** A sops call that takes longer than this is killed (a hung child must not hold a call). */
 const SOPS_TIMEOUT_MS = 30_000;

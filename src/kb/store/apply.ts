@@ -6,11 +6,11 @@
  */
 import { mkdir, readFile, rename, rmdir, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { FileChange } from "../core/api.js";
 import { syncDir, tempPathFor, writeFileAtomic, writeSynced } from "../../common/atomic-write.js";
 import { KbError } from "../../common/errors.js";
-import { realPathInside } from "./fsutil.js";
 import { resolveInside } from "../../common/paths.js";
+import type { FileChange } from "../core/api.js";
+import { realPathInside } from "./fsutil.js";
 
 interface Step {
   abs: string;

@@ -8,11 +8,12 @@
  * rule (normalizeRelPath). An artifact with any bad file is skipped whole, with a reason, so a
  * client never receives half an artifact.
  */
-import type { ArtifactFileBytes } from "../../common/provisioning/artifact-sign.js";
+
 import { isKbError } from "../../common/errors.js";
+import { normalizeRelPath } from "../../common/paths.js";
+import type { ArtifactFileBytes } from "../../common/provisioning/artifact-sign.js";
 import { parseDocument } from "../core/frontmatter.js";
 import { listWalkDir, readListedFileSync, walkFiles } from "./fsutil.js";
-import { normalizeRelPath } from "../../common/paths.js";
 
 export type ArtifactKind = "skill" | "agent" | "hook" | "mcp" | "instructions";
 export const ARTIFACT_KINDS: readonly ArtifactKind[] = [

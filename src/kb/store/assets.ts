@@ -3,19 +3,20 @@
  * `hooks/`, `mcp/`, `instructions.md`, and the legacy `artifacts/` for reads; 256 KiB): listing,
  * reading and write/delete plans with raw-sha256 `if_match`.
  */
+
+import { KbError } from "../../common/errors.js";
+import { normalizeRelPath } from "../../common/paths.js";
 import type { AssetInfo, WritePlan } from "../core/api.js";
+import { bytesHash } from "../core/hash.js";
+import { extractLinks } from "../core/markdown.js";
+import { checkIfMatch, type PlanContext } from "../core/plan-context.js";
 import {
   ARTIFACT_FILE_MAX_BYTES,
   ARTIFACT_ROOTS,
   INSTRUCTIONS_FILE,
   LEGACY_ARTIFACTS_DIR,
 } from "./artifacts.js";
-import { KbError } from "../../common/errors.js";
 import { listWalkDir, mapBatched, readBytesOrNull, refuseWrongKinds, walkFiles } from "./fsutil.js";
-import { bytesHash } from "../core/hash.js";
-import { extractLinks } from "../core/markdown.js";
-import { normalizeRelPath } from "../../common/paths.js";
-import { checkIfMatch, type PlanContext } from "../core/plan-context.js";
 import { walkMarkdown } from "./store-read.js";
 
 export const ASSET_MAX_BYTES = 1024 * 1024;

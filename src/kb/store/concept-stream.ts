@@ -8,8 +8,8 @@
  */
 import type { Logger } from "../../logger.js";
 import type { ConceptFileStat } from "../core/api.js";
-import { MAX_CONCEPT_BYTES, readIndexDocs } from "./index-read.js";
 import type { ConceptDoc, MapDescriptor } from "../core/types.js";
+import { MAX_CONCEPT_BYTES, readIndexDocs } from "./index-read.js";
 
 /**
  * Small enough that reading, parsing and checking one batch holds the event loop a few ms

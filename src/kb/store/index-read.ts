@@ -8,13 +8,13 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
+import { KbError } from "../../common/errors.js";
 import type { Logger } from "../../logger.js";
 import type { ConceptFileStat } from "../core/api.js";
-import { KbError } from "../../common/errors.js";
-import { isVanished, readTextOrNull, readTextsChunked, realPathInside } from "./fsutil.js";
 import { ContentHashStream, FrontmatterTooLongError } from "../core/hash-stream.js";
-import { toConceptDoc } from "./store-read.js";
 import type { ConceptDoc, MapDescriptor } from "../core/types.js";
+import { isVanished, readTextOrNull, readTextsChunked, realPathInside } from "./fsutil.js";
+import { toConceptDoc } from "./store-read.js";
 
 /**
  * Files above this many bytes are indexed from their head. 4 MiB holds the 1 Mi indexed body

@@ -12,10 +12,10 @@ import { join } from "node:path";
 import { createFileAtomic } from "../../common/atomic-write.js";
 import { KbError } from "../../common/errors.js";
 import { serializeDocument } from "../core/frontmatter.js";
-import { commitPaths, git } from "../git/git.js";
-import { ensureLocalState } from "./local-state.js";
 import { EMPTY_LOG } from "../core/log.js";
 import type { GitIdentity } from "../core/types.js";
+import { commitPaths, git } from "../git/git.js";
+import { ensureLocalState } from "./local-state.js";
 
 const LAYOUT = ["data/index.md", "data/log.md"] as const;
 

@@ -9,11 +9,11 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { KbError } from "../../common/errors.js";
 import { serializeDocument } from "../core/frontmatter.js";
+import { EMPTY_LOG } from "../core/log.js";
+import type { GitIdentity } from "../core/types.js";
 import { commitPaths, configuredIdentity, FALLBACK_IDENTITY, git } from "../git/git.js";
 import { INITIAL_INDEX_BODY, initInPlace } from "./init-in-place.js";
 import { ensureLocalState } from "./local-state.js";
-import { EMPTY_LOG } from "../core/log.js";
-import type { GitIdentity } from "../core/types.js";
 
 export interface InitKbOptions {
   title?: string;

@@ -1,8 +1,8 @@
 /** Listings of templates (`templates/*.md`) and skills (`skills/<name>/SKILL.md`). */
 import type { SkillInfo, TemplateInfo } from "../core/api.js";
 import { parseDocument } from "../core/frontmatter.js";
-import { listWalkDir, readTextOrNull } from "./fsutil.js";
 import { templateVariables } from "../core/templates.js";
+import { listWalkDir, readTextOrNull } from "./fsutil.js";
 
 export async function listTemplates(root: string): Promise<TemplateInfo[]> {
   const files = (await listWalkDir(root, "templates")).filter(

@@ -1,16 +1,17 @@
 /** Plans for KB-level files: curated indexes, maps/journals, logs, skills. */
-import type { BodyEdit, WritePlan } from "../core/api.js";
-import { filesUnderDir } from "./assets.js";
-import { applyEdits } from "../core/edits.js";
+
 import { KbError } from "../../common/errors.js";
+import { normalizeRelPath } from "../../common/paths.js";
+import type { BodyEdit, WritePlan } from "../core/api.js";
+import { applyEdits } from "../core/edits.js";
 import { normalizeNewlines, serializeDocument, splitDocument } from "../core/frontmatter.js";
-import { readTextOrNull } from "./fsutil.js";
 import { contentHash } from "../core/hash.js";
 import { MAX_SEGMENT_BYTES, RESERVED_BASENAMES } from "../core/ids.js";
 import { EMPTY_LOG, insertLogEntry, rfc3339 } from "../core/log.js";
-import { normalizeRelPath } from "../../common/paths.js";
 import { checkIfMatch, type PlanContext } from "../core/plan-context.js";
 import type { Frontmatter } from "../core/types.js";
+import { filesUnderDir } from "./assets.js";
+import { readTextOrNull } from "./fsutil.js";
 
 const NAME = /^[a-z0-9][a-z0-9._-]*$/;
 

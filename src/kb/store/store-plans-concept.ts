@@ -1,18 +1,19 @@
 /** Plans for single-concept mutations: write, patch, delete, expand, new-from-template. */
+
+import { KbError } from "../../common/errors.js";
 import type { ConceptPatchInput, ConceptWriteInput, WritePlan } from "../core/api.js";
 import { applyEdits } from "../core/edits.js";
-import { KbError } from "../../common/errors.js";
 import { parseDocument, serializeDocument } from "../core/frontmatter.js";
-import { readTextOrNull, refuseWrongKinds } from "./fsutil.js";
 import { contentHash } from "../core/hash.js";
 import { candidatePaths, validateId } from "../core/ids.js";
-import { refuseTooLargeConcept } from "./index-read.js";
 import { rewriteLinks } from "../core/markdown.js";
 import { checkIfMatch, type PlanContext } from "../core/plan-context.js";
-import { ambiguousError, notFound, type Resolved, resolveConcept } from "./store-read.js";
 import { renderTemplate } from "../core/templates.js";
 import type { Frontmatter } from "../core/types.js";
 import { checkFrontmatter, checkKey, checkValue, validateConceptWrite } from "../core/validate.js";
+import { readTextOrNull, refuseWrongKinds } from "./fsutil.js";
+import { refuseTooLargeConcept } from "./index-read.js";
+import { ambiguousError, notFound, type Resolved, resolveConcept } from "./store-read.js";
 
 export function refuseAmbiguous(id: string, r: Resolved | null): void {
   if (r?.ambiguous) throw ambiguousError(id);

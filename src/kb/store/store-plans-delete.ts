@@ -3,15 +3,16 @@
  * the satellites (lint: expanded_missing_index), so that is refused unless the whole folder goes.
  * An id with both files (expanded_ambiguous) is resolved by deleting exactly one named variant.
  */
-import type { ConceptDeleteInput, WritePlan } from "../core/api.js";
-import { filesUnderDir } from "./assets.js";
+
 import { KbError } from "../../common/errors.js";
-import { readTextOrNull } from "./fsutil.js";
+import type { ConceptDeleteInput, WritePlan } from "../core/api.js";
 import { contentHash } from "../core/hash.js";
 import { candidatePaths, validateId } from "../core/ids.js";
 import { checkIfMatch, type PlanContext } from "../core/plan-context.js";
-import { ambiguousError, conceptIdOf, notFound, resolveConcept } from "./store-read.js";
 import type { MapDescriptor } from "../core/types.js";
+import { filesUnderDir } from "./assets.js";
+import { readTextOrNull } from "./fsutil.js";
+import { ambiguousError, conceptIdOf, notFound, resolveConcept } from "./store-read.js";
 
 const SHOWN = 20;
 

@@ -5,14 +5,16 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { ConceptMove, FileChange, WritePlan } from "../core/api.js";
-import { filesUnderDir } from "./assets.js";
 import { KbError } from "../../common/errors.js";
+import type { ConceptMove, FileChange, WritePlan } from "../core/api.js";
 import { parseDocument } from "../core/frontmatter.js";
-import { readBytesOrNull, readTextOrNull, readTextsChunked, refuseWrongKinds } from "./fsutil.js";
 import { candidatePaths, validateId } from "../core/ids.js";
 import { rewriteLinks } from "../core/markdown.js";
 import type { PlanContext } from "../core/plan-context.js";
+import type { MapDescriptor } from "../core/types.js";
+import { validateConceptWrite } from "../core/validate.js";
+import { filesUnderDir } from "./assets.js";
+import { readBytesOrNull, readTextOrNull, readTextsChunked, refuseWrongKinds } from "./fsutil.js";
 import {
   ambiguousError,
   conceptIdOf,
@@ -20,8 +22,6 @@ import {
   resolveConcept,
   walkMarkdown,
 } from "./store-read.js";
-import type { MapDescriptor } from "../core/types.js";
-import { validateConceptWrite } from "../core/validate.js";
 
 interface FileMove {
   from: string;

@@ -10,12 +10,12 @@
  */
 import { lstatSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { ConceptFileStat } from "../core/api.js";
-import { runGit } from "../git/git.js";
-import { candidatePaths } from "../core/ids.js";
 import { UNSAFE_CHAR } from "../../common/paths.js";
-import { conceptIdOf } from "./store-read.js";
+import type { ConceptFileStat } from "../core/api.js";
+import { candidatePaths } from "../core/ids.js";
 import type { MapDescriptor } from "../core/types.js";
+import { runGit } from "../git/git.js";
+import { conceptIdOf } from "./store-read.js";
 
 export interface TreeSnapshot {
   head: string;

@@ -2,9 +2,10 @@
  * One ranker of a keyword search (an FTS5 table, its bm25 expression and MATCH) and the query
  * that returns its best rows: run here or on the rank thread (ranker-split.ts).
  */
-import type { FtsTable } from "./score-bound.js";
+
 import { andAll, type SqlFragment, TRUE_SQL } from "../sql-fragment.js";
 import type { StatementCache } from "../statement-cache.js";
+import type { FtsTable } from "./score-bound.js";
 
 export interface Ranker {
   /** The FTS5 table and its score expression (-bm25 with the table's weights; larger is better). */

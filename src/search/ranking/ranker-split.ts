@@ -16,11 +16,11 @@
  * (the other connection could not see its rows), or while the thread is not up.
  */
 
+import type { SqlFragment } from "../sql-fragment.js";
+import type { StatementCache } from "../statement-cache.js";
 import type { OffThread } from "./rank-thread.js";
 import { type Ranker, rankerQuery, rankerTop, type Scored } from "./ranker-query.js";
 import { boundFromCounts, phraseCountsQuery, rowCountBound } from "./score-bound.js";
-import type { SqlFragment } from "../sql-fragment.js";
-import type { StatementCache } from "../statement-cache.js";
 
 export interface Split {
   /** The first ranker's rows (collected from the rank thread when they were computed there). */

@@ -13,12 +13,12 @@
  * LIMIT counts visible rows only (D118).
  */
 
+import { placeholders, type SqlFragment } from "../sql-fragment.js";
+import type { StatementCache } from "../statement-cache.js";
 import type { OffThread } from "./rank-thread.js";
 import { type Ranker, rankerTop, type Scored } from "./ranker-query.js";
 import { splitRankers } from "./ranker-split.js";
 import { bm25Bound } from "./score-bound.js";
-import { placeholders, type SqlFragment } from "../sql-fragment.js";
-import type { StatementCache } from "../statement-cache.js";
 
 export type { Ranker } from "./ranker-query.js";
 

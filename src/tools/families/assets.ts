@@ -3,8 +3,9 @@
  * folders of docs/provisioning.md, written only when the KB sets `allow_artifact_write: true`). Both use the
  * sha256 of the raw bytes as `if_match`.
  */
-import type { AssetInfo } from "../../kb/core/api.js";
+
 import { KbError } from "../../common/errors.js";
+import type { AssetInfo } from "../../kb/core/api.js";
 import type { Placement } from "../../kb/core/types.js";
 import { isVisible } from "../../kb/core/visibility.js";
 import { defineTool } from "../define.js";

@@ -2,9 +2,10 @@
  * contradiction_report (rule: src/kb/core/contradictions.ts) and conflict_resolve, which
  * settles the contradictions recorded on one concept through store plans, as one batch.
  */
+
+import { KbError } from "../../common/errors.js";
 import type { WritePlan } from "../../kb/core/api.js";
 import { findContradictions, withoutContradiction } from "../../kb/core/contradictions.js";
-import { KbError } from "../../common/errors.js";
 import { validateId } from "../../kb/core/ids.js";
 import type { ConceptDoc, Frontmatter } from "../../kb/core/types.js";
 import { defineTool } from "../define.js";

@@ -4,8 +4,9 @@
  * lint runs the check table of src/tools/lint; gate_check summarizes both as pass/fail. Each
  * whole-KB run streams the concepts and keeps only what it lists (docs/decisions.md).
  */
-import { detached } from "../../kb/core/detach.js";
+
 import { isKbError } from "../../common/errors.js";
+import { detached } from "../../kb/core/detach.js";
 import { requireType } from "../../kb/core/frontmatter.js";
 import { validateId } from "../../kb/core/ids.js";
 import { validateAgainstMap } from "../../kb/core/maps.js";

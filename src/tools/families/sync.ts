@@ -4,10 +4,14 @@
  * sees (and resolves) only conflicts on concepts it can see. The read tools flush pending pushes
  * first (bounded), so what they report is what the remote has.
  */
-import type { KbStore } from "../../kb/core/api.js";
+
 import { isKbError, KbError } from "../../common/errors.js";
+import type { KbStore } from "../../kb/core/api.js";
 import { parseDocument } from "../../kb/core/frontmatter.js";
 import { placementOf } from "../../kb/core/ids.js";
+import type { Visibility } from "../../kb/core/types.js";
+import { checkFrontmatter, validateConceptWrite } from "../../kb/core/validate.js";
+import { isVisible } from "../../kb/core/visibility.js";
 import { refuseTooLargeConcept } from "../../kb/store/index-read.js";
 import {
   resolveConflictLocked,
@@ -21,14 +25,11 @@ import {
   withoutDegraded,
 } from "../../kb/sync/conflicts.js";
 import { currentBranch } from "../../kb/sync/remote-git.js";
-import type { Visibility } from "../../kb/core/types.js";
-import { checkFrontmatter, validateConceptWrite } from "../../kb/core/validate.js";
-import { isVisible } from "../../kb/core/visibility.js";
 import { defineTool } from "../define.js";
-import type { ToolRuntime } from "../tool-runtime.js";
 import { enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";
 import { visibleIds, visibleSyncText } from "../support/sync-visibility.js";
+import type { ToolRuntime } from "../tool-runtime.js";
 
 /** How long a sync tool waits for pending pushes before answering anyway. */
 const FLUSH_MS = 5_000;

@@ -3,12 +3,13 @@
  * through the store and applies it through the runtime; the surface holds the lock and makes
  * the one commit (`<tool>: <target>`).
  */
-import type { KbStore, WritePlan } from "../../kb/core/api.js";
+
 import { isKbError, KbError } from "../../common/errors.js";
+import type { KbStore, WritePlan } from "../../kb/core/api.js";
 import { isValidId } from "../../kb/core/ids.js";
+import type { Frontmatter } from "../../kb/core/types.js";
 import { satelliteFiles } from "../../kb/store/store-plans-delete.js";
 import { conceptIdOf } from "../../kb/store/store-read.js";
-import type { Frontmatter } from "../../kb/core/types.js";
 import { defineTool } from "../define.js";
 import { type ArgsOf, anyObj, bool, enumOf, nonEmptyStr, opt, str } from "../schema.js";
 import type { ToolSpec } from "../spec.js";

@@ -4,8 +4,8 @@
  * (context.ts) and tallies the findings in bounded memory (tally.ts).
  */
 
-import type { KbStore } from "../../kb/core/api.js";
 import { KbError } from "../../common/errors.js";
+import type { KbStore } from "../../kb/core/api.js";
 import type { ConceptDoc, MapDescriptor } from "../../kb/core/types.js";
 import type { LintCheck } from "./check.js";
 import { machinePath, missingRequiredField, staleClaim } from "./checks-fields.js";

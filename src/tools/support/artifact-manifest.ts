@@ -11,6 +11,9 @@ import {
   artifactSigner,
   manifestRevision,
 } from "../../common/provisioning/artifact-sign.js";
+import { mcpAllowed, parseMcpDescriptor } from "../../common/provisioning/mcp-descriptor.js";
+import type { KbSettings, Visibility } from "../../kb/core/types.js";
+import { isVisible } from "../../kb/core/visibility.js";
 import { artifactTreeStamp } from "../../kb/store/artifact-stamp.js";
 import {
   type ArtifactKind,
@@ -18,9 +21,6 @@ import {
   type SkippedArtifact,
   scanArtifacts,
 } from "../../kb/store/artifacts.js";
-import { mcpAllowed, parseMcpDescriptor } from "../../common/provisioning/mcp-descriptor.js";
-import type { KbSettings, Visibility } from "../../kb/core/types.js";
-import { isVisible } from "../../kb/core/visibility.js";
 import type { ToolContext } from "../spec.js";
 
 /**

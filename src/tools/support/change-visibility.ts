@@ -6,8 +6,8 @@
  * principal who cannot see all of it.
  */
 import type { ChangeRecord, KbStore } from "../../kb/core/api.js";
-import { visibleSubjects } from "../../kb/git/history.js";
 import type { Visibility } from "../../kb/core/types.js";
+import { visibleSubjects } from "../../kb/git/history.js";
 import { idVisible } from "./visibility.js";
 
 /** The records `visibility` may see, each with only the subjects it may see; `commits` stripped. */

@@ -3,8 +3,9 @@
  * tools: the single-edit form (`old_string`/`new_string`) versus `edits`, and `from`/`to`
  * versus `moves`. The argument shapes live here too, so each tool shows the same schema.
  */
-import type { BodyEdit, ConceptMove } from "../../kb/core/api.js";
+
 import { KbError } from "../../common/errors.js";
+import type { BodyEdit, ConceptMove } from "../../kb/core/api.js";
 import { blankRequired } from "../args.js";
 import { type ArgsOf, arr, bool, object, opt, str } from "../schema.js";
 
