@@ -4,7 +4,7 @@
  * share counters — the few instruments the call pipeline, the audit sink and the HTTP adapter
  * update, and gauges read from the watched KB runtimes when Prometheus scrapes.
  */
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { AuditSink } from "../audit/types.js";
 import type { KbRuntime } from "../runtime/kb-runtime.js";
 import { CallInstruments, type CallMetrics } from "./call-metrics.js";
@@ -13,6 +13,7 @@ import { registerKbGauges } from "./kb-gauges.js";
 import { type KbSnapshot, snapshotOf, type WatchedKb } from "./kb-snapshot.js";
 import { methodLabel, routeTemplate } from "./labels.js";
 import { meteredAuditSink } from "./metered-audit.js";
+import { registerProcessGauges } from "./process-gauges.js";
 
 /** Latency buckets (seconds): a cached read is well under a millisecond, a pass takes seconds. */
 const LATENCY_BUCKETS = [
@@ -40,7 +41,7 @@ export class ServerMetrics {
 
   constructor() {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry });
+    registerProcessGauges(this.registry);
     this.calls = new CallInstruments(this.registry, LATENCY_BUCKETS);
     registerCounter(
       this.registry,
