@@ -113,3 +113,31 @@ export function useInstances(
     return i;
   };
 }
+
+/** One concept both instances change: its text at first, then on b, then on a. */
+export interface ConflictingEdit {
+  id: string;
+  base: string;
+  onB: string;
+  onA: string;
+}
+
+/**
+ * Instances a and b over the remote `start` uses, b's push held back a minute. Each edit: a
+ * writes `base` (pushed), b writes `onB` (kept unpushed), a writes `onA` (pushed); then b writes
+ * `shared/next`, whose pull rebases b's commits onto a's and conflicts on every edited concept.
+ */
+export async function conflictBetweenTwo(
+  start: (name: string, sync?: Partial<SyncSettings>) => Promise<Instance>,
+  edits: readonly ConflictingEdit[],
+  nextBody = "x\n",
+): Promise<{ a: Instance; b: Instance; res: CallToolResult }> {
+  const a = await start("a");
+  const b = await start("b", { outDebounceMs: 60_000 });
+  await a.call("map_create", { name: "shared", kind: "map" });
+  for (const e of edits) await write(a, e.id, e.base);
+  for (const e of edits) await write(b, e.id, e.onB);
+  for (const e of edits) await write(a, e.id, e.onA);
+  const res = await write(b, "shared/next", nextBody);
+  return { a, b, res };
+}

@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import {
   bareRemote,
+  conflictBetweenTwo,
   jsonOf,
   type Remote,
   remoteLog,
@@ -21,13 +22,9 @@ const start = useInstances(() => remote);
 
 async function conflicted() {
   remote = await bareRemote();
-  const a = await start("a");
-  const b = await start("b", { outDebounceMs: 60_000 });
-  await a.call("map_create", { name: "shared", kind: "map" });
-  await write(a, "shared/doc", "original\n");
-  await write(b, "shared/doc", "edited on b\n");
-  await write(a, "shared/doc", "edited on a\n");
-  const res = await write(b, "shared/next", "x\n");
+  const { a, b, res } = await conflictBetweenTwo(start, [
+    { id: "shared/doc", base: "original\n", onB: "edited on b\n", onA: "edited on a\n" },
+  ]);
   expect(textOf(res)).toMatch(/^conflict: /);
   return { a, b };
 }

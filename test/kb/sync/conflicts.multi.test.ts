@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   bareRemote,
+  conflictBetweenTwo,
   gitSync,
   type Instance,
   jsonOf,
@@ -30,17 +31,14 @@ const remoteFile = (id: string) => gitSync(remote.bare, "show", `main:data/${id}
 /** b: one commit on s1, one on s2 (unpushed); a: both changed on the remote; b pulls. */
 async function twoCommitConflict() {
   remote = await bareRemote();
-  const a = await start("a");
-  const b = await start("b", { outDebounceMs: 60_000 });
-  await a.call("map_create", { name: "shared", kind: "map" });
-  await write(a, "shared/s1", "base 1\n");
-  await write(a, "shared/s2", "base 2\n");
-  await write(b, "shared/s1", "b 1\n");
-  await write(b, "shared/s2", "b 2\n");
-  await write(a, "shared/s1", "a 1\n");
-  await write(a, "shared/s2", "a 2\n");
-  const res = await write(b, "shared/next", "next\n");
-  return { a, b, res };
+  return conflictBetweenTwo(
+    start,
+    [
+      { id: "shared/s1", base: "base 1\n", onB: "b 1\n", onA: "a 1\n" },
+      { id: "shared/s2", base: "base 2\n", onB: "b 2\n", onA: "a 2\n" },
+    ],
+    "next\n",
+  );
 }
 
 describe("multi-commit conflicts", () => {

@@ -13,6 +13,7 @@ import { createCartographer } from "../../../src/mcp/app.js";
 import { principal } from "../../support/mcp-kit.js";
 import {
   bareRemote,
+  conflictBetweenTwo,
   gitSync,
   jsonOf,
   type Remote,
@@ -31,14 +32,9 @@ const start = useInstances(() => remote);
  */
 async function conflicted() {
   remote = await bareRemote();
-  const a = await start("a");
-  const b = await start("b", { outDebounceMs: 60_000 });
-  await a.call("map_create", { name: "shared", kind: "map" });
-  await write(a, "shared/doc", "original\n");
-  await write(b, "shared/doc", "edited on b\n");
-  await write(a, "shared/doc", "edited on a\n");
-  const res = await write(b, "shared/next", "x\n");
-  return { a, b, res };
+  return conflictBetweenTwo(start, [
+    { id: "shared/doc", base: "original\n", onB: "edited on b\n", onA: "edited on a\n" },
+  ]);
 }
 
 describe("conflicts", () => {
