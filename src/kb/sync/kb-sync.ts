@@ -7,14 +7,14 @@
  */
 
 import { KbError } from "../../common/errors.js";
-import type { Logger } from "../../logger.js";
-import type { GitIdentity, SyncSettings, SyncState } from "../core/types.js";
+import type { GitIdentity, SyncState } from "../core/types.js";
 import { ConflictBook } from "./conflict-book.js";
 import type { ConflictEntry } from "./conflicts.js";
 import { clearSynced, haltMessage, markSynced, type PullHalt, pullHalt } from "./diverged.js";
+import type { KbSyncDeps } from "./kb-sync-deps.js";
 import { recoverAtOpen, trustedConflicts } from "./open-recovery.js";
 import { pushWithRetries } from "./push-attempts.js";
-import { PushTimer } from "./push-timer.js";
+import { PushTimer, RepeatTimer } from "./push-timer.js";
 import {
   changedPaths,
   currentBranch,
@@ -26,21 +26,8 @@ import {
   unpushedCount,
 } from "./remote-git.js";
 import { RemoteLink } from "./remote-link.js";
-import { type SyncNote, type SyncStatus, syncStatusRecord } from "./sync-status.js";
+import { type SyncNote, type SyncStatus, syncStateOf, syncStatusRecord } from "./sync-status.js";
 
-export interface KbSyncDeps {
-  kb: string;
-  root: string;
-  settings: SyncSettings;
-  /** The KB's author identity (committer of rebases unless settings.committer). */
-  identity: () => Promise<GitIdentity>;
-  /** Runs `fn` under the KB's write lock (the store's). */
-  lock: <T>(fn: () => Promise<T>) => Promise<T>;
-  /** HEAD moved by a pull or a merge: re-index exactly these KB-root-relative paths. */
-  onHeadMoved: (paths: string[]) => Promise<void>;
-  logger: Logger;
-  now?: () => number;
-}
 
 export class KbSync {
   private lastPullAt = 0;
@@ -48,7 +35,8 @@ export class KbSync {
   private lastAttemptAt: number | null = null;
   private lastError: string | null = null;
   private pullFailing = false;
-  private pollTimer: NodeJS.Timeout | undefined;
+  /** The background fetch/pull and push of anything pending, every `git.poll` (RepeatTimer, push-timer.ts). */
+  private readonly poll: RepeatTimer;
   private closed = false;
   private readonly book: ConflictBook;
   private readonly pushTimer: PushTimer;
@@ -62,6 +50,13 @@ export class KbSync {
     private readonly link: RemoteLink,
   ) {
     this.book = new ConflictBook(deps);
+    this.poll = new RepeatTimer(deps.settings.pollMs, () =>
+      this.deps.lock(async () => {
+        if (this.closed) return;
+        await this.syncInLocked(true).catch(() => {});
+        await this.pushLocked(false).catch(() => {});
+      }),
+    );
     this.pushTimer = new PushTimer(() =>
       this.deps.lock(() => this.pushLocked(false)).catch(() => {}),
     );
@@ -105,7 +100,7 @@ export class KbSync {
     const sync = new KbSync(deps, await RemoteLink.open(deps));
     await sync.book.load(await trustedConflicts(opening));
     // Polls whenever sync is on: an origin added later is picked up within one poll.
-    if (deps.settings.enabled && deps.settings.pollMs > 0) sync.schedulePoll();
+    if (deps.settings.enabled && deps.settings.pollMs > 0) sync.poll.start();
     return sync;
   }
 
@@ -365,30 +360,14 @@ export class KbSync {
     clearTimeout(timer);
   }
 
-  private schedulePoll(): void {
-    if (this.closed) return;
-    this.pollTimer = setTimeout(() => {
-      void this.deps
-        .lock(async () => {
-          if (this.closed) return;
-          await this.syncInLocked(true).catch(() => {});
-          await this.pushLocked(false).catch(() => {});
-        })
-        .finally(() => this.schedulePoll());
-    }, this.deps.settings.pollMs);
-    this.pollTimer.unref();
-  }
-
   async state(): Promise<SyncState> {
-    if (!this.deps.settings.enabled) return "disabled";
-    if (!this.active) return "no_remote";
-    if (this.halt?.kind === "diverged") return "diverged";
-    if (this.book.count > 0) return "failed";
-    const branch = await currentBranch(this.deps.root);
-    if (!branch) return "failed"; // detached: nothing can be pushed from here
-    const unpushed = await unpushedCount(this.deps.root, branch);
-    if (this.lastError && (unpushed > 0 || !this.lastError.startsWith("push"))) return "failed";
-    return unpushed > 0 ? "pending" : "clean";
+    return syncStateOf(this.deps.root, {
+      enabled: this.deps.settings.enabled,
+      active: this.active,
+      diverged: this.halt?.kind === "diverged",
+      conflicts: this.book.count,
+      lastError: this.lastError,
+    });
   }
 
   async status(): Promise<SyncStatus> {
@@ -409,7 +388,7 @@ export class KbSync {
 
   /** Stops the timers and pushes what is pending (bounded: SIGTERM must not hang). */
   async close(timeoutMs = 5_000): Promise<void> {
-    clearTimeout(this.pollTimer);
+    this.poll.stop();
     if (this.active && !this.closed) await this.flush(timeoutMs);
     this.closed = true;
     this.pushTimer.close();

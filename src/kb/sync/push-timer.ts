@@ -60,3 +60,32 @@ export class PushTimer {
     this.cancel();
   }
 }
+
+/**
+ * Runs `run` every `ms` after the previous run finished (never two at once), until stopped.
+ * The timer does not hold the process open.
+ */
+export class RepeatTimer {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly ms: number,
+    private readonly run: () => Promise<void>,
+  ) {}
+
+  start(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.run()
+        .catch(() => {})
+        .finally(() => this.start());
+    }, this.ms);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+}

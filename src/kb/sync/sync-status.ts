@@ -3,6 +3,7 @@
  * while its push has not landed. Field names include Go v0.5's for the same facts.
  */
 import type { SyncSettings, SyncState } from "../core/types.js";
+import { currentBranch, unpushedCount } from "./remote-git.js";
 
 export interface SyncStatus {
   state: SyncState;
@@ -58,4 +59,26 @@ export function syncStatusRecord(f: {
     last_pull_at: f.lastPullAt ? new Date(f.lastPullAt).toISOString() : null,
     conflicts: f.conflicts,
   };
+}
+
+/** The `sync_status` state from what the sync knows and what git says of the branch. */
+export async function syncStateOf(
+  root: string,
+  f: {
+    enabled: boolean;
+    active: boolean;
+    diverged: boolean;
+    conflicts: number;
+    lastError: string | null;
+  },
+): Promise<SyncState> {
+  if (!f.enabled) return "disabled";
+  if (!f.active) return "no_remote";
+  if (f.diverged) return "diverged";
+  if (f.conflicts > 0) return "failed";
+  const branch = await currentBranch(root);
+  if (!branch) return "failed"; // detached: nothing can be pushed from here
+  const unpushed = await unpushedCount(root, branch);
+  if (f.lastError && (unpushed > 0 || !f.lastError.startsWith("push"))) return "failed";
+  return unpushed > 0 ? "pending" : "clean";
 }
