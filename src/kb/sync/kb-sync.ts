@@ -28,7 +28,6 @@ import {
 import { RemoteLink } from "./remote-link.js";
 import { type SyncNote, type SyncStatus, syncStateOf, syncStatusRecord } from "./sync-status.js";
 
-
 export class KbSync {
   private lastPullAt = 0;
   private lastPushLandedAt = 0;
