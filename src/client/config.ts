@@ -2,6 +2,7 @@ import path from "node:path";
 import { Document, isMap, isSeq, parseDocument } from "yaml";
 import { readTextOrNull, writeFileAtomic } from "./atomic-file.js";
 import { ConfigError } from "./errors.js";
+import { isGoClientConfig } from "./go-config.js";
 
 export const DEFAULT_SERVER_URL = "http://127.0.0.1:39273";
 export const DEFAULT_SERVER_NAME = "cartographer";
@@ -232,7 +233,13 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   if (doc.contents !== null && !isMap(doc.contents)) {
     throw new ConfigError(`${file}: the top level must be a mapping`);
   }
-  return { file, doc, config: parseClientConfig(doc.toJS(), file), exists: true };
+  const raw = doc.toJS();
+  if (isGoClientConfig(raw)) {
+    throw new ConfigError(
+      `${file} is in the Go client's shape (agents:, auth:, trust: true|false); run cartographer upgrade-repair to convert it (the original is kept beside it)`,
+    );
+  }
+  return { file, doc, config: parseClientConfig(raw, file), exists: true };
 }
 
 const SCALAR_KEYS = [

@@ -8,7 +8,7 @@
 import path from "node:path";
 import { originKeyOf } from "./git-origin.js";
 import { type KeyMatch, matchKey } from "./remote-key.js";
-import { type RepoCache, loadRepoCache, saveRepoCache } from "./repo-cache.js";
+import { loadRepoCache, type RepoCache, saveRepoCache } from "./repo-cache.js";
 import { ResolveError } from "./resolve-error.js";
 import { SCAN_LIMITS, type ScanLimits, type ScanResult, scanRoots } from "./scan.js";
 
@@ -84,7 +84,7 @@ export class RepoIndex {
       this.opts.now,
     );
     const repos: Record<string, string[]> = {};
-    for (const r of scan.repos) (repos[r.key] ??= []).push(r.dir);
+    for (const r of scan.repos) repos[r.key] = [...(repos[r.key] ?? []), r.dir];
     const index: RepoCache = {
       roots: [...roots],
       repos,
