@@ -10,6 +10,7 @@ import {
   EXIT_OK,
   reportFailure,
 } from "../lib/io.js";
+import { unresolvedPlaceholderWarnings } from "../lib/placeholder-warnings.js";
 import { checkAll, overall, printBlockers } from "../lib/provider-status.js";
 import { claudeApproval, offlineBlockers } from "../lib/readiness.js";
 import { checkArtifactsOffline, describeArtifacts } from "../provision/offline-check.js";
@@ -55,6 +56,8 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
     const blockers = [...(await offlineBlockers(config, io)), ...approval.blockers];
     // The KB artifacts the lockfile records, against the disk (offline-check.ts).
     const artifacts = await checkArtifactsOffline(io, config, provisionTargetFor);
+    // Placeholders connect/sync could not resolve (lib/placeholder-warnings.ts): a note, not drift.
+    const notes = [...approval.notes, ...(await unresolvedPlaceholderWarnings(io, config))];
     const { state } = overall(
       checks.some((c) => c.state !== "in-sync") ||
         artifacts.providers.some((p) => p.state !== "in-sync") ||
@@ -63,13 +66,13 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
     );
     if (opts.json) {
       io.stdout.write(
-        `${JSON.stringify({ state, blockers, notes: approval.notes, providers: checks, artifacts })}\n`,
+        `${JSON.stringify({ state, blockers, notes, providers: checks, artifacts })}\n`,
       );
     } else {
       for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
       for (const line of describeArtifacts(artifacts)) io.stdout.write(`${line}\n`);
       printBlockers(io, blockers);
-      for (const n of approval.notes) io.stdout.write(`note: ${n}\n`);
+      for (const n of notes) io.stdout.write(`note: ${n}\n`);
     }
     return state === "in-sync" ? EXIT_OK : EXIT_DRIFT;
   } catch (err) {
