@@ -15,7 +15,7 @@
  * kept files of yours, 2 a file could not be converted or the service not verified (no sync
  * then). `--dry-run` writes, restarts and syncs nothing.
  */
-import { loadConfig } from "../config.js";
+import { type ClientConfig, loadConfig } from "../config.js";
 import { baseUrlOf } from "../health.js";
 import { type CommandIo, type CommonOptions, configPath, EXIT_ERROR, EXIT_OK } from "../lib/io.js";
 import { type FileRepair, repairClientConfig, repairLockfile } from "../lib/migrate-files.js";
@@ -43,7 +43,7 @@ export function syncRefusal(serverUrl: string): string | undefined {
   } catch {
     return `server_url ${JSON.stringify(serverUrl)} is not a URL`;
   }
-  if (url.protocol !== "http:" || !LOOPBACK.has(url.hostname) || url.username || url.password)
+  if (url.protocol !== "http:" || !LOOPBACK.has(url.hostname))
     return `server_url ${url.origin} is not a server on this machine (upgrade-repair syncs only against a loopback http server_url); run cartographer sync yourself`;
   return undefined;
 }
@@ -67,11 +67,14 @@ export async function upgradeRepair(
     () => repairClientConfig(io, file, dry),
     () => repairLockfile(io, dry),
   ];
+  // A dry run converts nothing, so the sync step is judged on the conversion's result.
+  let converted: ClientConfig | undefined;
   for (const step of files) {
     try {
       const done = await step();
       summary.push(done.message);
       notes.push(...done.notes);
+      converted ??= done.converted;
     } catch (err) {
       summary.push(`failed: ${(err as Error).message}`);
       return finish(EXIT_ERROR);
@@ -90,24 +93,32 @@ export async function upgradeRepair(
       return finish(EXIT_ERROR);
     }
   } else summary.push("service: native services are not supported on this system; skipped");
-  return finish(await syncProviders(io, file, dry, summary));
+  return finish(await syncProviders(io, { file, dry, converted }, summary));
 }
 
-async function syncProviders(
-  io: CommandIo,
-  file: string,
-  dry: boolean,
-  summary: string[],
-): Promise<number> {
-  let loaded: Awaited<ReturnType<typeof loadConfig>>;
+interface SyncStep {
+  file: string;
+  dry: boolean;
+  /** The yaml's conversion, judged in a dry run where it was not written. */
+  converted: ClientConfig | undefined;
+}
+
+async function syncProviders(io: CommandIo, step: SyncStep, summary: string[]): Promise<number> {
+  const { file, dry } = step;
+  let config: ClientConfig;
+  let exists = true;
   try {
-    loaded = await loadConfig(file);
+    if (dry && step.converted) config = step.converted;
+    else {
+      const loaded = await loadConfig(file);
+      config = loaded.config;
+      exists = loaded.exists;
+    }
   } catch (err) {
     summary.push(`providers: not synced: ${(err as Error).message}`);
     return EXIT_SYNC_PENDING;
   }
-  const { config } = loaded;
-  if (!loaded.exists || config.providers.length === 0) {
+  if (!exists || config.providers.length === 0) {
     summary.push("providers: none connected; nothing to sync");
     return EXIT_OK;
   }

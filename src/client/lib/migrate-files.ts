@@ -8,7 +8,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { Document, parseDocument } from "yaml";
 import { readTextOrNull, writeFileAtomic } from "../atomic-file.js";
-import { isProviderId, parseClientConfig } from "../config.js";
+import { type ClientConfig, isProviderId, parseClientConfig } from "../config.js";
 import { ConfigError } from "../errors.js";
 import { convertGoClientConfig, isGoClientConfig } from "../go-config.js";
 import { moveGoLockfileAside } from "../provision/go-lockfile.js";
@@ -22,6 +22,8 @@ export interface FileRepair {
   message: string;
   /** Things the user should act on (consent not carried over, …). */
   notes: string[];
+  /** A converted yaml's configuration (also in a dry run, where it is not written). */
+  converted?: ClientConfig;
 }
 
 /** Hard-links `file` to the first free `<file>.go`, `<file>.go.2`, …; returns that name. */
@@ -57,12 +59,13 @@ export async function repairClientConfig(
   }
   const { value, notes } = convertGoClientConfig(raw, isProviderId);
   // Refused before anything is written when the result would not load (names the key).
-  parseClientConfig(value, file);
+  const converted = parseClientConfig(value, file);
   if (dryRun) {
     return {
       action: "converted",
       message: `${shown}: would convert from the Go client's shape (original kept as ${shown}.go)`,
       notes,
+      converted,
     };
   }
   const aside = await linkAside(file);
@@ -71,6 +74,7 @@ export async function repairClientConfig(
     action: "converted",
     message: `${shown}: converted from the Go client's shape (original kept as ${tilde(io, aside)})`,
     notes,
+    converted,
   };
 }
 
