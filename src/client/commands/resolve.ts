@@ -10,7 +10,14 @@
  */
 import { promises as fs } from "node:fs";
 import { loadConfig } from "../config.js";
-import { type CommandIo, type CommonOptions, configPath, EXIT_ERROR, EXIT_OK } from "../lib/io.js";
+import {
+  type CommandIo,
+  type CommonOptions,
+  configPath,
+  EXIT_ERROR,
+  EXIT_OK,
+  tilde,
+} from "../lib/io.js";
 import { ResolveError } from "../repos/resolve-error.js";
 import { PathResolver, PLACEHOLDER_KINDS, type PlaceholderKind } from "../repos/resolver.js";
 
@@ -52,7 +59,7 @@ export async function resolve(io: CommandIo, arg: string, opts: ResolveOptions):
     else io.stderr.write(`cartographer error: ${message}\n`);
     return EXIT_ERROR;
   }
-  const resolver = new PathResolver(io, loaded.config, loaded.file, {
+  const resolver = new PathResolver(io, loaded.config, tilde(io, loaded.file), {
     ...(opts.rescan ? { rescan: true } : {}),
   });
   try {

@@ -41,6 +41,7 @@ export class PathResolver {
   constructor(
     private readonly io: Pick<CommandIo, "home">,
     config: Pick<ClientConfig, "search_roots" | "paths">,
+    /** The client yaml as messages show it (`~/.cartographer.yaml`). */
     private readonly configFile: string,
     opts: ResolverOptions = {},
   ) {
