@@ -20,31 +20,31 @@ export function cacheKey(token: string): string {
 }
 
 export class IntrospectionCache {
-  readonly #entries = new Map<string, CachedAnswer>();
+  private readonly entries = new Map<string, CachedAnswer>();
 
   constructor(readonly maxEntries: number) {}
 
   get size(): number {
-    return this.#entries.size;
+    return this.entries.size;
   }
 
   /** The unexpired answer under `key`, or undefined (an expired one is dropped). */
   get(key: string, now: number): CachedAnswer | undefined {
-    const entry = this.#entries.get(key);
+    const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     if (entry.expiresAt > now) return entry;
-    this.#entries.delete(key);
+    this.entries.delete(key);
     return undefined;
   }
 
   /** Stores `answer` under `key`, dropping the oldest entry when full. */
   set(key: string, answer: CachedAnswer): void {
-    this.#entries.delete(key);
-    while (this.#entries.size >= this.maxEntries) {
-      const oldest = this.#entries.keys().next();
+    this.entries.delete(key);
+    while (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
       if (oldest.done) break;
-      this.#entries.delete(oldest.value);
+      this.entries.delete(oldest.value);
     }
-    this.#entries.set(key, answer);
+    this.entries.set(key, answer);
   }
 }
