@@ -205,7 +205,7 @@ describe("introspection fails closed", () => {
     }
   }, 60_000);
 
-  it("an endpoint that never answers refuses within the timeout while the server keeps serving", async () => {
+  it("an endpoint that never answers refuses within the timeout, once for concurrent requests, while the server keeps serving", async () => {
     const token = await opaqueToken(cached);
     const sockets = new Set<import("node:net").Socket>();
     const silent: Server = createServer((socket) => sockets.add(socket)); // accepts, never answers
@@ -214,10 +214,11 @@ describe("introspection fails closed", () => {
     const hung = await serverWith({ endpoint: `http://127.0.0.1:${port}/introspect` }, 500);
     try {
       const started = Date.now();
-      const refused = status(hung, token);
+      const refused = [1, 2, 3].map(() => status(hung, token));
       expect(await status(hung, ADMIN)).toBe(200); // served while the introspection waits
-      expect(await refused).toBe(401);
+      expect(await Promise.all(refused)).toEqual([401, 401, 401]);
       expect(Date.now() - started).toBeLessThan(3_000);
+      expect(sockets.size).toBe(1); // concurrent requests with one token share one call
       expect(hung.logger.lines.join("\n")).toMatch(/introspection failed.*timeout/i);
     } finally {
       await hung.close();
