@@ -69,11 +69,14 @@ export function createIntrospector(
     if (cached !== undefined) return cached;
     const inFlight = pending.get(key);
     if (inFlight !== undefined) return inFlight;
-    const asked = lookUp(token).finally(() => pending.delete(key));
+    const asked = lookUp(token)
+      .then((answer) => {
+        if (typeof answer !== "string" && answer.expiresAt > now()) cache.set(key, answer);
+        return answer;
+      })
+      .finally(() => pending.delete(key));
     pending.set(key, asked);
-    const answer = await asked;
-    if (typeof answer !== "string" && answer.expiresAt > now()) cache.set(key, answer);
-    return answer;
+    return asked;
   }
 
   return {
