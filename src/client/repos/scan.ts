@@ -22,6 +22,25 @@ export const SCAN_LIMITS: ScanLimits = { maxDepth: 4, maxDirs: 20_000, budgetMs:
 /** Folders that hold no clone of interest and are large. */
 const HEAVY = new Set(["node_modules", "vendor"]);
 
+/** Folders read at once: a walk is mostly waiting on the disk. */
+const PARALLEL = 16;
+
+/** One folder: a clone (its key), a folder to go into, or undefined when unreadable. */
+async function look(
+  dir: string,
+): Promise<FoundRepo | { children: string[] } | { clone: true } | undefined> {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => undefined);
+  if (!entries) return undefined;
+  if (entries.some((e) => e.name === ".git")) {
+    const key = await originKeyOf(dir);
+    return key === undefined ? { clone: true } : { key, dir };
+  }
+  const children = entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith(".") && !HEAVY.has(e.name))
+    .map((e) => path.join(dir, e.name));
+  return { children };
+}
+
 export interface FoundRepo {
   /** The origin's key (remote-key.ts). */
   key: string;
@@ -55,24 +74,18 @@ export async function scanRoots(
     let level: string[] = [root];
     for (let depth = 0; depth <= limits.maxDepth && level.length > 0; depth++) {
       const next: string[] = [];
-      for (const dir of level) {
-        if (result.visited >= limits.maxDirs) result.truncated = "dirs";
+      for (let at = 0; at < level.length; at += PARALLEL) {
+        const room = limits.maxDirs - result.visited;
+        if (room <= 0) result.truncated = "dirs";
         else if (now() > deadline) result.truncated = "time";
         if (result.truncated) return result;
-        result.visited++;
-        const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => undefined);
-        if (!entries) {
-          result.unreadable++;
-          continue;
-        }
-        if (entries.some((e) => e.name === ".git")) {
-          const key = await originKeyOf(dir);
-          if (key !== undefined) result.repos.push({ key, dir });
-          continue;
-        }
-        for (const e of entries) {
-          if (!e.isDirectory() || e.name.startsWith(".") || HEAVY.has(e.name)) continue;
-          next.push(path.join(dir, e.name));
+        const batch = level.slice(at, at + Math.min(PARALLEL, room));
+        result.visited += batch.length;
+        // Read together, used in order: the outcome is the sequential walk's.
+        for (const seen of await Promise.all(batch.map(look))) {
+          if (seen === undefined) result.unreadable++;
+          else if ("key" in seen) result.repos.push(seen);
+          else if ("children" in seen) next.push(...seen.children);
         }
       }
       level = next.sort();
