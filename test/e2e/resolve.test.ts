@@ -92,6 +92,20 @@ describe("cartographer resolve (built binary)", () => {
     expect(missing.stderr).toContain('no entry "nope" under paths:');
   });
 
+  it("a Go client's yaml (not yet converted) still gives its search_roots, with a warning", async () => {
+    writeFileSync(
+      path.join(home, ".cartographer.yaml"),
+      "agents: [claude]\ntrust: true\nsearch_roots: [~/src]\n",
+    );
+    const res = await run("repo:elsewhere");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`${path.join(home, "src", "elsewhere")}\n`);
+    expect(res.stderr).toContain(
+      "in the Go client's shape; cartographer upgrade-repair converts it",
+    );
+    writeFileSync(path.join(home, ".cartographer.yaml"), "search_roots: [~/Documents, ~/src]\n");
+  });
+
   it("a clone made after the cache was written is found; --rescan rescans", async () => {
     const later = makeClone(path.join(home, "src", "later"), "git@github.com:acme/later.git");
     expect(await run("repo:later")).toMatchObject({ code: 0, stdout: `${later}\n` });

@@ -9,7 +9,10 @@
  * what was searched and how to fix it), 2 usage or an unreadable yaml.
  */
 import { promises as fs } from "node:fs";
-import { loadConfig } from "../config.js";
+import { parseDocument } from "yaml";
+import { readTextOrNull } from "../atomic-file.js";
+import { type ClientConfig, loadConfig, parseClientConfig } from "../config.js";
+import { isGoClientConfig } from "../go-config.js";
 import {
   type CommandIo,
   type CommonOptions,
@@ -40,6 +43,32 @@ export function parseReference(arg: string): { kind: PlaceholderKind; ref: strin
   return { kind: kind as PlaceholderKind, ref };
 }
 
+interface Settings {
+  file: string;
+  config: Pick<ClientConfig, "search_roots" | "paths">;
+  warnings: string[];
+}
+
+/**
+ * search_roots and paths of the yaml at `file`. A Go client's yaml has them under the same
+ * names, so resolve keeps working on a machine not yet through upgrade-repair (with a warning).
+ */
+async function settingsOf(file: string): Promise<Settings> {
+  const text = await readTextOrNull(file);
+  const doc = text === null ? undefined : parseDocument(text);
+  // A yaml that does not parse is left to loadConfig, which says where.
+  const raw: unknown = doc && doc.errors.length === 0 ? doc.toJS() : undefined;
+  if (isGoClientConfig(raw)) {
+    const { search_roots, paths } = raw as Record<string, unknown>;
+    return {
+      file,
+      config: parseClientConfig({ search_roots, paths }, file),
+      warnings: [`${file} is in the Go client's shape; cartographer upgrade-repair converts it`],
+    };
+  }
+  return { file, config: (await loadConfig(file)).config, warnings: [] };
+}
+
 export async function resolve(io: CommandIo, arg: string, opts: ResolveOptions): Promise<number> {
   const out = (o: object) => io.stdout.write(`${JSON.stringify(o)}\n`);
   const parsed = parseReference(arg);
@@ -50,21 +79,21 @@ export async function resolve(io: CommandIo, arg: string, opts: ResolveOptions):
     return EXIT_ERROR;
   }
   const ref = `${parsed.kind}:${parsed.ref}`;
-  let loaded: Awaited<ReturnType<typeof loadConfig>>;
+  let settings: Settings;
   try {
-    loaded = await loadConfig(configPath(io, opts));
+    settings = await settingsOf(configPath(io, opts));
   } catch (err) {
     const message = (err as Error).message;
     if (opts.json) out({ ref, error: { reason: "config", message } });
     else io.stderr.write(`cartographer error: ${message}\n`);
     return EXIT_ERROR;
   }
-  const resolver = new PathResolver(io, loaded.config, tilde(io, loaded.file), {
+  const resolver = new PathResolver(io, settings.config, tilde(io, settings.file), {
     ...(opts.rescan ? { rescan: true } : {}),
   });
   try {
     const hit = await resolver.resolve(parsed.kind, parsed.ref);
-    const warnings = [...hit.warnings];
+    const warnings = [...settings.warnings, ...hit.warnings];
     const stat = await fs.stat(hit.path).catch(() => undefined);
     if (!stat?.isDirectory()) warnings.push(`${hit.path} is not a folder on this machine`);
     for (const w of warnings) io.stderr.write(`cartographer warn: ${w}\n`);
