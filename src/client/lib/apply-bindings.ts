@@ -129,7 +129,7 @@ export async function applyBindings(io: CommandIo, opts: ApplyBindingsOptions): 
   // in the instructions block"); one left as written is a warning, never a failure.
   const expansion = await expandInstructions(
     acceptedInstructions(provision),
-    () => new PathResolver(io, config, tilde(io, loaded.file)),
+    () => new PathResolver(io, config, tilde(io, loaded.file), { keepCache: dryRun }),
   );
   for (const w of expansion.warnings) log.warn(w);
   const instructions = expansion.byKb;

@@ -23,6 +23,8 @@ export interface RepoIndexOptions {
   rescan?: boolean;
   limits?: ScanLimits;
   now?: () => number;
+  /** A dry run: scan if needed, but leave the cache file as it is. */
+  keepCache?: boolean;
 }
 
 export interface RepoHit {
@@ -92,7 +94,8 @@ export class RepoIndex {
       complete: scan.truncated === undefined,
     };
     // A cache that cannot be written costs the next run a scan, nothing more.
-    await saveRepoCache(this.opts.cacheFile, index, home).catch(() => undefined);
+    if (!this.opts.keepCache)
+      await saveRepoCache(this.opts.cacheFile, index, home).catch(() => undefined);
     this.scanned = { index, scan };
     return this.scanned;
   }

@@ -29,6 +29,8 @@ export interface Resolved {
 
 export interface ResolverOptions {
   rescan?: boolean;
+  /** A dry run: the index cache is not written. */
+  keepCache?: boolean;
   limits?: ScanLimits;
   now?: () => number;
 }

@@ -135,6 +135,13 @@ describe("RepoIndex: cache, rescan, ambiguity", () => {
     expect(index.lastScan).toBe(first);
   });
 
+  it("keepCache (a dry run) scans but writes no cache", async () => {
+    const { home: h, src, opts } = home();
+    const dir = makeClone(path.join(src, "tool"), "git@github.com:acme/tool.git");
+    expect((await opts({ keepCache: true }).find("tool")).path).toBe(dir);
+    expect(existsSync(repoCachePath(h))).toBe(false);
+  });
+
   it("a missing search root is no error: nothing is found", async () => {
     const { home: h, opts } = home();
     const err = await rejection(opts({ roots: ["~/nope"] }).find("x"));
