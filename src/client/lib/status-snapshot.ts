@@ -39,6 +39,8 @@ export interface ProviderFacts {
   /** Listed in the yaml. */
   connected: boolean;
   scope?: string;
+  /** The KBs its binding names; absent = every KB the server mounts. */
+  kbs?: string[];
   /** Connected and the server answered: the D120 badge, else undefined. */
   badge?: McpBadge;
   check?: ProviderCheck;
@@ -184,6 +186,7 @@ export async function statusSnapshot(io: CommandIo, loaded: LoadedConfig): Promi
       held: tally((run?.held ?? []).map((h) => h.cause ?? "held")),
     };
     if (binding) facts.scope = binding.scope ?? "user";
+    if (binding?.kbs && binding.kbs.length > 0) facts.kbs = [...binding.kbs];
     if (binding && check && server.reachable) {
       facts.check = check;
       const topology: Topology = {
