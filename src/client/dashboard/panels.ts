@@ -31,20 +31,23 @@ function panel(title: string, paint: Palette, children: ReactElement[], grow = 1
   );
 }
 
-function kbLine(kb: KbHealth, layout: Layout, paint: Palette): ReactElement {
+/** A KB's facts: one line from 80 columns; at 60, trouble (sync, conflicts) on a second. */
+function kbLines(kb: KbHealth, layout: Layout, paint: Palette): ReactElement[] {
   const index = kb.index
     ? `index ${kb.index.state}${kb.index.total !== undefined ? ` ${kb.index.done ?? 0}/${kb.index.total}` : ""}`
     : "index ?";
   const sync = kb.sync ? `sync stopped: ${kb.sync}` : "sync ok";
   const conflicts = kb.conflicts > 0 ? `${kb.conflicts} conflicts` : "no conflicts";
-  const facts = layout === "narrow" ? [index, kb.sync ? sync : ""] : [index, sync, conflicts];
-  return line(
-    `kb-${kb.name}`,
-    `  ${kb.name} `,
-    word(paint, kb.status),
-    ` · ${facts.filter(Boolean).join(" · ")}`,
-    layout === "narrow" && kb.conflicts > 0 ? h(Text, paint("warn"), ` · ${conflicts}`) : "",
-  );
+  const head = [`  ${kb.name} `, word(paint, kb.status)];
+  if (layout !== "narrow")
+    return [line(`kb-${kb.name}`, ...head, ` · ${[index, sync, conflicts].join(" · ")}`)];
+  const trouble = [kb.sync ? sync : "", kb.conflicts > 0 ? conflicts : ""].filter(Boolean);
+  return [
+    line(`kb-${kb.name}`, ...head, ` · ${index}`),
+    ...(trouble.length > 0
+      ? [line(`kb-${kb.name}-trouble`, h(Text, paint("warn"), `    ${trouble.join(" · ")}`))]
+      : []),
+  ];
 }
 
 export function ServerPanel(
@@ -70,7 +73,7 @@ export function ServerPanel(
     );
     rows.push(line("versions", `server ${health.version || "?"} · client ${props.client}`));
     if (health.kbStates.length === 0) rows.push(line("no-kbs", "  no KB mounted"));
-    for (const kb of health.kbStates) rows.push(kbLine(kb, layout, paint));
+    for (const kb of health.kbStates) rows.push(...kbLines(kb, layout, paint));
   }
   const token = s.tokenEnv ? ` · token $${s.tokenEnv}` : "";
   rows.push(

@@ -122,6 +122,7 @@ export function availableKeys(state: DashboardState): KeyHint[] {
     return [
       { key: "y", label: "disconnect" },
       { key: "n", label: "keep" },
+      { key: "q", label: "quit" },
     ];
   const keys: KeyHint[] = [];
   const snapshot = state.snapshot;
