@@ -11,11 +11,10 @@ import { baseUrlOf, fetchHealth, type ServerHealth } from "../health.js";
 import { oauthOffer, oauthSignInNote } from "../oauth-offer.js";
 import type { ProvisionPlan } from "../provision/plan.js";
 import { QUIET } from "../provision/plan.js";
-import type { Topology } from "../provision/provider-plan.js";
 import { planProvider } from "../provision/provider-plan.js";
 import type { BindingRun } from "../provision/provision.js";
 import type { ProvisioningJson } from "../provision/report.js";
-import { provisioningStatus } from "../provision/step.js";
+import { provisioningStatus, topologyOf } from "../provision/step.js";
 import type { ProviderCheck } from "./check.js";
 import type { CommandIo } from "./io.js";
 import { checkAll, overall, serverChanges } from "./provider-status.js";
@@ -131,11 +130,7 @@ async function gatherReport(
   const { config } = loaded;
   const { url: base, health } = server;
   const messages = serverChanges(config, health);
-  const topology: Topology = {
-    base,
-    ...(health.routedPath ? { routedPath: health.routedPath } : {}),
-    serverKbs: health.kbs,
-  };
+  const topology = topologyOf(base, health);
   const checks = await checkAll(config, topology, io);
   const approval = await claudeApproval(config, topology, io);
   const oauth = config.token_env ? null : await oauthOffer(base, io.fetch);
@@ -189,11 +184,7 @@ export async function statusSnapshot(io: CommandIo, loaded: LoadedConfig): Promi
     if (binding?.kbs && binding.kbs.length > 0) facts.kbs = [...binding.kbs];
     if (binding && check && server.reachable) {
       facts.check = check;
-      const topology: Topology = {
-        base: server.url,
-        ...(server.health.routedPath ? { routedPath: server.health.routedPath } : {}),
-        serverKbs: server.health.kbs,
-      };
+      const topology = topologyOf(server.url, server.health);
       const expected = planProvider(config, binding, topology, io, false).entries.length;
       facts.badge = mcpBadge(expected, check.missing.length, check.error !== undefined);
     }
