@@ -40,15 +40,26 @@ export function DashboardApp(props: DashboardAppProps): ReactElement {
   const refreshing = useRef(false);
   const alive = useRef(true);
 
+  // One gathering at a time; a request during one (an action just ended) runs once more after it,
+  // so the screen never settles on facts older than the last action.
+  const again = useRef(false);
   const refresh = useCallback(async () => {
-    if (refreshing.current) return;
+    if (refreshing.current) {
+      again.current = true;
+      return;
+    }
     refreshing.current = true;
-    dispatch({ type: "loading" });
     try {
-      const snapshot = await deps.snapshot();
-      if (alive.current) dispatch({ type: "snapshot", snapshot });
-    } catch (err) {
-      if (alive.current) dispatch({ type: "snapshot-failed", error: message(err) });
+      do {
+        again.current = false;
+        dispatch({ type: "loading" });
+        try {
+          const snapshot = await deps.snapshot();
+          if (alive.current) dispatch({ type: "snapshot", snapshot });
+        } catch (err) {
+          if (alive.current) dispatch({ type: "snapshot-failed", error: message(err) });
+        }
+      } while (again.current && alive.current);
     } finally {
       refreshing.current = false;
     }
