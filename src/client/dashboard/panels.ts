@@ -132,7 +132,7 @@ function providerDetail(p: ProviderFacts, paint: Palette, indent: string): React
 }
 
 export function ProvidersPanel(
-  props: PanelProps & { snapshot: StatusSnapshot; selected: number },
+  props: PanelProps & { snapshot: StatusSnapshot; selected: number; home: string },
 ): ReactElement {
   const { snapshot, layout, paint } = props;
   const rows: ReactElement[] = [];
@@ -141,13 +141,15 @@ export function ProvidersPanel(
     const state = p.connected ? "connected" : "disconnected";
     const scope = p.connected && p.scope && layout !== "narrow" ? ` (${p.scope})` : "";
     const detected = p.detected ? "detected" : "not detected";
+    // The file its entry lives in, where the width allows.
+    const file = p.check && layout !== "narrow" ? ` · ${tildePath(props.home, p.check.file)}` : "";
     rows.push(
       line(
         `${p.id}`,
         h(Text, { bold: i === props.selected }, `${mark} ${p.id.padEnd(12)}`),
         word(paint, state, p.connected ? "good" : "dim"),
         scope,
-        h(Text, paint("dim"), ` · ${detected}`),
+        h(Text, paint("dim"), ` · ${detected}${file}`),
       ),
     );
     rows.push(...providerDetail(p, paint, "    "));

@@ -92,7 +92,12 @@ export function DashboardView(props: ViewProps): ReactElement {
   else if (!snapshot) body = h(Text, paint("dim"), state.snapshotError ? " " : "checking…");
   else {
     const common = { layout, paint };
-    const providers = h(ProvidersPanel, { ...common, snapshot, selected: state.selected });
+    const providers = h(ProvidersPanel, {
+      ...common,
+      snapshot,
+      selected: state.selected,
+      home: props.home,
+    });
     const changes = h(ChangesPanel, {
       ...common,
       changes: state.changes,

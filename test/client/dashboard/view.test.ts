@@ -47,6 +47,7 @@ describe("the dashboard view", () => {
       expect(frame).toMatch(/sync stopped: diverged · 2 conflicts/);
       expect(frame).toContain("2 conflicts");
       expect(frame).toMatch(/claude\s+connected/);
+      if (columns >= 80) expect(frame).toContain("detected · ~/.claude.json");
       expect(frame).toContain("mcp-config partial");
       expect(frame).toContain("artifacts drift skill 1");
       expect(frame).toContain("held unsigned 1");
