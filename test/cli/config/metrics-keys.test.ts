@@ -1,8 +1,8 @@
 /** The `metrics` block (metrics-keys.ts): off by default; every error names its key or variable. */
 import { describe, expect, it } from "vitest";
-import { resolveMetrics } from "../../src/cli/config/metrics-keys.js";
-import { settingsFrom } from "../../src/cli/config/pick.js";
-import { describeIssues, fileConfigSchema } from "../../src/cli/config/schema.js";
+import { resolveMetrics } from "../../../src/cli/config/metrics-keys.js";
+import { settingsFrom } from "../../../src/cli/config/pick.js";
+import { describeIssues, fileConfigSchema } from "../../../src/cli/config/schema.js";
 
 const SECRET = "scrape-secret-42";
 

@@ -9,9 +9,14 @@ import { requestOf } from "../../src/http/exchange.js";
 import { silentLogger } from "../../src/logger.js";
 import { createCartographer } from "../../src/mcp/app.js";
 import { ServerMetrics } from "../../src/metrics/server-metrics.js";
-import { raw } from "../http/helpers.js";
+import {
+  type MeteredServer,
+  recordingLogger,
+  sdkClient,
+  serveMetered,
+} from "../metrics/helpers.js";
 import { tempMounts } from "../support/mcp-kit.js";
-import { type MeteredServer, recordingLogger, sdkClient, serveMetered } from "./helpers.js";
+import { raw } from "./helpers.js";
 
 const TOKEN = "metrics-tok-7Qz9-unique";
 
