@@ -21,7 +21,6 @@ const WHOLE_SYSTEM = ["e2e", "conformance", "docs", "architecture", "support"];
  */
 const STILL_MOVING = [
   "authz/", // authorization scenarios across tools (auth engineer)
-  "auth/oauth/", // new OAuth suites (auth engineer)
   "client/", // client commands, provisioning targets and client e2e (client engineer)
 ];
 

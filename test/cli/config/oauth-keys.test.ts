@@ -13,8 +13,8 @@ import { buildServerAuth } from "../../../src/cli/commands/serve-auth.js";
 import { resolveOAuthSettings } from "../../../src/cli/config/oauth-keys.js";
 import { settingsFrom } from "../../../src/cli/config/pick.js";
 import { resolveServerConfig } from "../../../src/cli/config/resolve.js";
+import { oauthSettings } from "../../auth/oauth/fixture.js";
 import { tempDir } from "../../support/temp-dir.js";
-import { oauthSettings } from "./fixture.js";
 
 const ISSUER = "https://sso.example.com/realms/acme";
 const resolve = (raw: unknown, env: Record<string, string> = {}) =>
