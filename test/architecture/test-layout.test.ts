@@ -20,7 +20,6 @@ const WHOLE_SYSTEM = ["e2e", "conformance", "docs", "architecture", "support"];
  * src/. Keep this list short: a new test belongs beside its module from the start.
  */
 const STILL_MOVING = [
-  "authz/", // authorization scenarios across tools (auth engineer)
   "client/", // client commands, provisioning targets and client e2e (client engineer)
 ];
 

@@ -19,7 +19,7 @@ import { createMcpServer } from "../../src/mcp/server.js";
 import type { ToolSurface } from "../../src/mcp/surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import type { MountedKb } from "../../src/runtime/mount.js";
-import { run } from "../authz/setup.js";
+import { run } from "../support/authz.js";
 import { git } from "../support/kb.js";
 import { MemoryAudit, must, principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 

@@ -11,7 +11,7 @@ import { silentLogger } from "../../src/logger.js";
 import type { KbSurface } from "../../src/mcp/kb-surface.js";
 import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
 import type { MountedKb } from "../../src/runtime/mount.js";
-import { outcome, run, seedMain } from "../authz/setup.js";
+import { outcome, run, seedMain } from "../support/authz.js";
 import { principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
 
 let kbs: TempMounts;

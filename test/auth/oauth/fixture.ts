@@ -1,5 +1,5 @@
 /**
- * The OAuth test fixture: the authz KBs (test/authz/setup.ts: map alpha holds what the
+ * The OAuth test fixture: the authz KBs (test/support/authz.ts: map alpha holds what the
  * `alpha-notes` role sees), a real Cartographer HTTP server taking static tokens and the test
  * identity provider's access tokens, and an SDK OAuthClientProvider whose redirect the test
  * follows in code.
@@ -18,8 +18,8 @@ import { createOAuthVerifier } from "../../../src/auth/oauth/verifier.js";
 import { compileAuth } from "../../../src/auth/tokens.js";
 import { memoryLogger } from "../../../src/logger.js";
 import type { MountedKb } from "../../../src/runtime/mount.js";
-import { ROLE, seedMain } from "../../authz/setup.js";
 import { serveMounts } from "../../http/helpers.js";
+import { ROLE, seedMain } from "../../support/authz.js";
 import { MemoryAudit, type TempMounts, tempMounts } from "../../support/mcp-kit.js";
 import { CLI_CLIENT, MCP_SCOPE, REDIRECT_URI, type TestIdp } from "./idp.js";
 

@@ -10,7 +10,7 @@ import { silentLogger } from "../../../src/logger.js";
 import { surfaceForMount } from "../../../src/mcp/surface-for-mount.js";
 import type { MountedKb } from "../../../src/runtime/mount.js";
 import { batchTools } from "../../../src/tools/families/batch.js";
-import { outcome, run } from "../../authz/setup.js";
+import { outcome, run } from "../../support/authz.js";
 import { callTool } from "../../support/call-tool.js";
 import { principal, type TempMounts, tempMounts } from "../../support/mcp-kit.js";
 import {

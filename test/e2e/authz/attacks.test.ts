@@ -7,12 +7,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
-import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
-import { principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
-import { IN, OUT, outcome, run, seedMain } from "./setup.js";
+import { silentLogger } from "../../../src/logger.js";
+import type { KbSurface } from "../../../src/mcp/kb-surface.js";
+import { surfaceForMount } from "../../../src/mcp/surface-for-mount.js";
+import type { MountedKb } from "../../../src/runtime/mount.js";
+import { IN, OUT, outcome, run, seedMain } from "../../support/authz.js";
+import { principal, type TempMounts, tempMounts } from "../../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let main: MountedKb;

@@ -7,11 +7,11 @@
  * (decide.ts, table note 2).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileAuth } from "../../src/auth/tokens.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
-import { MCP_HEADERS, raw, serveMounts } from "../http/helpers.js";
-import { type TempMounts, tempMounts } from "../support/mcp-kit.js";
-import { run, STALE } from "./setup.js";
+import { compileAuth } from "../../../src/auth/tokens.js";
+import type { MountedKb } from "../../../src/runtime/mount.js";
+import { MCP_HEADERS, raw, serveMounts } from "../../http/helpers.js";
+import { run, STALE } from "../../support/authz.js";
+import { type TempMounts, tempMounts } from "../../support/mcp-kit.js";
 
 type Rule = { kb: string; access: "r" | "rw"; maps?: string[]; types?: string[] };
 

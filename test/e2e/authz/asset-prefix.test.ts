@@ -4,13 +4,13 @@
  * prefix lists the visible maps' assets only. Assets carry no type, so a typed role sees none.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "../../src/auth/types.js";
-import { silentLogger } from "../../src/logger.js";
-import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
-import { principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
-import { outcome, run, seedMain } from "./setup.js";
+import type { Principal } from "../../../src/auth/types.js";
+import { silentLogger } from "../../../src/logger.js";
+import type { KbSurface } from "../../../src/mcp/kb-surface.js";
+import { surfaceForMount } from "../../../src/mcp/surface-for-mount.js";
+import type { MountedKb } from "../../../src/runtime/mount.js";
+import { outcome, run, seedMain } from "../../support/authz.js";
+import { principal, type TempMounts, tempMounts } from "../../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let surface: KbSurface;

@@ -11,8 +11,8 @@ import { memoryLogger } from "../../src/logger.js";
 import { createCartographer } from "../../src/mcp/app.js";
 import type { MountedKb } from "../../src/runtime/mount.js";
 import { allTools } from "../../src/tools/registry.js";
-import { callTool } from "../support/call-tool.js";
-import { type TempMounts, tempMounts } from "../support/mcp-kit.js";
+import { callTool } from "./call-tool.js";
+import { type TempMounts, tempMounts } from "./mcp-kit.js";
 
 /** Token values (test-only) and the principals they stand for. */
 export const TOKENS = {

@@ -8,7 +8,7 @@
  * always HTTP 401. `r` = kb:main:r scope; `role` = [inside, outside] for the alpha/note role;
  * `other` = a kb:other:rw token calling main (per-KB endpoint without initialize, or routed).
  */
-import { IN, IN_TASK, OUT, STALE } from "./setup.js";
+import { IN, IN_TASK, OUT, STALE } from "../../support/authz.js";
 
 export type Expect = "allow" | "forbidden" | "not found";
 

@@ -5,14 +5,14 @@
  * `concept_batch: …`); a type-restricted principal then reads the history.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "../../src/auth/types.js";
-import { silentLogger } from "../../src/logger.js";
-import { LOCAL_ADMIN } from "../../src/mcp/context.js";
-import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
-import { principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
-import { outcome, seedMain } from "./setup.js";
+import type { Principal } from "../../../src/auth/types.js";
+import { silentLogger } from "../../../src/logger.js";
+import { LOCAL_ADMIN } from "../../../src/mcp/context.js";
+import type { KbSurface } from "../../../src/mcp/kb-surface.js";
+import { surfaceForMount } from "../../../src/mcp/surface-for-mount.js";
+import type { MountedKb } from "../../../src/runtime/mount.js";
+import { outcome, seedMain } from "../../support/authz.js";
+import { principal, type TempMounts, tempMounts } from "../../support/mcp-kit.js";
 
 /** Read on map alpha, type note only. */
 const TYPED = principal("typed", [{ kb: "main", access: "r", maps: ["alpha"], types: ["note"] }]);

@@ -8,14 +8,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  cleanEnv,
-  GIT_ENV,
-  type RunningServer,
-  runBin,
-  startServer,
-  tempDir,
-} from "../e2e/helpers.js";
+import { cleanEnv, GIT_ENV, type RunningServer, runBin, startServer, tempDir } from "../helpers.js";
 
 const ADMIN = "CANARYadmin7f3e9b2d-Zq8";
 const READER = "CANARYreaderc41a0e55/Xw+";

@@ -8,15 +8,15 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_GIT_ENV, generateKb } from "../../bench/gen-kb.js";
-import { compileAuth } from "../../src/auth/tokens.js";
-import { type HttpServerHandle, startHttpServer } from "../../src/http/server.js";
-import { silentLogger } from "../../src/logger.js";
-import { type Cartographer, createCartographer } from "../../src/mcp/app.js";
-import { type MountedKb, mountKb } from "../../src/runtime/mount.js";
-import { MCP_HEADERS, raw } from "../http/helpers.js";
-import { useTempDirs } from "../support/temp-dir.js";
-import { run, STALE } from "./setup.js";
+import { BENCH_GIT_ENV, generateKb } from "../../../bench/gen-kb.js";
+import { compileAuth } from "../../../src/auth/tokens.js";
+import { type HttpServerHandle, startHttpServer } from "../../../src/http/server.js";
+import { silentLogger } from "../../../src/logger.js";
+import { type Cartographer, createCartographer } from "../../../src/mcp/app.js";
+import { type MountedKb, mountKb } from "../../../src/runtime/mount.js";
+import { MCP_HEADERS, raw } from "../../http/helpers.js";
+import { run, STALE } from "../../support/authz.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const TERM = "zebraquark";
 const NARROW = "disclosure-narrow-token";

@@ -6,11 +6,11 @@
  * offer the hidden id either.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileAuth } from "../../src/auth/tokens.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
-import { MCP_HEADERS, raw, serveMounts } from "../http/helpers.js";
-import { type TempMounts, tempMounts } from "../support/mcp-kit.js";
-import { run } from "./setup.js";
+import { compileAuth } from "../../../src/auth/tokens.js";
+import type { MountedKb } from "../../../src/runtime/mount.js";
+import { MCP_HEADERS, raw, serveMounts } from "../../http/helpers.js";
+import { run } from "../../support/authz.js";
+import { type TempMounts, tempMounts } from "../../support/mcp-kit.js";
 
 const ADMIN = "res-probe-admin-token";
 const NARROW = "res-probe-narrow-token";

@@ -6,13 +6,13 @@
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "../../src/auth/types.js";
-import { silentLogger } from "../../src/logger.js";
-import type { KbSurface } from "../../src/mcp/kb-surface.js";
-import { surfaceForMount } from "../../src/mcp/surface-for-mount.js";
-import type { MountedKb } from "../../src/runtime/mount.js";
-import { principal, type TempMounts, tempMounts } from "../support/mcp-kit.js";
-import { outcome, run, seedMain } from "./setup.js";
+import type { Principal } from "../../../src/auth/types.js";
+import { silentLogger } from "../../../src/logger.js";
+import type { KbSurface } from "../../../src/mcp/kb-surface.js";
+import { surfaceForMount } from "../../../src/mcp/surface-for-mount.js";
+import type { MountedKb } from "../../../src/runtime/mount.js";
+import { outcome, run, seedMain } from "../../support/authz.js";
+import { principal, type TempMounts, tempMounts } from "../../support/mcp-kit.js";
 
 let kbs: TempMounts;
 let main: MountedKb;

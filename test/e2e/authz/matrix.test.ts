@@ -4,8 +4,8 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allTools } from "../../src/tools/registry.js";
-import { INITIALIZE, MCP_HEADERS, postInit, raw } from "../http/helpers.js";
+import { allTools } from "../../../src/tools/registry.js";
+import { INITIALIZE, MCP_HEADERS, postInit, raw } from "../../http/helpers.js";
 import {
   type AuthzServer,
   connect,
@@ -15,7 +15,7 @@ import {
   startAuthzServer,
   TOKENS,
   type Who,
-} from "./setup.js";
+} from "../../support/authz.js";
 import { type Expect, ROLE_EXTRAS, ROWS, type Row } from "./table.js";
 
 let s: AuthzServer;
