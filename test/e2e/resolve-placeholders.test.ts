@@ -7,7 +7,7 @@
 import { renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeKbs, managedBlock, type Sandbox, sandbox, serveKbs } from "../client/e2e/helpers.js";
+import { makeKbs, managedBlock, type Sandbox, sandbox, serveKbs } from "./client/helpers.js";
 import { makeClone } from "../client/repos/clones.js";
 import type { RunningServer } from "./helpers.js";
 

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { makeKbs, type Sandbox, sandbox, serveKbs } from "../client/e2e/helpers.js";
+import { makeKbs, type Sandbox, sandbox, serveKbs } from "./client/helpers.js";
 import type { RunningServer } from "./helpers.js";
 
 const HASH = "c".repeat(64);

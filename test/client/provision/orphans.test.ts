@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { connect, disconnect, doctor, status, sync } from "../../../src/client/commands.js";
+import { FIXTURE_SKILL, fixtureKb, readLock, serveFixture } from "../../e2e/client/fixture.js";
 import type { RunningServer } from "../../e2e/helpers.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { FIXTURE_SKILL, fixtureKb, readLock, serveFixture } from "../e2e/fixture.js";
 import { recordingIo } from "./support.js";
 
 const newDir = useTempDirs("carto-prov-orphans-", "file");

@@ -105,3 +105,14 @@ export function context(
     ...extra,
   };
 }
+
+/** A user MCP file as it may already exist: the Kiro and Antigravity section laws run against it. */
+export const USER_MCP = `${JSON.stringify(
+  {
+    mcpServers: {
+      cartographer: { url: "http://127.0.0.1:39273/mcp/routed", autoApprove: ["search"] },
+    },
+  },
+  null,
+  2,
+)}\n`;

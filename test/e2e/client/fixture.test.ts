@@ -8,9 +8,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../e2e/helpers.js";
 import { GO_FIXTURE_KB } from "../../support/fixture.js";
 import { useTempDirs } from "../../support/temp-dir.js";
+import type { RunningServer } from "../helpers.js";
 import {
   cli,
   FIXTURE_SKILL,

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../e2e/helpers.js";
+import type { RunningServer } from "../helpers.js";
 import { makeKbs, managedBlock, type Sandbox, sandbox, serveKbs } from "./helpers.js";
 
 /** The yaml names $CARTO_TOKEN: status and doctor want it set (this server has no auth). */

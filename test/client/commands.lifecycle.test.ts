@@ -1,12 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  connect,
-  disconnect,
-  doctor,
-  reconnect,
-  status,
-  sync,
-} from "../../../src/client/commands.js";
+import { connect, disconnect, doctor, reconnect, status, sync } from "../../src/client/commands.js";
 import {
   type FakeServer,
   INSTRUCTION_FILES,
@@ -14,7 +7,7 @@ import {
   type Sandbox,
   sandbox,
   startFakeServer,
-} from "../helpers.js";
+} from "./helpers.js";
 
 let server: FakeServer;
 let sb: Sandbox;

@@ -8,7 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { artifactContentHash } from "../../../src/common/provisioning/artifact-sign.js";
-import { reviseOf } from "../provision/wire.js";
+import { reviseOf } from "../../client/provision/wire.js";
 
 export interface WireFile {
   path: string;

@@ -2,7 +2,7 @@
  * status and doctor tell when the agent tools cannot authenticate: the token variable unset
  * (both; doctor without asking the server), a token the server refuses with 401, or a server
  * that wants a token when the yaml names no variable (status). The variable is named, its value
- * never printed. Against the stand-in server of helpers.ts (test/client/e2e does the same
+ * never printed. Against the stand-in server of helpers.ts (test/e2e/client does the same
  * against the real one).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

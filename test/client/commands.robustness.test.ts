@@ -4,16 +4,16 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { connect, disconnect, reconnect, status, sync } from "../../../src/client/commands.js";
-import { ProtocolError } from "../../../src/client/errors.js";
-import { openMcpSession } from "../../../src/client/mcp-session.js";
+import { connect, disconnect, reconnect, status, sync } from "../../src/client/commands.js";
+import { ProtocolError } from "../../src/client/errors.js";
+import { openMcpSession } from "../../src/client/mcp-session.js";
 import {
   type FakeServer,
   PROVIDER_FILES,
   type Sandbox,
   sandbox,
   startFakeServer,
-} from "../helpers.js";
+} from "./helpers.js";
 
 let server: FakeServer;
 let sb: Sandbox;

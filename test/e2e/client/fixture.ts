@@ -10,8 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
-import { cleanEnv, GIT_ENV, type RunningServer, startServer } from "../../e2e/helpers.js";
 import { GO_FIXTURE_KB } from "../../support/fixture.js";
+import { cleanEnv, GIT_ENV, type RunningServer, startServer } from "../helpers.js";
 
 export const FIXTURE_SKILL = "kbinfra--query-rete";
 

@@ -10,16 +10,16 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, doctor, reconnect, status, sync } from "../../../src/client/commands.js";
-import type { RunningServer } from "../../e2e/helpers.js";
+import { recordingIo } from "../../client/provision/support.js";
 import { useTempDirs } from "../../support/temp-dir.js";
+import type { RunningServer } from "../helpers.js";
 import {
   FIXTURE_SKILL,
   fixtureKb,
   readLock,
   serveFixture,
   writeArtifact as writeKbArtifact,
-} from "../e2e/fixture.js";
-import { recordingIo } from "../provision/support.js";
+} from "./fixture.js";
 
 const newDir = useTempDirs("carto-prov-reconnect-", "file");
 let dir: string;

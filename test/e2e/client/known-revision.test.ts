@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sync } from "../../../src/client/commands/sync.js";
 import type { CommandIo } from "../../../src/client/lib/io.js";
-import type { RunningServer } from "../../e2e/helpers.js";
 import { useTempDirs } from "../../support/temp-dir.js";
+import type { RunningServer } from "../helpers.js";
 import { FIXTURE_SKILL, fixtureKb, SKILL_DIRS, serveFixture } from "./fixture.js";
 
 const newDir = useTempDirs("carto-known-rev-e2e-", "file");

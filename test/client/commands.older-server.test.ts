@@ -5,8 +5,8 @@
  * records only connect's own sections (the entry and the block), no artifact.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { connect, status, sync } from "../../../src/client/commands.js";
-import { type FakeServer, type Sandbox, sandbox, startFakeServer } from "../helpers.js";
+import { connect, status, sync } from "../../src/client/commands.js";
+import { type FakeServer, type Sandbox, sandbox, startFakeServer } from "./helpers.js";
 
 let server: FakeServer;
 let sb: Sandbox;

@@ -15,8 +15,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../e2e/helpers.js";
 import { useTempDirs } from "../../support/temp-dir.js";
+import type { RunningServer } from "../helpers.js";
 import {
   cli,
   FIXTURE_SKILL,

@@ -17,15 +17,8 @@ import { openMcpSession } from "../../../src/client/mcp-session.js";
 import { fetchManifests } from "../../../src/client/provision/manifest.js";
 import { evaluateTrust } from "../../../src/client/provision/trust.js";
 import { initKb } from "../../../src/kb/store/init.js";
-import {
-  cleanEnv,
-  GIT_ENV,
-  type RunningServer,
-  runBin,
-  startServer,
-  tempDir,
-} from "../../e2e/helpers.js";
-import { KEY_ID, PUBLIC_KEY, SEED } from "../provision/wire.js";
+import { KEY_ID, PUBLIC_KEY, SEED } from "../../client/provision/wire.js";
+import { cleanEnv, GIT_ENV, type RunningServer, runBin, startServer, tempDir } from "../helpers.js";
 
 let dir: string;
 let home: string;

@@ -8,11 +8,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { claude as claudeTarget } from "../../../../src/client/provision/targets/claude.js";
-import { codex as codexTarget } from "../../../../src/client/provision/targets/codex.js";
-import { useTempDirs } from "../../../support/temp-dir.js";
-import { applyResult } from "./apply.js";
-import { artifact, context, fullSet } from "./artifacts.js";
+import { claude as claudeTarget } from "../../../src/client/provision/targets/claude.js";
+import { codex as codexTarget } from "../../../src/client/provision/targets/codex.js";
+import { applyResult } from "../../client/provision/targets/apply.js";
+import { artifact, context, fullSet } from "../../client/provision/targets/artifacts.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const sandbox = useTempDirs("carto-tgt-cli-");
 

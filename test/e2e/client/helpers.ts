@@ -15,7 +15,7 @@ import {
   runBin,
   startServer,
   tempDir,
-} from "../../e2e/helpers.js";
+} from "../helpers.js";
 
 export const ADMIN_TOKEN = "admin-token-e2e-0123456789abcdef";
 export const READER_B_TOKEN = "reader-b-token-e2e-0123456789abcdef";

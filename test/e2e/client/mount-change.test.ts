@@ -4,7 +4,7 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../e2e/helpers.js";
+import type { RunningServer } from "../helpers.js";
 import {
   makeKbs,
   portOf,

@@ -8,9 +8,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { RunningServer } from "../../e2e/helpers.js";
+import { PUBLIC_KEY, SEED } from "../../client/provision/wire.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { PUBLIC_KEY, SEED } from "../provision/wire.js";
+import type { RunningServer } from "../helpers.js";
 import {
   cli,
   FIXTURE_SKILL,

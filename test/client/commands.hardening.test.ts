@@ -7,8 +7,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { connect, disconnect } from "../../../src/client/commands.js";
-import { tempDir } from "../../support/temp-dir.js";
+import { connect, disconnect } from "../../src/client/commands.js";
+import { tempDir } from "../support/temp-dir.js";
 import {
   type FakeServer,
   INSTRUCTION_FILES,
@@ -16,7 +16,7 @@ import {
   type Sandbox,
   sandbox,
   startFakeServer,
-} from "../helpers.js";
+} from "./helpers.js";
 
 let server: FakeServer;
 let sb: Sandbox;
