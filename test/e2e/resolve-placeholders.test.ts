@@ -7,8 +7,8 @@
 import { renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeKbs, managedBlock, type Sandbox, sandbox, serveKbs } from "./client/helpers.js";
 import { makeClone } from "../client/repos/clones.js";
+import { makeKbs, managedBlock, type Sandbox, sandbox, serveKbs } from "./client/helpers.js";
 import type { RunningServer } from "./helpers.js";
 
 const TOKEN = "any-token-0123456789";
