@@ -5,7 +5,18 @@
  * this table: they need no signed-in viewer.
  */
 import type { ConsolePage } from "../router.js";
+import { assetPage } from "./asset.js";
+import { browsePage } from "./browse.js";
+import { conceptPage } from "./concept.js";
 import { homePage } from "./home.js";
 import { kbPage } from "./kb.js";
+import { searchPage } from "./search.js";
 
-export const PAGES: readonly ConsolePage[] = [homePage, kbPage];
+export const PAGES: readonly ConsolePage[] = [
+  homePage,
+  kbPage,
+  browsePage,
+  searchPage,
+  assetPage,
+  conceptPage,
+];
