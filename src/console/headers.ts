@@ -11,7 +11,9 @@ export function securityHeaders(cache: "no-store" | { maxAge: number }): Record<
   return {
     "Content-Security-Policy": CONSOLE_CSP,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    // Not no-referrer: with it Chromium sends `Origin: null` on the console's own form POSTs, which
+    // the Origin checks must refuse (docs/decisions.md "Console: Referrer-Policy same-origin").
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
