@@ -9,7 +9,7 @@ import { consoleUrl, withQuery } from "../paths.js";
 import { prepareMarkdown } from "../render/markdown.js";
 import type { ConsolePage } from "../router.js";
 import { type Neighbor, readConcept, readNeighbors } from "./concept-data.js";
-import { frontmatterTable } from "./frontmatter.js";
+import { frontmatterTable, NONE } from "./frontmatter.js";
 
 export const conceptPage: ConsolePage = {
   pattern: "/console/:kb/c/*id",
@@ -50,7 +50,7 @@ ${neighbors === null ? html`<p><a href="${withQuery(consoleUrl.concept(kb, id), 
 };
 
 function linkList(kb: string, items: readonly { id: string; title: string | null }[]): Safe {
-  if (items.length === 0) return html`<p class="hint">None.</p>`;
+  if (items.length === 0) return NONE;
   return html`<ul>${items.map((n) => html`<li><a href="${consoleUrl.concept(kb, n.id)}">${n.title ?? n.id}</a></li>`)}</ul>`;
 }
 

@@ -95,4 +95,3 @@ function lintText(l: LintFigures): Safe | string {
   if (l.state === "unavailable") return `not shown (${l.reason})`;
   return html`<span class="${l.errors > 0 ? "sev-error" : "sev-none"}">${l.errors} errors</span>, <span class="${l.warnings > 0 ? "sev-warning" : "sev-none"}">${l.warnings} warnings</span>`;
 }
-

@@ -17,7 +17,10 @@ import {
 } from "../../support/console-kb.js";
 
 const SKIP = browserSkipReason();
-const CORPUS = readFileSync(new URL("../../fixtures/console/xss-corpus.md", import.meta.url), "utf8");
+const CORPUS = readFileSync(
+  new URL("../../fixtures/console/xss-corpus.md", import.meta.url),
+  "utf8",
+);
 
 describe.skipIf(SKIP !== null)("XSS corpus in Chromium", () => {
   let s: ConsoleServer;
@@ -30,7 +33,9 @@ describe.skipIf(SKIP !== null)("XSS corpus in Chromium", () => {
     await s?.close();
   });
 
-  async function visit(browser: BrowserSession): Promise<{ page: Page; fired: string[]; offsite: string[] }> {
+  async function visit(
+    browser: BrowserSession,
+  ): Promise<{ page: Page; fired: string[]; offsite: string[] }> {
     const [name, value] = cookie.split("=") as [string, string];
     await browser.context.addCookies([{ name, value, url: s.url }]);
     const page = await browser.page();
@@ -65,8 +70,16 @@ describe.skipIf(SKIP !== null)("XSS corpus in Chromium", () => {
         expect(offsite).toEqual([]);
         // The payloads are on the page as text, and the safe link survived.
         expect(await page.locator("main").textContent()).toContain("<script>window.__xss = 1;");
-        expect(await page.locator('main a[href="https://example.org/"]').count()).toBeGreaterThan(0);
-        expect(await page.locator("main script, main iframe, main svg, main style, main object, main embed, main form").count()).toBe(0);
+        expect(await page.locator('main a[href="https://example.org/"]').count()).toBeGreaterThan(
+          0,
+        );
+        expect(
+          await page
+            .locator(
+              "main script, main iframe, main svg, main style, main object, main embed, main form",
+            )
+            .count(),
+        ).toBe(0);
         expect(await page.title()).toContain("<script>window.__xss=1</script>");
       } finally {
         await browser.close();
