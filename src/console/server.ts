@@ -7,6 +7,7 @@
  *   hidden and missing). Every reply carries the security headers (headers.ts).
  */
 import type { BearerPaths } from "../auth/oauth/bearer-principal.js";
+import { FORM_URLENCODED } from "../common/media-types.js";
 import type { Cartographer } from "../mcp/app.js";
 import { CsrfTokens, checkCsrf, csrfMatches, sameOrigin } from "./csrf.js";
 import { securityHeaders } from "./headers.js";
@@ -179,9 +180,9 @@ type FormRead = { form: URLSearchParams } | { refusal: ConsoleReply | null };
 /** The urlencoded body of a POST, capped; a refusal (null: the client went away). */
 async function readForm(input: ConsoleInput): Promise<FormRead> {
   const type = (input.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded")
+  if (type !== FORM_URLENCODED)
     return {
-      refusal: { status: 415, text: "a console form is sent as application/x-www-form-urlencoded" },
+      refusal: { status: 415, text: `a console form is sent as ${FORM_URLENCODED}` },
     };
   const body = await input.readBody(MAX_FORM_BYTES);
   if (!body.ok)
