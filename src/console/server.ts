@@ -16,7 +16,7 @@ import { ConsoleKbs, type ConsoleKbsOptions } from "./kbs.js";
 import { ConsoleError } from "./outcome.js";
 import { errorBody, layout } from "./page.js";
 import { PAGES } from "./pages/index.js";
-import { findPage, segmentsOf } from "./router.js";
+import { type ConsolePage, findPage, segmentsOf } from "./router.js";
 import {
   cookieOf,
   SESSION_COOKIE,
@@ -37,6 +37,8 @@ export interface ConsoleOptions extends ConsoleKbsOptions {
   /** How bearers authenticate; null = auth off (every loopback request is the local admin). */
   auth: BearerPaths | null;
   sessions?: SessionOptions;
+  /** The page table (default PAGES; tests pass their own). */
+  pages?: readonly ConsolePage[];
 }
 
 export interface ConsoleServer {
@@ -55,6 +57,7 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
   const sessions = new SessionStore({ ...opts.sessions, ...(opts.now ? { now: opts.now } : {}) });
   const csrf = new CsrfTokens();
   const auth = opts.auth;
+  const pages = opts.pages ?? PAGES;
   const anonymous = () => viewerOf(ANONYMOUS, null, false, kbs, csrf);
 
   async function handle(input: ConsoleInput): Promise<ConsoleOutput | null> {
@@ -83,7 +86,7 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
       return output({ redirect: `/console/signin?next=${encodeURIComponent(next)}` });
     }
     const viewer = viewerOf(who.principal, who.session, auth !== null, kbs, csrf);
-    const found = findPage(PAGES, segments);
+    const found = findPage(pages, segments);
     if (found === null) return output(notFound(viewer));
     const { page, params } = found;
     const served = page.methods.includes(method === "HEAD" ? "GET" : method);
