@@ -33,7 +33,15 @@ export interface ViewedCommit {
   /** Every path of `files` (the pathspec of this viewer's diff). */
   paths: string[];
   merge: boolean;
+  /** The commit touched more than MAX_COMMIT_FILES files: only the first ones were judged. */
+  filesCut: boolean;
 }
+
+/**
+ * Files of one commit judged and shown at most (an import commit may add 100,000): the rest are
+ * treated as hidden, for everyone alike (fail closed), and the page says the list is cut.
+ */
+export const MAX_COMMIT_FILES = 1_000;
 
 /** Shown instead of a subject that is not `<tool>: …` and touched something hidden. */
 export const WITHHELD_SUBJECT = "(subject withheld)";
@@ -41,7 +49,7 @@ export const WITHHELD_SUBJECT = "(subject withheld)";
 /** The concept ids a commit's files name (both sides of renames), for resolving visibility. */
 export function idsOfCommit(c: RawCommit): string[] {
   const ids = new Set<string>();
-  for (const f of c.files)
+  for (const f of c.files.slice(0, MAX_COMMIT_FILES))
     for (const p of f.paths) {
       const id = pathToId(p);
       if (id !== null) ids.add(id);
@@ -54,14 +62,22 @@ export function idsOfCommit(c: RawCommit): string[] {
  * A rename with one hidden side is shown as the visible side's add or delete.
  */
 export function viewCommit(
-  c: RawCommit,
+  whole: RawCommit,
   all: boolean,
   visible: ReadonlySet<string>,
 ): ViewedCommit | null {
-  const merge = c.parents.length > 1;
+  const merge = whole.parents.length > 1;
+  const filesCut = whole.files.length > MAX_COMMIT_FILES;
+  const c = filesCut ? { ...whole, files: whole.files.slice(0, MAX_COMMIT_FILES) } : whole;
   if (all) {
     const files = c.files.map((f) => ({ status: f.status, paths: [...f.paths] }));
-    return { ...base(c, merge), subject: c.subject, retold: false, files, paths: pathsOf(files) };
+    return {
+      ...base(c, merge, filesCut),
+      subject: c.subject,
+      retold: false,
+      files,
+      paths: pathsOf(files),
+    };
   }
   const seen = (p: string | undefined): boolean => {
     const id = p === undefined ? null : pathToId(p);
@@ -86,19 +102,32 @@ export function viewCommit(
   }
   if (files.length === 0) return null;
   const ids = idsOfCommit(c);
-  const otherPaths = c.files.some((f) => f.paths.some((p) => pathToId(p) === null));
+  const otherPaths = filesCut || c.files.some((f) => f.paths.some((p) => pathToId(p) === null));
   const retold = hidden || otherPaths;
   const subject = retold
     ? (visibleSubject({ subject: c.subject, ids, otherPaths }, (id) => visible.has(id)) ??
       WITHHELD_SUBJECT)
     : c.subject;
-  return { ...base(c, merge), subject, retold, files, paths: pathsOf(files) };
+  return {
+    ...base(c, merge, filesCut),
+    subject: capped(subject),
+    retold,
+    files,
+    paths: pathsOf(files),
+  };
 }
 
-function base(c: RawCommit, merge: boolean) {
-  return { sha: c.sha, time: c.time, author: c.author, merge };
+function base(c: RawCommit, merge: boolean, filesCut: boolean) {
+  return { sha: c.sha, time: c.time, author: c.author, merge, filesCut };
 }
 
 function pathsOf(files: readonly ViewedFile[]): string[] {
   return [...new Set(files.flatMap((f) => f.paths))];
+}
+
+/** A retold subject lists every visible id: a long list is cut (the files are listed anyway). */
+const MAX_SUBJECT = 300;
+
+function capped(subject: string): string {
+  return subject.length <= MAX_SUBJECT ? subject : `${subject.slice(0, MAX_SUBJECT)}…`;
 }

@@ -2,7 +2,7 @@
  * A governance page's way into one KB: the core's access check (ConsoleKbs.runtime), then the
  * viewer's ViewScope. A KB the viewer may not read answers the same 404 as a missing one.
  */
-import type { KbAccess, ConsoleKbs } from "../kbs.js";
+import type { ConsoleKbs, KbAccess } from "../kbs.js";
 import { ConsoleError } from "../outcome.js";
 import type { Viewer } from "../types.js";
 import type { ViewScope } from "./commit-view.js";

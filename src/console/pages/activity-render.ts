@@ -18,7 +18,11 @@ export function commitList(
 }
 
 function commitItem(kb: string, c: ViewedCommit, call: AuditCall | undefined): Safe {
-  const files = c.files.length === 1 ? "1 file" : `${c.files.length} files`;
+  const files = c.filesCut
+    ? `${c.files.length}+ files`
+    : c.files.length === 1
+      ? "1 file"
+      : `${c.files.length} files`;
   return html`<li class="commit">
 <a class="subject" href="${consoleUrl.commit(kb, c.sha)}">${c.subject}</a>
 <span class="meta"><time datetime="${c.time}">${c.time}</time> · <code>${c.sha.slice(0, 10)}</code> · ${files}${c.merge ? " · merge" : ""}</span>

@@ -47,7 +47,9 @@ export async function windowOf(kbs: ConsoleKbs): Promise<AuditWindow | null> {
 }
 
 /** The previous page's cursor, when this is not the first page. */
-export function previous(q: Pick<ActivityQuery, "at" | "back">): { at: number; back: number[] } | null {
+export function previous(
+  q: Pick<ActivityQuery, "at" | "back">,
+): { at: number; back: number[] } | null {
   if (q.at === 0) return null;
   const back = [...q.back];
   return { at: back.pop() ?? 0, back };

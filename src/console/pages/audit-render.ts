@@ -4,9 +4,9 @@
  * see) and the table of calls, attempts without completion marked.
  */
 import path from "node:path";
-import type { AuditCall } from "../data/audit-window.js";
-import { incomplete } from "../data/audit-events.js";
 import type { ChainStatus } from "../data/audit-chain.js";
+import { incomplete } from "../data/audit-events.js";
+import type { AuditCall } from "../data/audit-window.js";
 import { html, type Safe } from "../html.js";
 import { consoleUrl } from "../paths.js";
 
@@ -36,9 +36,12 @@ export function chainSection(s: ChainStatus, details: boolean): Safe {
 ${
   r.breaks.length === 0
     ? null
-    : html`<h3>Problems</h3><ul class="breaks">${r.breaks.slice(0, 20).map(
-        (b) => html`<li><code>${path.basename(b.file)}:${b.line}</code> ${b.reason}${b.detail ? `: ${b.detail}` : ""}</li>`,
-      )}</ul>`
+    : html`<h3>Problems</h3><ul class="breaks">${r.breaks
+        .slice(0, 20)
+        .map(
+          (b) =>
+            html`<li><code>${path.basename(b.file)}:${b.line}</code> ${b.reason}${b.detail ? `: ${b.detail}` : ""}</li>`,
+        )}</ul>`
 }`;
 }
 

@@ -27,7 +27,10 @@ export const auditPage: ConsolePage = {
     const title = "Audit";
     if (files === null) {
       const body = html`<h1>Audit</h1><p class="note" role="status">Audit is disabled on this server: no audit log is configured (<code>audit.log</code>), so there is no chain to verify and no call to list.</p>`;
-      return { status: 200, html: layout({ title, viewer: req.viewer, kb, active: "audit", body }) };
+      return {
+        status: 200,
+        html: layout({ title, viewer: req.viewer, kb, active: "audit", body }),
+      };
     }
     const before = req.query.get("before") ?? "";
     if (before !== "" && !/^\d{1,12}$/.test(before))

@@ -12,7 +12,11 @@ export function diffLineKind(line: string): DiffLineKind {
   if (line.startsWith("+")) return "add";
   if (line.startsWith("-")) return "del";
   if (line.startsWith("@@")) return "hunk";
-  if (/^(diff --git|index |new file|deleted file|similarity|rename |old mode|new mode|Binary files)/.test(line))
+  if (
+    /^(diff --git|index |new file|deleted file|similarity|rename |old mode|new mode|Binary files)/.test(
+      line,
+    )
+  )
     return "file";
   return "ctx";
 }

@@ -8,8 +8,8 @@ import { html } from "../html.js";
 import { ConsoleError } from "../outcome.js";
 import { layout } from "../page.js";
 import type { ConsolePage } from "../router.js";
-import { auditLine, } from "./activity-render.js";
 import { windowOf } from "./activity.js";
+import { auditLine } from "./activity-render.js";
 import { diffBlock } from "./commit-render.js";
 
 const STATUS: Record<string, string> = {
@@ -35,13 +35,20 @@ export const commitPage: ConsolePage = {
 <p class="meta"><code>${c.sha}</code> · <time datetime="${c.time}">${c.time}</time> · ${c.author}${c.merge ? " · merge (shown against its first parent)" : ""}</p>
 <p>${auditLine(kb, window?.callOfCommit(c.sha))}</p>
 <h2>Files</h2>
+${c.filesCut ? html`<p class="note">The commit touched more files than listed; only the first ${c.files.length} are shown.</p>` : null}
 <ul class="files">${c.files.map((f) => html`<li><span class="status">${STATUS[f.status] ?? f.status}</span> <code>${f.paths.join(" → ")}</code></li>`)}</ul>
 <h2>Diff</h2>
 ${d.truncated ? html`<p class="note">The diff is cut: it is longer than this page shows.</p>` : null}
 ${diffBlock(d.patch)}`;
     return {
       status: 200,
-      html: layout({ title: `Commit ${c.sha.slice(0, 10)}`, viewer: req.viewer, kb, active: "activity", body }),
+      html: layout({
+        title: `Commit ${c.sha.slice(0, 10)}`,
+        viewer: req.viewer,
+        kb,
+        active: "activity",
+        body,
+      }),
     };
   },
 };

@@ -30,11 +30,16 @@ const OUTCOMES: Record<string, string> = {
 };
 
 /** The banner after a resolve (from the redirect's query). */
-export function outcomeBanner(resolved: string | null, failed: string | null, code: string | null): Safe {
+export function outcomeBanner(
+  resolved: string | null,
+  failed: string | null,
+  code: string | null,
+): Safe {
   if (resolved !== null)
     return html`<p class="banner ok" role="status">Resolved the conflict on <code>${resolved}</code>.</p>`;
   if (failed === null) return html``;
-  const why = OUTCOMES[code ?? ""] ?? `the call failed (${code ?? "error"}); the audit page has the record.`;
+  const why =
+    OUTCOMES[code ?? ""] ?? `the call failed (${code ?? "error"}); the audit page has the record.`;
   return html`<p class="banner broken" role="alert">Could not resolve <code>${failed}</code>: ${why}</p>`;
 }
 

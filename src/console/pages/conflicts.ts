@@ -67,7 +67,9 @@ export const conflictResolvePage: ConsolePage = {
     const r = await kbs.call(req.viewer, kb, "git_conflict_resolve", args);
     const back = consoleUrl.conflicts(kb);
     return {
-      redirect: r.ok ? withQuery(back, { resolved: id }) : withQuery(back, { failed: id, code: r.code }),
+      redirect: r.ok
+        ? withQuery(back, { resolved: id })
+        : withQuery(back, { failed: id, code: r.code }),
     };
   },
 };

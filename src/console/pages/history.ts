@@ -9,9 +9,9 @@ import { ConsoleError } from "../outcome.js";
 import { layout } from "../page.js";
 import { consoleUrl } from "../paths.js";
 import type { ConsolePage } from "../router.js";
+import { previous, windowOf } from "./activity.js";
 import { activityQuery, MAX_BACK } from "./activity-query.js";
 import { commitList, pager } from "./activity-render.js";
-import { previous, windowOf } from "./activity.js";
 
 export const historyPage: ConsolePage = {
   pattern: "/console/:kb/c/*id/history",
