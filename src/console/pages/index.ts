@@ -1,0 +1,11 @@
+/**
+ * The console's page table (src/console/README.md "Adding a page"): first match wins, so a
+ * pattern with a literal tail (`/console/:kb/c/*id/history`) goes before the catch-all concept
+ * pattern. Sign-in, sign-out and static files are served by the dispatcher (server.ts) before
+ * this table: they need no signed-in viewer.
+ */
+import type { ConsolePage } from "../router.js";
+import { homePage } from "./home.js";
+import { kbPage } from "./kb.js";
+
+export const PAGES: readonly ConsolePage[] = [homePage, kbPage];
