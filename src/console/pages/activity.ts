@@ -32,7 +32,7 @@ export const activityPage: ConsolePage = {
 ${filterForm(path, q, window !== null)}
 ${page.partial ? html`<p class="note">This page stopped after reading ${page.scanned} commits; older ones continue on the next page.</p>` : null}
 ${commitList(kb, page.commits, (sha) => window?.callOfCommit(sha))}
-${pager(path, filterParams(q.filter), previous(q), page.next === null ? null : { at: page.next, back: [...q.back, q.at].slice(-MAX_BACK) })}`;
+${pager(path, filterParams(q.filter), previous(q), page.next === null ? null : { at: page.next, back: nextBack(q) })}`;
     return {
       status: 200,
       html: layout({ title: "Activity", viewer: req.viewer, kb, active: "activity", body }),
@@ -44,6 +44,11 @@ ${pager(path, filterParams(q.filter), previous(q), page.next === null ? null : {
 export async function windowOf(kbs: ConsoleKbs): Promise<AuditWindow | null> {
   const files = kbs.auditFiles();
   return files === null ? null : auditWindow(files.log);
+}
+
+/** The back stack of the next page: this page's cursor pushed (the first page's 0 is implied). */
+export function nextBack(q: Pick<ActivityQuery, "at" | "back">): number[] {
+  return q.at === 0 ? [] : [...q.back, q.at].slice(-MAX_BACK);
 }
 
 /** The previous page's cursor, when this is not the first page. */

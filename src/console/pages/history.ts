@@ -9,8 +9,8 @@ import { ConsoleError } from "../outcome.js";
 import { layout } from "../page.js";
 import { consoleUrl } from "../paths.js";
 import type { ConsolePage } from "../router.js";
-import { previous, windowOf } from "./activity.js";
-import { activityQuery, MAX_BACK } from "./activity-query.js";
+import { nextBack, previous, windowOf } from "./activity.js";
+import { activityQuery } from "./activity-query.js";
 import { commitList, pager } from "./activity-render.js";
 
 export const historyPage: ConsolePage = {
@@ -27,7 +27,7 @@ export const historyPage: ConsolePage = {
     const path = consoleUrl.history(kb, id);
     const body = html`<h1>History of <a href="${consoleUrl.concept(kb, id)}">${id}</a></h1>
 ${commitList(kb, page.commits, (sha) => window?.callOfCommit(sha))}
-${pager(path, {}, previous(q), page.next === null ? null : { at: page.next, back: [...q.back, q.at].slice(-MAX_BACK) })}`;
+${pager(path, {}, previous(q), page.next === null ? null : { at: page.next, back: nextBack(q) })}`;
     return {
       status: 200,
       html: layout({ title: `History of ${id}`, viewer: req.viewer, kb, active: "browse", body }),

@@ -5,7 +5,21 @@
  * this table: they need no signed-in viewer.
  */
 import type { ConsolePage } from "../router.js";
+import { activityPage } from "./activity.js";
+import { auditPage } from "./audit.js";
+import { commitPage } from "./commit.js";
+import { conflictResolvePage, conflictsPage } from "./conflicts.js";
+import { historyPage } from "./history.js";
 import { homePage } from "./home.js";
 import { kbPage } from "./kb.js";
 
-export const PAGES: readonly ConsolePage[] = [homePage, kbPage];
+export const PAGES: readonly ConsolePage[] = [
+  homePage,
+  kbPage,
+  activityPage,
+  historyPage,
+  commitPage,
+  auditPage,
+  conflictsPage,
+  conflictResolvePage,
+];

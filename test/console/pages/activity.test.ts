@@ -40,6 +40,25 @@ describe("activity page", () => {
     expect(r.body).toContain('<label for="f-map">Map</label>');
   });
 
+  it("answers 400 naming a malformed filter", async () => {
+    const r = await page("/console/main/activity?since=yesterday", admin);
+    expect(r.status).toBe(400);
+    expect(r.body).toContain("since &quot;yesterday&quot; is not a date");
+    expect((await page("/console/main/activity?map=..%2Fetc", admin)).status).toBe(400);
+  });
+
+  it("shows a narrow viewer only its visible commits, nothing hidden anywhere in the page", async () => {
+    const r = await page("/console/main/activity", narrow);
+    expect(r.status).toBe(200);
+    expect(r.body).toContain("concept_batch: alpha/mixed-visible");
+    expect(r.body).toContain("concept_write: alpha/public");
+    for (const word of HIDDEN) expect(r.body, word).not.toContain(word);
+  });
+
+  it("answers a KB the viewer cannot read like a missing one", async () => {
+    const missing = await page("/console/nope/activity", narrow);
+    expect(missing.status).toBe(404);
+  });
   it("filters by tool and map and pages with Older/Newer links", async () => {
     const maps = await page("/console/main/activity?tool=map_create", admin);
     expect(maps.body).toContain("map_create: alpha");
@@ -60,25 +79,5 @@ describe("activity page", () => {
     const second = await page(older as string, admin);
     expect(second.body).toContain("concept_write: alpha/n1");
     expect(second.body).toContain('rel="prev" href="/console/main/activity"');
-  });
-
-  it("answers 400 naming a malformed filter", async () => {
-    const r = await page("/console/main/activity?since=yesterday", admin);
-    expect(r.status).toBe(400);
-    expect(r.body).toContain("since &quot;yesterday&quot; is not a date");
-    expect((await page("/console/main/activity?map=..%2Fetc", admin)).status).toBe(400);
-  });
-
-  it("shows a narrow viewer only its visible commits, nothing hidden anywhere in the page", async () => {
-    const r = await page("/console/main/activity", narrow);
-    expect(r.status).toBe(200);
-    expect(r.body).toContain("concept_batch: alpha/mixed-visible");
-    expect(r.body).toContain("concept_write: alpha/public");
-    for (const word of HIDDEN) expect(r.body, word).not.toContain(word);
-  });
-
-  it("answers a KB the viewer cannot read like a missing one", async () => {
-    const missing = await page("/console/nope/activity", narrow);
-    expect(missing.status).toBe(404);
   });
 });

@@ -5,6 +5,7 @@
  * transport `console`, answered by a 303 back to the list.
  */
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hiddenField } from "../../support/console-kb.js";
 import {
@@ -104,7 +105,7 @@ describe("conflicts page", () => {
     const after = await page(r.headers.location as string, admin);
     expect(after.body).toContain("Resolved the conflict on <code>shared/doc</code>");
     expect(after.body).toContain("No conflict is registered.");
-    const text = await readFile(s.mount.settings.root + "/data/shared/doc.md", "utf8");
+    const text = await readFile(join(s.mount.settings.root, "data/shared/doc.md"), "utf8");
     expect(text).toContain("remote side A");
     const log = (await readFile(s.auditLog, "utf8"))
       .trim()
