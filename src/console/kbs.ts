@@ -143,6 +143,17 @@ export class ConsoleKbs {
     });
   }
 
+  /**
+   * Which of `ids` exist and the viewer may see (rendered links: a hidden or missing target is
+   * plain text). Answered from the index with the viewer's visibility in the query, as
+   * concept_list is; an empty set when the KB is not readable.
+   */
+  visibleIds(viewer: Viewer, kb: string, ids: readonly string[]): Set<string> {
+    const access = this.runtime(viewer, kb);
+    if (access === null || ids.length === 0) return new Set();
+    return access.runtime.index.visibleIds(ids, access.visibility);
+  }
+
   #readable(viewer: Viewer, kb: string): Visibility | null {
     if (!this.app.surfaces.has(kb)) return null;
     return visibilityFor(viewer.principal.policy, kb, "r");
