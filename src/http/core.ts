@@ -125,6 +125,7 @@ export function createHttpCore(opts: HttpServerOptions): HttpCore {
     auth: authRequired(auth)
       ? { tokens: auth.tokens, ...(auth.oauth ? { oauth: auth.oauth } : {}) }
       : null,
+    ...(opts.consoleSessions ? { sessions: opts.consoleSessions } : {}),
   });
 
   async function handle(req: HttpRequest): Promise<HttpReply | null> {

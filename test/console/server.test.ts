@@ -4,6 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_CSP } from "../../src/console/headers.js";
+import { createHttpCore } from "../../src/http/core.js";
+import { requestOf } from "../../src/http/exchange.js";
+import { raw } from "../http/helpers.js";
 import {
   ADMIN_TOKEN,
   type ConsoleServer,
@@ -111,6 +114,80 @@ describe("console over HTTP, auth off", () => {
       expect(r.status).toBe(200);
       expect(r.body).toContain('href="/console/kb"');
       expect((await off.get("/console/signin")).status).toBe(303);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe("console sessions and methods", () => {
+  it("an idle session expires: the cookie then redirects to sign-in", async () => {
+    const short = await consoleServer({ sessions: { idleMs: 150 } });
+    try {
+      const cookie = await signIn(short, ADMIN_TOKEN);
+      expect((await short.get("/", { Cookie: cookie })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      const after = await short.get("/", { Cookie: cookie });
+      expect(after.status).toBe(303);
+      expect(after.headers.location).toMatch(/^\/console\/signin/);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it("HEAD answers a page's headers; POST to a GET page is 405; an unknown page is 404", async () => {
+    const cookie = await signIn(s, ADMIN_TOKEN);
+    const head = await s.get("/", { Cookie: cookie });
+    expect(head.status).toBe(200);
+    const headOnly = await raw(s.port, { method: "HEAD", path: "/", headers: { Cookie: cookie } });
+    expect(headOnly.status).toBe(200);
+    expect(headOnly.body).toBe("");
+    const home = await s.get("/", { Cookie: cookie });
+    const post = await s.post("/", { _csrf: hiddenField(home.body, "_csrf") }, { Cookie: cookie });
+    expect(post.status).toBe(405);
+    expectSecurityHeaders(post.headers);
+    const unknown = await s.get("/console/kb/nowhere/at/all", { Cookie: cookie });
+    expect(unknown.status).toBe(404);
+    expectSecurityHeaders(unknown.headers);
+  });
+
+  it("a sign-in next= pointing off the server is ignored", async () => {
+    const form = await s.get("/console/signin");
+    for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example"]) {
+      const r = await s.post("/console/signin", {
+        _csrf: hiddenField(form.body, "_csrf"),
+        token: ADMIN_TOKEN,
+        next,
+      });
+      expect(r.status).toBe(303);
+      expect(r.headers.location).toBe("/");
+    }
+  });
+
+  it("/mcp, /health and unknown paths answer as before (the console takes only its paths)", async () => {
+    expect((await s.get("/health")).headers["content-security-policy"]).toBeUndefined();
+    const unknown = await s.get("/nothing");
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers["content-type"]).toBe("application/json");
+  });
+});
+
+describe("auth off, through the core", () => {
+  it("a request from a peer that is not loopback is refused (403)", async () => {
+    const off = await consoleServer({ authOff: true });
+    try {
+      const core = createHttpCore({ app: off.app, version: "1" });
+      const fromAfar = await core.handle({
+        ...requestOf("GET", "/", { Host: "127.0.0.1" }),
+        remoteAddress: "192.0.2.7",
+      });
+      expect(fromAfar?.status).toBe(403);
+      expect(fromAfar?.headers["Content-Security-Policy"]).toBe(CONSOLE_CSP);
+      const local = await core.handle({
+        ...requestOf("GET", "/", { Host: "127.0.0.1" }),
+        remoteAddress: "::ffff:127.0.0.1",
+      });
+      expect(local?.status).toBe(200);
     } finally {
       await off.close();
     }

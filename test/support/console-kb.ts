@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { TokenStore, tokenDigest } from "../../src/auth/tokens.js";
 import { silentLogger } from "../../src/logger.js";
+import type { Cartographer } from "../../src/mcp/app.js";
 import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { type RawResponse, raw, serveMounts } from "../http/helpers.js";
 import { seedKb, testKbSettings } from "./kb.js";
@@ -37,7 +38,18 @@ export interface ConsoleServer {
   url: string;
   port: number;
   mount: MountedKb;
+  /** The composition root behind the server (for a second core over the same KB). */
+  app: Cartographer;
   get(path: string, headers?: Record<string, string>): Promise<RawResponse>;
+  /** GET with the body as bytes (images). */
+  getBytes(
+    path: string,
+    headers?: Record<string, string>,
+  ): Promise<{
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    bytes: Buffer;
+  }>;
   post(
     path: string,
     form: Record<string, string>,
@@ -48,7 +60,12 @@ export interface ConsoleServer {
 
 /** A console over one KB named `kb`, with `files` (default CONSOLE_FILES); auth on unless `authOff`. */
 export async function consoleServer(
-  opts: { authOff?: boolean; files?: Record<string, string>; name?: string } = {},
+  opts: {
+    authOff?: boolean;
+    files?: Record<string, string>;
+    name?: string;
+    sessions?: { idleMs?: number; absoluteMs?: number };
+  } = {},
 ): Promise<ConsoleServer> {
   const tmp = tempDir("carto-console-");
   const root = join(tmp.dir, "kb");
@@ -80,13 +97,28 @@ export async function consoleServer(
       principal: principal("narrow", [{ kb, access: "r", maps: ["public"] }]),
     },
   ]);
-  const server = await serveMounts([mount], opts.authOff ? {} : { auth: { tokens } });
+  const server = await serveMounts([mount], {
+    ...(opts.authOff ? {} : { auth: { tokens } }),
+    ...(opts.sessions ? { consoleSessions: opts.sessions } : {}),
+  });
   const port = server.port;
   return {
     url: server.url,
     port,
     mount,
+    app: server.app,
     get: (path, headers = {}) => raw(port, { method: "GET", path, headers }),
+    getBytes: async (path, headers = {}) => {
+      const r = await fetch(`http://127.0.0.1:${port}${path}`, {
+        headers,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const h: Record<string, string> = {};
+      r.headers.forEach((v, k) => {
+        h[k] = v;
+      });
+      return { status: r.status, headers: h, bytes: Buffer.from(await r.arrayBuffer()) };
+    },
     post: (path, form, headers = {}) =>
       raw(port, {
         method: "POST",

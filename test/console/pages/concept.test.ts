@@ -51,7 +51,7 @@ describe("concept page", () => {
     expect(asNarrow.body).toContain("<h2>Backlinks</h2>");
     expect(asNarrow.body).toContain("Second page");
     expect(asNarrow.body).not.toContain("Covert zeppelin");
-    expect(asNarrow.body).not.toContain("secret/plans\"");
+    expect(asNarrow.body).not.toContain('secret/plans"');
   });
 
   it("a hidden concept answers exactly what a missing one does", async () => {
