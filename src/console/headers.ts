@@ -1,6 +1,6 @@
 /**
  * The security headers of every console reply (docs/console.md "Security"): a strict CSP (no
- * inline script or style, nothing remote, no framing, no <base>), nosniff, no referrer, and no
+ * inline script or style, nothing remote, no framing, no <base>), nosniff, no referrer to other sites, and no
  * caching of pages (they show what one principal may see).
  */
 
@@ -11,7 +11,9 @@ export function securityHeaders(cache: "no-store" | { maxAge: number }): Record<
   return {
     "Content-Security-Policy": CONSOLE_CSP,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on a form POST,
+    // which the Origin checks refuse; same-origin still sends no referrer to any other site.
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",

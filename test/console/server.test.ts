@@ -26,7 +26,7 @@ afterAll(async () => {
 function expectSecurityHeaders(h: Record<string, string | string[] | undefined>) {
   expect(h["content-security-policy"]).toBe(CONSOLE_CSP);
   expect(h["x-content-type-options"]).toBe("nosniff");
-  expect(h["referrer-policy"]).toBe("no-referrer");
+  expect(h["referrer-policy"]).toBe("same-origin");
 }
 
 describe("console over HTTP, auth on", () => {
