@@ -25,8 +25,8 @@ export function diffLineKind(line: string): DiffLineKind {
 export function diffBlock(patch: string): Safe {
   if (patch === "") return html`<p class="empty">No change to show.</p>`;
   const lines = patch.endsWith("\n") ? patch.slice(0, -1).split("\n") : patch.split("\n");
+  // One block span per line (gov.css): no newline between them, or every line would be doubled.
   return html`<pre class="diff"><code>${lines.map(
-    (l) => html`<span class="${`d-${diffLineKind(l)}`}">${l}</span>
-`,
+    (l) => html`<span class="${`d-${diffLineKind(l)}`}">${l === "" ? " " : l}</span>`,
   )}</code></pre>`;
 }
