@@ -6,7 +6,7 @@
  */
 import { pathToId } from "../../kb/core/ids.js";
 import { visibleSubject } from "../../kb/git/history.js";
-import type { RawCommit } from "./git-reads.js";
+import { MAX_COMMIT_FILES, type RawCommit } from "./git-reads.js";
 
 /** What may be seen of which ids: the whole KB, or exactly the ids in a resolved set. */
 export interface ViewScope {
@@ -38,10 +38,10 @@ export interface ViewedCommit {
 }
 
 /**
- * Files of one commit judged and shown at most (an import commit may add 100,000): the rest are
- * treated as hidden, for everyone alike (fail closed), and the page says the list is cut.
+ * Files of one commit judged and shown at most (git-reads.ts): the rest are treated as hidden,
+ * for everyone alike (fail closed), and the page says the list is cut.
  */
-export const MAX_COMMIT_FILES = 1_000;
+export { MAX_COMMIT_FILES };
 
 /** Shown instead of a subject that is not `<tool>: …` and touched something hidden. */
 export const WITHHELD_SUBJECT = "(subject withheld)";

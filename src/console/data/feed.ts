@@ -75,7 +75,8 @@ export async function readFeed(root: string, scope: ViewScope, q: FeedQuery): Pr
   const lo = since?.getTime() ?? -Infinity;
   const hi = until?.getTime() ?? Infinity;
   for (;;) {
-    const count = Math.min(BATCH, MAX_SCANNED - scanned);
+    // The first batch is one page: a page of visible commits never reads (and diffs) older ones.
+    const count = Math.min(scanned === 0 ? size : BATCH, MAX_SCANNED - scanned);
     const batch = await readLog(root, {
       skip: cursor,
       count,

@@ -71,20 +71,11 @@ export interface LogWindow {
 
 /**
  * One page of raw history (newest first); an empty list for a KB without commits. git's date
- * parser saturates far dates: callers re-check `since`/`until` on the commit times.
+ * parser saturates far dates: callers re-check `since`/`until` on the commit times. The commits
+ * come from one cheap `git log` (no diff); their files from `commitFiles` (cached).
  */
 export async function readLog(root: string, w: LogWindow): Promise<RawCommit[]> {
-  const args = [
-    "log",
-    FORMAT,
-    "--name-status",
-    "-M",
-    // A sync merge shows what it brought in: its diff against the first parent.
-    "--diff-merges=first-parent",
-    `--skip=${w.skip}`,
-    `-n`,
-    String(w.count),
-  ];
+  const args = ["log", FORMAT, `--skip=${w.skip}`, `-n`, String(w.count)];
   if (w.tool !== undefined) args.push("-E", `--grep=^${w.tool}: `);
   if (w.since) args.push(`--since=${w.since.toISOString()}`);
   if (w.until) args.push(`--until=${w.until.toISOString()}`);
@@ -95,7 +86,64 @@ export async function readLog(root: string, w: LogWindow): Promise<RawCommit[]> 
     if (/does not have any commits|unknown revision|bad revision/.test(r.stderr)) return [];
     throw failed("log", r.code, r.stderr);
   }
-  return parseCommits(r.stdout);
+  const heads = parseCommits(r.stdout);
+  const files = await commitFiles(
+    root,
+    heads.map((c) => c.sha),
+  );
+  return heads.map((c) => ({ ...c, files: files.get(c.sha) ?? [] }));
+}
+
+/** Files of one commit judged and shown at most (an import commit may add 100,000). */
+export const MAX_COMMIT_FILES = 1_000;
+
+/** Commit → its first MAX_COMMIT_FILES + 1 files (the extra one says "more"); commits never change. */
+const filesCache = new Map<string, RawCommit["files"]>();
+let cachedFiles = 0;
+/** File entries the cache holds at most (oldest commits dropped first). */
+const MAX_CACHED_FILES = 200_000;
+
+/**
+ * The files each of `shas` changed (a merge: against its first parent), each list cut after
+ * MAX_COMMIT_FILES + 1 entries. One `git show` for the commits not cached yet: a 100,000-file
+ * import costs its diff once per process, not once per page.
+ */
+export async function commitFiles(
+  root: string,
+  shas: readonly string[],
+): Promise<Map<string, RawCommit["files"]>> {
+  const out = new Map<string, RawCommit["files"]>();
+  const missing: string[] = [];
+  for (const sha of shas) {
+    const hit = filesCache.get(`${root}\0${sha}`);
+    if (hit) out.set(sha, hit);
+    else missing.push(sha);
+  }
+  if (missing.length === 0) return out;
+  const r = await runGit(
+    root,
+    ["show", FORMAT, "--name-status", "-M", "--diff-merges=first-parent", ...missing],
+    undefined,
+    undefined,
+    GIT_READ_TIMEOUT_MS,
+  );
+  if (r.code !== 0) throw failed("show", r.code, r.stderr);
+  for (const c of parseCommits(r.stdout)) {
+    const files = c.files.slice(0, MAX_COMMIT_FILES + 1);
+    out.set(c.sha, files);
+    remember(`${root}\0${c.sha}`, files);
+  }
+  return out;
+}
+
+function remember(key: string, files: RawCommit["files"]): void {
+  filesCache.set(key, files);
+  cachedFiles += files.length + 1;
+  for (const [old, list] of filesCache) {
+    if (cachedFiles <= MAX_CACHED_FILES) break;
+    filesCache.delete(old);
+    cachedFiles -= list.length + 1;
+  }
 }
 
 /**
