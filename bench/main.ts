@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as audit from "./audit-section.js";
 import * as auth from "./auth.js";
+import * as consoleSection from "./console.js";
 import * as consoleActivity from "./console-activity.js";
 import { BenchContext } from "./context.js";
 import * as hardening from "./hardening.js";
@@ -66,6 +67,8 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["import-10k", importSection],
   // Metrics on vs off, HTTP concept_read (docs/benchmarks.md "Metrics overhead"): `npm run bench -- metrics`.
   ["metrics", metrics],
+  // Minutes (a 100,000-concept KB; BENCH_100K_KB reuses one): the console's pages, first byte.
+  ["console", consoleSection],
 ];
 
 async function main(): Promise<void> {

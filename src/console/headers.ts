@@ -1,6 +1,6 @@
 /**
  * The security headers of every console reply (docs/console.md "Security"): a strict CSP (no
- * inline script or style, nothing remote, no framing, no <base>), nosniff, no referrer to other sites, and no
+ * inline script or style, nothing remote, no framing, no <base>), nosniff, no referrer, and no
  * caching of pages (they show what one principal may see).
  */
 
@@ -11,8 +11,8 @@ export function securityHeaders(cache: "no-store" | { maxAge: number }): Record<
   return {
     "Content-Security-Policy": CONSOLE_CSP,
     "X-Content-Type-Options": "nosniff",
-    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on a form POST,
-    // which the Origin checks refuse; same-origin still sends no referrer to any other site.
+    // Not no-referrer: with it Chromium sends `Origin: null` on the console's own form POSTs, which
+    // the Origin checks must refuse (docs/decisions.md "Console: Referrer-Policy same-origin").
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",

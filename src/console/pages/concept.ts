@@ -6,10 +6,13 @@
 import { html, type Safe } from "../html.js";
 import { layout } from "../page.js";
 import { consoleUrl, withQuery } from "../paths.js";
-import { prepareMarkdown } from "../render/markdown.js";
+import { RenderCache } from "../render/cache.js";
 import type { ConsolePage } from "../router.js";
 import { type Neighbor, readConcept, readNeighbors } from "./concept-data.js";
-import { frontmatterTable } from "./frontmatter.js";
+import { frontmatterTable, NONE } from "./frontmatter.js";
+
+/** Large bodies rendered once per content and visible-link set (render/cache.ts). */
+const RENDERS = new RenderCache();
 
 export const conceptPage: ConsolePage = {
   pattern: "/console/:kb/c/*id",
@@ -18,9 +21,14 @@ export const conceptPage: ConsolePage = {
     const kb = req.params.kb as string;
     const id = req.params.id as string;
     const concept = await readConcept(kbs, req.viewer, kb, id);
-    const prepared = prepareMarkdown(concept.body, { kb, fromPath: concept.path });
-    const visible = kbs.visibleIds(req.viewer, kb, prepared.conceptTargets);
-    const body = prepared.render((target) => visible.has(target));
+    const rendered = RENDERS.render(
+      concept.body,
+      concept.hash,
+      { kb, fromPath: concept.path },
+      (ids) => kbs.visibleIds(req.viewer, kb, ids),
+    );
+    const body = rendered.html;
+    const visible = rendered.visible;
     const linksAsked = req.query.get("links") === "1";
     const neighbors = linksAsked ? await readNeighbors(kbs, req.viewer, kb, id) : null;
     const title = typeof concept.frontmatter.title === "string" ? concept.frontmatter.title : id;
@@ -36,7 +44,7 @@ ${frontmatterTable(concept.frontmatter)}
 <h2>Links to</h2>
 ${linkList(
   kb,
-  prepared.conceptTargets.filter((t) => visible.has(t)).map((t) => ({ id: t, title: null })),
+  rendered.targets.filter((t) => visible.has(t)).map((t) => ({ id: t, title: null })),
 )}
 ${neighbors === null ? html`<p><a href="${withQuery(consoleUrl.concept(kb, id), { links: "1" })}">Show backlinks and neighbours</a> <small>(reads the whole KB)</small></p>` : neighborSections(kb, neighbors)}
 </aside>
@@ -50,7 +58,7 @@ ${neighbors === null ? html`<p><a href="${withQuery(consoleUrl.concept(kb, id), 
 };
 
 function linkList(kb: string, items: readonly { id: string; title: string | null }[]): Safe {
-  if (items.length === 0) return html`<p class="hint">None.</p>`;
+  if (items.length === 0) return NONE;
   return html`<ul>${items.map((n) => html`<li><a href="${consoleUrl.concept(kb, n.id)}">${n.title ?? n.id}</a></li>`)}</ul>`;
 }
 

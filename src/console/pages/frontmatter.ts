@@ -1,9 +1,12 @@
 /** A concept's frontmatter as a two-column table; every value escaped (lists and maps as text). */
 import { html, type Safe } from "../html.js";
 
+/** The note shown for an empty list or table. */
+export const NONE: Safe = html`<p class="hint">None.</p>`;
+
 export function frontmatterTable(frontmatter: Record<string, unknown>): Safe {
   const entries = Object.entries(frontmatter);
-  if (entries.length === 0) return html`<p class="hint">None.</p>`;
+  if (entries.length === 0) return NONE;
   return html`<table class="frontmatter">
 <caption class="visually-hidden">Frontmatter fields</caption>
 <thead><tr><th scope="col">Field</th><th scope="col">Value</th></tr></thead>

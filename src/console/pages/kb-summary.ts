@@ -93,5 +93,5 @@ function syncText(s: SyncFigures | string): Safe | string {
 function lintText(l: LintFigures): Safe | string {
   if (l.state === "computing") return "computing…";
   if (l.state === "unavailable") return `not shown (${l.reason})`;
-  return html`<span class="sev-error">${l.errors} errors</span>, <span class="sev-warning">${l.warnings} warnings</span>`;
+  return html`<span class="${l.errors > 0 ? "sev-error" : "sev-none"}">${l.errors} errors</span>, <span class="${l.warnings > 0 ? "sev-warning" : "sev-none"}">${l.warnings} warnings</span>`;
 }

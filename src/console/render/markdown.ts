@@ -9,7 +9,7 @@
  * links, asset paths): a concept the viewer may see becomes a console link; one it may not see,
  * or that does not exist, becomes plain text (hidden ≡ missing). Images show only the KB's own
  * assets (served by the console); a remote image becomes a link, so reading a page never calls
- * out. Parsing happens once: `prepareMarkdown` parses and lists the concept ids linked, the page
+ * out. Headings move one level down (the page's `<h1>` is the title). Parsing happens once: `prepareMarkdown` parses and lists the concept ids linked, the page
  * asks which of them the viewer sees, then `render` turns the same tokens into HTML.
  */
 
@@ -182,6 +182,10 @@ const SANITIZE: sanitizeHtml.IOptions = {
 
 export function prepareMarkdown(text: string, place: MarkdownPlace): PreparedMarkdown {
   const tokens = md.parse(text, {});
+  // The page's own <h1> is the concept's title: the body's headings sit one level below it.
+  for (const t of tokens)
+    if (t.type === "heading_open" || t.type === "heading_close")
+      t.tag = `h${Math.min(6, Number(t.tag.slice(1)) + 1)}`;
   const targets: string[] = [];
   const seen = new Set<string>();
   const add = (id: string) => {

@@ -138,9 +138,9 @@ describe("links", () => {
     expect(hidden).toContain('<span class="missing-link">the plan</span>');
   });
 
-  it("raw HTML is text, markdown structure renders", () => {
+  it("raw HTML is text, markdown structure renders, headings one level below the page's h1", () => {
     expect(render("# T\n\n<b>x</b> *em*\n\n| a |\n|---|\n| 1 |")).toBe(
-      "<h1>T</h1>\n<p>&lt;b&gt;x&lt;/b&gt; <em>em</em></p>\n<table>\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>1</td>\n</tr>\n</tbody>\n</table>\n",
+      "<h2>T</h2>\n<p>&lt;b&gt;x&lt;/b&gt; <em>em</em></p>\n<table>\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>1</td>\n</tr>\n</tbody>\n</table>\n",
     );
   });
 });
