@@ -3,20 +3,26 @@
  * network response recorded — no hidden id, title or map name reaches the DOM or any response,
  * and a hidden commit's page is the same 404 as a missing one.
  */
-import type { Browser, Response } from "playwright-core";
+import type { Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  axeViolations,
+  type BrowserSession,
+  browserSkipReason,
+  launchBrowser,
+} from "../../support/browser.js";
 import { git } from "../../support/kb.js";
-import { axeViolations, browserSkipReason, launch, signInPage } from "./gov-browser.js";
-import { GOV_NARROW_TOKEN, type GovServer, govServer, HIDDEN } from "./gov-server.js";
+import { GOV_NARROW_TOKEN, type GovServer, govServer, HIDDEN } from "../pages/gov-server.js";
+import { signInPage } from "./gov-sign-in.js";
 
 const skip = browserSkipReason();
 
 let s: GovServer;
-let browser: Browser;
+let browser: BrowserSession;
 beforeAll(async () => {
   if (skip) return;
   s = await govServer();
-  browser = await launch();
+  browser = await launchBrowser({ bypassCSP: true });
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
@@ -28,7 +34,7 @@ const shaOf = (subject: string) =>
 
 describe.skipIf(skip !== null)("a narrow principal in a browser", () => {
   it("sees nothing hidden in any page or response", async () => {
-    const page = await browser.newPage();
+    const page = await browser.page();
     const bodies: Promise<string>[] = [];
     page.on("response", (r: Response) => {
       bodies.push(r.text().catch(() => ""));

@@ -6,8 +6,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  axeViolations,
+  type BrowserSession,
+  browserSkipReason,
+  launchBrowser,
+} from "../../support/browser.js";
 import {
   bareRemote,
   conflictBetweenTwo,
@@ -15,22 +20,16 @@ import {
   instance,
   type Remote,
 } from "../../support/sync-remote.js";
-import {
-  axeViolations,
-  browserSkipReason,
-  launch,
-  screenshots,
-  signInPage,
-} from "./gov-browser.js";
-import { GOV_ADMIN_TOKEN, type GovServer, govServer } from "./gov-server.js";
+import { GOV_ADMIN_TOKEN, type GovServer, govServer } from "../pages/gov-server.js";
+import { screenshots } from "./gov-shots.js";
+import { signInPage } from "./gov-sign-in.js";
 
 const skip = browserSkipReason();
-const SHOTS = join(import.meta.dirname, "..", "..", "..", "test-screenshots", "console-gov");
 
 let remote: Remote;
 let a: Instance;
 let s: GovServer;
-let browser: Browser;
+let browser: BrowserSession;
 beforeAll(async () => {
   if (skip) return;
   remote = await bareRemote();
@@ -40,7 +39,7 @@ beforeAll(async () => {
   );
   a = first;
   s = await govServer({ mount: b.mount });
-  browser = await launch();
+  browser = await launchBrowser({ bypassCSP: true });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -51,7 +50,7 @@ afterAll(async () => {
 
 describe.skipIf(skip !== null)("conflict resolution in a browser", () => {
   it("refuses a form without its CSRF token, then resolves with the remote side", async () => {
-    const page = await browser.newPage();
+    const page = await browser.page();
     await signInPage(page, s.url, GOV_ADMIN_TOKEN);
     await page.goto(`${s.url}/console/kb/conflicts`);
     const sides = await page.locator(".side pre").allTextContents();
@@ -68,7 +67,7 @@ describe.skipIf(skip !== null)("conflict resolution in a browser", () => {
     const narrow = await columns();
     expect(narrow[1]).toBe(narrow[0]);
     expect(await axeViolations(page)).toEqual([]);
-    await screenshots(page, SHOTS, "conflicts");
+    await screenshots(page, "gov-conflicts");
 
     // A forged form: the same fields, no CSRF token.
     await page.locator('form.resolve input[name="_csrf"]').evaluate((el) => el.remove());
@@ -96,7 +95,7 @@ describe.skipIf(skip !== null)("conflict resolution in a browser", () => {
     expect(await readFile(join(s.mount.settings.root, "data/shared/doc.md"), "utf8")).toContain(
       "remote side A",
     );
-    await screenshots(page, SHOTS, "conflicts-resolved");
+    await screenshots(page, "gov-conflicts-resolved");
     await page.close();
   });
 });

@@ -1,29 +1,28 @@
 /**
  * In a real browser (headless Chromium): an admin opens the activity page, follows a commit to
  * its diff, and sees the added lines as text (an HTML tag in the content stays text); both pages
- * pass axe-core's WCAG A/AA checks and are captured at 1280 and 390 px.
+ * have no serious or critical axe-core violation and are captured at 1280 and 390 px.
  */
-import { join } from "node:path";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
+  type BrowserSession,
   browserSkipReason,
-  launch,
-  screenshots,
-  signInPage,
-} from "./gov-browser.js";
-import { GOV_ADMIN_TOKEN, type GovServer, govServer } from "./gov-server.js";
+  launchBrowser,
+} from "../../support/browser.js";
+import { GOV_ADMIN_TOKEN, type GovServer, govServer } from "../pages/gov-server.js";
+import { screenshots } from "./gov-shots.js";
+import { signInPage } from "./gov-sign-in.js";
 
 const skip = browserSkipReason();
-const SHOTS = join(import.meta.dirname, "..", "..", "..", "test-screenshots", "console-gov");
 
 let s: GovServer;
-let browser: Browser;
+let browser: BrowserSession;
 beforeAll(async () => {
   if (skip) return;
   s = await govServer();
-  browser = await launch();
+  // bypassCSP only so axe-core can be injected (test/support/browser.ts).
+  browser = await launchBrowser({ bypassCSP: true });
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
@@ -32,12 +31,12 @@ afterAll(async () => {
 
 describe.skipIf(skip !== null)("activity → commit diff in a browser", () => {
   it("opens a diff from the feed", async () => {
-    const page = await browser.newPage();
+    const page = await browser.page();
     await signInPage(page, s.url, GOV_ADMIN_TOKEN);
     await page.goto(`${s.url}/console/main/activity`);
     expect(await page.title()).toContain("Activity");
     expect(await axeViolations(page)).toEqual([]);
-    await screenshots(page, SHOTS, "activity");
+    await screenshots(page, "gov-activity");
     await Promise.all([
       page.waitForURL(/\/console\/main\/commit\/[0-9a-f]{40}$/),
       page.getByRole("link", { name: "concept_write: alpha/public" }).click(),
@@ -51,7 +50,7 @@ describe.skipIf(skip !== null)("activity → commit diff in a browser", () => {
       .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(color).toBe("rgb(218, 251, 225)");
     expect(await axeViolations(page)).toEqual([]);
-    await screenshots(page, SHOTS, "commit");
+    await screenshots(page, "gov-commit");
     await page.close();
   });
 });
