@@ -54,7 +54,10 @@ export async function run(ctx: BenchContext): Promise<Section> {
       digest: tokenDigest(NARROW),
       principal: {
         id: "narrow",
-        policy: { admin: false, rules: [{ kb: "big", access: "r", maps: [map], journals: [], types: [] }] },
+        policy: {
+          admin: false,
+          rules: [{ kb: "big", access: "r", maps: [map], journals: [], types: [] }],
+        },
       },
     },
   ]);
@@ -70,7 +73,10 @@ export async function run(ctx: BenchContext): Promise<Section> {
         { id: `${map}/console-bench-${i}`, frontmatter: { type: "note" }, body: `bench ${i}\n` },
         { principal: LOCAL_ADMIN, transport: "in-memory", requestId: "" },
       );
-    const cookies = { admin: await signIn(server.port, ADMIN), narrow: await signIn(server.port, NARROW) };
+    const cookies = {
+      admin: await signIn(server.port, ADMIN),
+      narrow: await signIn(server.port, NARROW),
+    };
     const pages: Array<[string, string]> = [
       ["first page", "/console/big/activity"],
       ["page with the 100k-file commit", "/console/big/activity?at=50"],
@@ -115,12 +121,17 @@ function ttfb(port: number, path: string, cookie: string): Promise<number> {
 
 /** Signs in through the console's form; the Cookie header value. */
 async function signIn(port: number, token: string): Promise<string> {
-  const page = await fetch(`http://127.0.0.1:${port}/console/signin`, { signal: AbortSignal.timeout(10_000) });
+  const page = await fetch(`http://127.0.0.1:${port}/console/signin`, {
+    signal: AbortSignal.timeout(10_000),
+  });
   const csrf = /name="_csrf" value="([^"]*)"/.exec(await page.text())?.[1] ?? "";
   const r = await fetch(`http://127.0.0.1:${port}/console/signin`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://127.0.0.1:${port}` },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: `http://127.0.0.1:${port}`,
+    },
     body: new URLSearchParams({ _csrf: csrf, token, next: "/" }).toString(),
     signal: AbortSignal.timeout(10_000),
   });

@@ -9,7 +9,12 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import {
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from "playwright-core";
 import { tempDir } from "./temp-dir.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -99,12 +104,14 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     // biome-ignore lint/suspicious/noExplicitAny: axe is a global the script tag defined
     const axe = (window as any).axe;
     const r = await axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: { id: string; impact: string | null; help: string; nodes: unknown[] }) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.length,
-    }));
+    return r.violations.map(
+      (v: { id: string; impact: string | null; help: string; nodes: unknown[] }) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.length,
+      }),
+    );
   })) as AxeViolation[];
   return result.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
