@@ -34,7 +34,7 @@ export interface KbAccess {
 export interface ConsoleKbsOptions {
   /** Clock of the lint cache (tests). */
   now?: () => number;
-  /** How long lint figures are reused (lint-cache.ts). Default 60 s. */
+  /** How long lint figures are reused (lint-cache.ts). Default 5 minutes. */
   lintTtlMs?: number;
 }
 

@@ -14,7 +14,7 @@ export type LintRun = (
   kb: string,
 ) => Promise<ToolOutcome<{ errors: number; warnings: number }>>;
 
-export const LINT_TTL_MS = 60_000;
+export const LINT_TTL_MS = 300_000;
 const MAX_ENTRIES = 256;
 
 export type LintFigures =

@@ -7,6 +7,7 @@
  *   hidden and missing). Every reply carries the security headers (headers.ts).
  */
 import type { BearerPaths } from "../auth/oauth/bearer-principal.js";
+import { FORM_URLENCODED } from "../common/media-types.js";
 import type { Cartographer } from "../mcp/app.js";
 import { CsrfTokens, checkCsrf, csrfMatches, sameOrigin } from "./csrf.js";
 import { securityHeaders } from "./headers.js";
@@ -15,7 +16,7 @@ import { ConsoleKbs, type ConsoleKbsOptions } from "./kbs.js";
 import { ConsoleError } from "./outcome.js";
 import { errorBody, layout } from "./page.js";
 import { PAGES } from "./pages/index.js";
-import { findPage, segmentsOf } from "./router.js";
+import { type ConsolePage, findPage, segmentsOf } from "./router.js";
 import {
   cookieOf,
   SESSION_COOKIE,
@@ -36,6 +37,8 @@ export interface ConsoleOptions extends ConsoleKbsOptions {
   /** How bearers authenticate; null = auth off (every loopback request is the local admin). */
   auth: BearerPaths | null;
   sessions?: SessionOptions;
+  /** The page table (default PAGES; tests pass their own). */
+  pages?: readonly ConsolePage[];
 }
 
 export interface ConsoleServer {
@@ -54,6 +57,7 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
   const sessions = new SessionStore({ ...opts.sessions, ...(opts.now ? { now: opts.now } : {}) });
   const csrf = new CsrfTokens();
   const auth = opts.auth;
+  const pages = opts.pages ?? PAGES;
   const anonymous = () => viewerOf(ANONYMOUS, null, false, kbs, csrf);
 
   async function handle(input: ConsoleInput): Promise<ConsoleOutput | null> {
@@ -82,7 +86,7 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
       return output({ redirect: `/console/signin?next=${encodeURIComponent(next)}` });
     }
     const viewer = viewerOf(who.principal, who.session, auth !== null, kbs, csrf);
-    const found = findPage(PAGES, segments);
+    const found = findPage(pages, segments);
     if (found === null) return output(notFound(viewer));
     const { page, params } = found;
     const served = page.methods.includes(method === "HEAD" ? "GET" : method);
@@ -179,9 +183,9 @@ type FormRead = { form: URLSearchParams } | { refusal: ConsoleReply | null };
 /** The urlencoded body of a POST, capped; a refusal (null: the client went away). */
 async function readForm(input: ConsoleInput): Promise<FormRead> {
   const type = (input.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded")
+  if (type !== FORM_URLENCODED)
     return {
-      refusal: { status: 415, text: "a console form is sent as application/x-www-form-urlencoded" },
+      refusal: { status: 415, text: `a console form is sent as ${FORM_URLENCODED}` },
     };
   const body = await input.readBody(MAX_FORM_BYTES);
   if (!body.ok)
