@@ -10,7 +10,7 @@ import { visibilityFor } from "../auth/decide.js";
 import type { Principal } from "../auth/types.js";
 import type { Placement, Visibility } from "../kb/core/types.js";
 import { isVisible } from "../kb/core/visibility.js";
-import type { Cartographer } from "../mcp/app.js";
+import type { AuditFiles, Cartographer } from "../mcp/app.js";
 import type { CallContext } from "../mcp/context.js";
 import type { KbRuntime } from "../runtime/kb-runtime.js";
 import { LintCache, type LintFigures } from "./lint-cache.js";
@@ -60,6 +60,11 @@ export class ConsoleKbs {
   /** Resolves when the lint passes under way have finished (tests, benchmarks). */
   lintSettled(): Promise<void> {
     return this.#lint.settled();
+  }
+
+  /** The server's audit log files (the audit page reads them); null when it keeps none. */
+  auditFiles(): AuditFiles | null {
+    return this.app.auditFiles;
   }
 
   /** Names of the served KBs the viewer may read, in mount order. */

@@ -45,6 +45,7 @@ export function layout(args: LayoutArgs): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Cartographer</title>
 <link rel="stylesheet" href="${consoleUrl.static("console.css")}">
+<link rel="stylesheet" href="${consoleUrl.static("gov.css")}">
 <script src="${consoleUrl.static("console.js")}" defer></script>
 </head>
 <body>

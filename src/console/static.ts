@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 const FILES: Readonly<Record<string, string>> = {
   "console.css": "text/css; charset=utf-8",
   "console.js": "text/javascript; charset=utf-8",
+  "gov.css": "text/css; charset=utf-8",
 };
 
 const loaded = new Map<string, Buffer>();

@@ -5,9 +5,14 @@
  * this table: they need no signed-in viewer.
  */
 import type { ConsolePage } from "../router.js";
+import { activityPage } from "./activity.js";
 import { assetPage } from "./asset.js";
+import { auditPage } from "./audit.js";
 import { browsePage } from "./browse.js";
+import { commitPage } from "./commit.js";
 import { conceptPage } from "./concept.js";
+import { conflictResolvePage, conflictsPage } from "./conflicts.js";
+import { historyPage } from "./history.js";
 import { homePage } from "./home.js";
 import { kbPage } from "./kb.js";
 import { searchPage } from "./search.js";
@@ -18,5 +23,11 @@ export const PAGES: readonly ConsolePage[] = [
   browsePage,
   searchPage,
   assetPage,
+  activityPage,
+  historyPage,
+  commitPage,
+  auditPage,
+  conflictsPage,
+  conflictResolvePage,
   conceptPage,
 ];

@@ -19,22 +19,42 @@ export interface GitResult {
   code: number;
 }
 
+/** A local git command killed after `timeoutMs` answers this exit code (as timeout(1) does). */
+export const GIT_TIMED_OUT = 124;
+
 /**
  * Runs git in `cwd`; never throws for a non-zero exit (callers decide). `env`, when given, is
  * the child's whole environment (remote sync passes the server's env plus its SSH/askpass keys).
+ * `timeoutMs`, when given, kills a local read that runs longer (the console's bounded history
+ * reads): it answers code GIT_TIMED_OUT.
  */
 export function runGit(
   cwd: string,
   args: string[],
   input?: string,
   env?: Readonly<Record<string, string | undefined>>,
+  timeoutMs?: number,
 ): Promise<GitResult> {
   return new Promise((resolvePromise, reject) => {
     const child = execFile(
       "git",
       ["-c", "core.quotePath=false", ...args],
-      { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8", ...(env ? { env } : {}) },
+      {
+        cwd,
+        maxBuffer: 256 * 1024 * 1024,
+        encoding: "utf8",
+        ...(env ? { env } : {}),
+        ...(timeoutMs ? { timeout: timeoutMs, killSignal: "SIGKILL" as const } : {}),
+      },
       (error, stdout, stderr) => {
+        if (error?.killed && timeoutMs) {
+          resolvePromise({
+            stdout: "",
+            stderr: `git timed out after ${timeoutMs} ms`,
+            code: GIT_TIMED_OUT,
+          });
+          return;
+        }
         if (error && typeof (error as NodeJS.ErrnoException).code === "string") {
           reject(new KbError("git_failed", `cannot run git: ${error.message}`));
           return;
