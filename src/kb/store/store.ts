@@ -51,6 +51,7 @@ import * as assets from "./assets.js";
 import { readConceptFile } from "./concept-file.js";
 import { streamConceptDocs } from "./concept-stream.js";
 import { readTextOrNull } from "./fsutil.js";
+import { HashMemo } from "./hash-memo.js";
 import { MAX_CONCEPT_BYTES, readIndexDocs } from "./index-read.js";
 import { ensureLocalState } from "./local-state.js";
 import { MapsCache } from "./maps-cache.js";
@@ -67,6 +68,8 @@ class Store implements KbStore {
   readonly root: string;
   private readonly lock = new AsyncLock();
   private readonly mapsCache: MapsCache;
+  /** Hashes of concepts re-read unchanged (hash-memo.ts). */
+  readonly hashes = new HashMemo();
   private ownIdentity: Promise<GitIdentity | null> | null = null;
   private readonly ctx: PlanContext;
   /** What the files applied since the last commit looked like before (commit-undo.ts). */
@@ -114,7 +117,9 @@ class Store implements KbStore {
   }
 
   async readConceptFile(id: string, wholeUpTo?: number): Promise<ConceptRead | null> {
-    return readConceptFile(this.root, id, await this.maps(), this.logger, wholeUpTo);
+    // Only the map the id names matters to its resolution and placement (maps-cache.ts).
+    const maps = await this.mapsCache.forId(id);
+    return readConceptFile(this.root, id, maps, this.logger, wholeUpTo, this.hashes);
   }
 
   readText(path: string): Promise<string | null> {
