@@ -34,15 +34,9 @@ import type {
   MapDescriptor,
 } from "../core/types.js";
 import { UncommittedWrites } from "../git/commit-undo.js";
-import {
-  commitPaths,
-  configuredIdentity,
-  FALLBACK_IDENTITY,
-  git,
-  headSha,
-  runGit,
-} from "../git/git.js";
+import { configuredIdentity, FALLBACK_IDENTITY, git, headSha, runGit } from "../git/git.js";
 import { changesSince } from "../git/history.js";
+import { PathCommitter } from "../git/path-commit.js";
 import { AsyncLock } from "../locks/async-lock.js";
 import { applyChanges } from "./apply.js";
 import { artifactTreeStamp } from "./artifact-stamp.js";
@@ -68,6 +62,8 @@ class Store implements KbStore {
   readonly root: string;
   private readonly lock = new AsyncLock();
   private readonly mapsCache: MapsCache;
+  /** The one commit per write (path-commit.ts). */
+  readonly committer: PathCommitter;
   /** Hashes of concepts re-read unchanged (hash-memo.ts). */
   readonly hashes = new HashMemo();
   private ownIdentity: Promise<GitIdentity | null> | null = null;
@@ -82,6 +78,7 @@ class Store implements KbStore {
     this.root = settings.root;
     this.mapsCache = new MapsCache(this.root, logger);
     this.uncommitted = new UncommittedWrites(this.root);
+    this.committer = new PathCommitter(this.root);
     this.ctx = { root: this.root, settings, logger, maps: () => this.maps() };
   }
 
@@ -264,7 +261,7 @@ class Store implements KbStore {
   async commit(paths: string[], message: string, author?: GitIdentity): Promise<string | null> {
     if (!this.settings.autocommit) return null;
     try {
-      const sha = await commitPaths(this.root, paths, message, await this.identity(author));
+      const sha = await this.committer.commit(paths, message, await this.identity(author));
       this.uncommitted.forget();
       return sha;
     } catch (e) {

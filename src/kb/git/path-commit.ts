@@ -1,0 +1,168 @@
+/**
+ * The store's one commit per write, without `git commit <paths>` (docs/decisions.md "A write
+ * commits through plumbing on a private index"). A partial commit makes git build a temporary
+ * index from HEAD's whole tree and write two index files: at 10,000 concepts that was most of a
+ * write. Instead the server keeps its own index file in the git dir, equal to the tree of the
+ * commit it last made, and per write:
+ *
+ *   git add -A <paths>                          the repository's index, exactly as before
+ *   GIT_INDEX_FILE=own git update-index <paths> the private index: only those paths
+ *   GIT_INDEX_FILE=own git write-tree           unchanged subtrees come from its cache-tree
+ *   git commit-tree <tree> -p <HEAD we know>    explicit author and committer, as before
+ *   git update-ref HEAD <new> <HEAD we know>    compare-and-swap: fails if HEAD moved
+ *
+ * Whatever else is staged in the repository's index never reaches the commit (the private
+ * index has HEAD's tree plus these paths only). Anything unusual — HEAD moved since our last
+ * commit (a pull, a person's commit: the private index is rebuilt from it first), an update-ref
+ * that lost the race, a failing plumbing step, a commit hook to run, a message git would
+ * clean up — goes through the partial commit exactly as before, so the result is always the
+ * commit `git commit <paths>` would make. Objects a lost race leaves behind are unreferenced
+ * and go with the next gc; `git gc --auto` runs every GC_EVERY commits, as git commit runs it
+ * after each.
+ */
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
+import type { GitIdentity } from "../core/types.js";
+import {
+  git,
+  headSha,
+  identityArgs,
+  partialCommit,
+  readHeadSha,
+  runGit,
+  stageablePaths,
+  stagePaths,
+} from "./git.js";
+
+/** The private index, in the git dir (never tracked, never read by a person's git). */
+export const OWN_INDEX = "cartographer-index";
+/** Hooks `git commit --no-verify` still runs (core.hooksPath honoured through --git-path). */
+const HOOKS = ["prepare-commit-msg", "post-commit"];
+/** Commits between two `git gc --auto` runs (git commit runs it after every commit). */
+const GC_EVERY = 25;
+
+interface Known {
+  /** The commit whose tree the private index holds. */
+  head: string;
+  tree: string;
+}
+
+interface Setup {
+  indexFile: string;
+  /** The hooks git commit runs even with --no-verify: either present, git commit it is. */
+  hooks: string[];
+}
+
+/** How the last commits were made, for tests and the benchmark. */
+export interface CommitCounts {
+  plumbing: number;
+  partial: number;
+}
+
+export class PathCommitter {
+  #known: Known | null = null;
+  #setup: Promise<Setup> | null = null;
+  #sinceGc = 0;
+  readonly counts: CommitCounts = { plumbing: 0, partial: 0 };
+
+  constructor(private readonly cwd: string) {}
+
+  /**
+   * Stages exactly `paths` (additions, modifications, deletions) and commits them alone, even
+   * when other changes are staged. Returns the sha, or null when none of the paths changed.
+   */
+  async commit(paths: string[], message: string, identity: GitIdentity): Promise<string | null> {
+    const wanted = await stageablePaths(this.cwd, [...new Set(paths)]);
+    if (wanted.length === 0) return null;
+    await stagePaths(this.cwd, wanted);
+    const made = await this.#plumbing(wanted, message, identity).catch(() => undefined);
+    if (made !== undefined) return made;
+    this.#known = null;
+    this.counts.partial++;
+    return partialCommit(this.cwd, wanted, message, identity);
+  }
+
+  /** The commit made through the private index; undefined: take the partial commit instead. */
+  async #plumbing(
+    paths: readonly string[],
+    message: string,
+    identity: GitIdentity,
+  ): Promise<string | null | undefined> {
+    if (!isCleanMessage(message)) return undefined;
+    this.#setup ??= this.#locate();
+    const setup = await this.#setup;
+    if (setup.hooks.some((hook) => existsSync(hook))) return undefined; // git commit runs it
+    const head = (await readHeadSha(this.cwd)) ?? (await headSha(this.cwd));
+    if (head === null) return undefined; // no commit yet
+    const env = { ...process.env, GIT_INDEX_FILE: setup.indexFile };
+    let known = this.#known;
+    if (known?.head !== head) {
+      this.#known = null;
+      // Only this process uses the file (the KB lock): a lock left by a killed run is stale.
+      await rm(`${setup.indexFile}.lock`, { force: true });
+      await git(this.cwd, ["read-tree", head], undefined, env);
+      const tree = (await git(this.cwd, ["rev-parse", `${head}^{tree}`])).trim();
+      known = { head, tree };
+    }
+    // From here the private index differs from `known` until the commit is recorded.
+    this.#known = null;
+    await git(
+      this.cwd,
+      ["update-index", "--add", "--remove", "-z", "--stdin"],
+      `${paths.join("\0")}\0`,
+      env,
+    );
+    const tree = (await git(this.cwd, ["write-tree"], undefined, env)).trim();
+    if (tree === known.tree) {
+      this.#known = known;
+      return null; // none of the paths differs from HEAD
+    }
+    const sha = (
+      await git(
+        this.cwd,
+        [...identityArgs(identity), "commit-tree", tree, "-p", known.head, "-m", message],
+        undefined,
+        // The author as `--author` pins it; the committer stays git's (user.* above, or the
+        // server's GIT_COMMITTER_* environment), as with git commit.
+        { ...process.env, GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email },
+      )
+    ).trim();
+    const subject = message.split("\n", 1)[0] as string;
+    await git(this.cwd, ["update-ref", "-m", `commit: ${subject}`, "HEAD", sha, known.head]);
+    this.#known = { head: sha, tree };
+    this.counts.plumbing++;
+    if (++this.#sinceGc >= GC_EVERY) {
+      this.#sinceGc = 0;
+      await runGit(this.cwd, ["gc", "--auto", "--quiet"]).catch(() => undefined);
+    }
+    return sha;
+  }
+
+  async #locate(): Promise<Setup> {
+    const out = await git(this.cwd, [
+      "rev-parse",
+      "--absolute-git-dir",
+      ...HOOKS.flatMap((hook) => ["--git-path", `hooks/${hook}`]),
+    ]);
+    const [dir, ...hooks] = out.trim().split("\n") as [string, ...string[]];
+    return {
+      indexFile: join(dir, OWN_INDEX),
+      hooks: hooks.map((hook) => (isAbsolute(hook) ? hook : join(this.cwd, hook))),
+    };
+  }
+}
+
+/**
+ * A message git commit keeps byte for byte (its default cleanup of a `-m` message strips
+ * trailing blanks, leading and trailing empty lines and runs of empty lines); any other one
+ * goes through git commit itself.
+ */
+function isCleanMessage(message: string): boolean {
+  if (message === "" || message.includes("\r")) return false;
+  const lines = message.split("\n");
+  if (lines[0] === "" || lines[lines.length - 1] === "") return false;
+  return lines.every(
+    (line, i) => !/[ \t\v\f]$/.test(line) && !(line === "" && lines[i - 1] === ""),
+  );
+}
