@@ -5,11 +5,13 @@
  * write. Instead the server keeps its own index file in the git dir, equal to the tree of the
  * commit it last made, and per write:
  *
- *   git add -A <paths>                          the repository's index, exactly as before
+ *   git add -A <paths>                          the repository's index, exactly as before,
+ *                                               in parallel with the next three
  *   GIT_INDEX_FILE=own git update-index <paths> the private index: only those paths
  *   GIT_INDEX_FILE=own git write-tree           unchanged subtrees come from its cache-tree
  *   git commit-tree <tree> -p <HEAD we know>    explicit author and committer, as before
- *   git update-ref HEAD <new> <HEAD we know>    compare-and-swap: fails if HEAD moved
+ *   git update-ref HEAD <new> <HEAD we know>    once the add succeeded; compare-and-swap:
+ *                                               fails if HEAD moved
  *
  * Whatever else is staged in the repository's index never reaches the commit (the private
  * index has HEAD's tree plus these paths only). Anything unusual — HEAD moved since our last
@@ -48,6 +50,13 @@ interface Known {
   tree: string;
 }
 
+interface Prepared {
+  known: Known;
+  tree: string;
+  /** The commit object; null when the tree is HEAD's (nothing to commit). */
+  sha: string | null;
+}
+
 interface Setup {
   indexFile: string;
   /** The hooks git commit runs even with --no-verify: either present, git commit it is. */
@@ -75,20 +84,31 @@ export class PathCommitter {
   async commit(paths: string[], message: string, identity: GitIdentity): Promise<string | null> {
     const wanted = await stageablePaths(this.cwd, [...new Set(paths)]);
     if (wanted.length === 0) return null;
-    await stagePaths(this.cwd, wanted);
-    const made = await this.#plumbing(wanted, message, identity).catch(() => undefined);
+    // The repository's index is staged while the private index builds the commit's objects, in
+    // parallel (separate index files); HEAD moves only once both succeeded, so a failed
+    // `git add` leaves no commit behind, as before.
+    const [staged, prepared] = await Promise.allSettled([
+      stagePaths(this.cwd, wanted),
+      this.#prepare(wanted, message, identity),
+    ]);
+    if (staged.status === "rejected") throw staged.reason;
+    const made =
+      prepared.status === "fulfilled" ? await this.#record(prepared.value, message) : undefined;
     if (made !== undefined) return made;
     this.#known = null;
     this.counts.partial++;
     return partialCommit(this.cwd, wanted, message, identity);
   }
 
-  /** The commit made through the private index; undefined: take the partial commit instead. */
-  async #plumbing(
+  /**
+   * The commit object of `paths` on the HEAD we know, built in the private index (null: none of
+   * the paths differs from HEAD); undefined: take the partial commit instead. Moves no ref.
+   */
+  async #prepare(
     paths: readonly string[],
     message: string,
     identity: GitIdentity,
-  ): Promise<string | null | undefined> {
+  ): Promise<Prepared | undefined> {
     if (!isCleanMessage(message)) return undefined;
     this.#setup ??= this.#locate();
     const setup = await this.#setup;
@@ -97,16 +117,15 @@ export class PathCommitter {
     if (head === null) return undefined; // no commit yet
     const env = { ...process.env, GIT_INDEX_FILE: setup.indexFile };
     let known = this.#known;
+    // From here the private index differs from what #known says until the commit is recorded.
+    this.#known = null;
     if (known?.head !== head) {
-      this.#known = null;
       // Only this process uses the file (the KB lock): a lock left by a killed run is stale.
       await rm(`${setup.indexFile}.lock`, { force: true });
       await git(this.cwd, ["read-tree", head], undefined, env);
       const tree = (await git(this.cwd, ["rev-parse", `${head}^{tree}`])).trim();
       known = { head, tree };
     }
-    // From here the private index differs from `known` until the commit is recorded.
-    this.#known = null;
     await git(
       this.cwd,
       ["update-index", "--add", "--remove", "-z", "--stdin"],
@@ -114,10 +133,7 @@ export class PathCommitter {
       env,
     );
     const tree = (await git(this.cwd, ["write-tree"], undefined, env)).trim();
-    if (tree === known.tree) {
-      this.#known = known;
-      return null; // none of the paths differs from HEAD
-    }
+    if (tree === known.tree) return { known, tree, sha: null };
     const sha = (
       await git(
         this.cwd,
@@ -128,8 +144,30 @@ export class PathCommitter {
         { ...process.env, GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email },
       )
     ).trim();
+    return { known, tree, sha };
+  }
+
+  /** Moves HEAD to the prepared commit if it is still where we built on; undefined if not. */
+  async #record(
+    prepared: Prepared | undefined,
+    message: string,
+  ): Promise<string | null | undefined> {
+    if (prepared === undefined) return undefined;
+    const { known, tree, sha } = prepared;
+    if (sha === null) {
+      this.#known = known; // the private index holds HEAD's tree again
+      return null;
+    }
     const subject = message.split("\n", 1)[0] as string;
-    await git(this.cwd, ["update-ref", "-m", `commit: ${subject}`, "HEAD", sha, known.head]);
+    const moved = await runGit(this.cwd, [
+      "update-ref",
+      "-m",
+      `commit: ${subject}`,
+      "HEAD",
+      sha,
+      known.head,
+    ]);
+    if (moved.code !== 0) return undefined; // HEAD moved meanwhile: git commit builds on it
     this.#known = { head: sha, tree };
     this.counts.plumbing++;
     if (++this.#sinceGc >= GC_EVERY) {

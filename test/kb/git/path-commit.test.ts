@@ -5,7 +5,7 @@
  * in, a HEAD moved by someone else is built on (never reverted), and the git processes a write
  * runs are counted through a logging `git` first on PATH.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KbStore } from "../../../src/kb/core/api.js";
@@ -87,6 +87,21 @@ describe("PathCommitter", () => {
     expect(gitIn(root, ["status", "--porcelain"])).toBe("");
   });
 
+  it("a git add that fails moves no ref: no commit, the next write commits only itself", async () => {
+    const { root, store } = await kb();
+    await write(store, "alpha", "Alpha.\n");
+    const head = show(root, "HEAD", "%H");
+    writeFileSync(join(root, ".git", "index.lock"), ""); // a person's git holds the index
+    await expect(write(store, "bravo", "Bravo.\n")).rejects.toThrow(/git add failed/);
+    expect(show(root, "HEAD", "%H")).toBe(head);
+    rmSync(join(root, ".git", "index.lock"));
+    await write(store, "charlie", "Charlie.\n");
+    expect(show(root, "HEAD", "%P")).toBe(head);
+    expect(gitIn(root, ["show", "--name-only", "--format=", "HEAD"]).trim()).toBe(
+      "data/charlie.md",
+    );
+  });
+
   it("a post-commit hook sends the write through git commit, which runs it", async () => {
     const { root, store } = await kb();
     const hook = join(root, ".git", "hooks", "post-commit");
@@ -113,7 +128,7 @@ describe("PathCommitter", () => {
       chmodSync(join(bin, "git"), 0o755);
     });
 
-    it("add, update-index, write-tree, commit-tree, update-ref: no git commit", async () => {
+    it("add beside update-index, write-tree, commit-tree; then update-ref: no git commit", async () => {
       const { store } = await kb();
       await write(store, "alpha", "Alpha.\n"); // the first write also reads HEAD's tree in
       const path = process.env.PATH;
@@ -124,13 +139,16 @@ describe("PathCommitter", () => {
       } finally {
         process.env.PATH = path;
       }
-      expect(readFileSync(log, "utf8").trim().split("\n")).toEqual([
+      const ran = readFileSync(log, "utf8").trim().split("\n");
+      // git add runs beside the private index's three; HEAD moves last, once both succeeded.
+      expect([...ran].sort()).toEqual([
         "add",
-        "update-index",
-        "write-tree",
         "commit-tree",
+        "update-index",
         "update-ref",
+        "write-tree",
       ]);
+      expect(ran.at(-1)).toBe("update-ref");
     });
   });
 });
