@@ -74,16 +74,24 @@ describe("PathCommitter", () => {
   it("builds on a HEAD someone else moved, keeping their commit", async () => {
     const { root, store } = await kb();
     await write(store, "alpha", "Alpha.\n");
+    await write(store, "old", "Old.\n");
+    // Their commit adds, changes and deletes: the private index catches up by that diff.
     writeFileSync(join(root, "data", "theirs.md"), "---\ntype: note\n---\ntheirs\n");
-    gitIn(root, ["add", "data/theirs.md"]);
+    writeFileSync(join(root, "data", "alpha.md"), "---\ntype: note\n---\nchanged by them\n");
+    gitIn(root, ["rm", "-q", "data/old.md"]);
+    gitIn(root, ["add", "data/theirs.md", "data/alpha.md"]);
     gitIn(root, ["commit", "-q", "-m", "theirs"]);
     const theirs = show(root, "HEAD", "%H");
     await write(store, "bravo", "Bravo.\n");
     expect(show(root, "HEAD", "%P")).toBe(theirs);
+    expect(committer(store).counts.partial).toBe(0);
+    // Our commit differs from theirs by bravo alone: nothing of theirs reverted.
+    expect(gitIn(root, ["diff", "--name-status", theirs, "HEAD"]).trim()).toBe("A\tdata/bravo.md");
     const files = gitIn(root, ["ls-tree", "-r", "--name-only", "HEAD", "data"]).split("\n");
     expect(files).toEqual(
       expect.arrayContaining(["data/alpha.md", "data/bravo.md", "data/theirs.md"]),
     );
+    expect(files).not.toContain("data/old.md");
     expect(gitIn(root, ["status", "--porcelain"])).toBe("");
   });
 
