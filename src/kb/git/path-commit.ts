@@ -24,8 +24,9 @@
  * after each.
  */
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
+import { inflateSync } from "node:zlib";
 import type { GitIdentity } from "../core/types.js";
 import {
   git,
@@ -61,6 +62,7 @@ interface Prepared {
 }
 
 interface Setup {
+  gitDir: string;
   indexFile: string;
   /** The hooks git commit runs even with --no-verify: either present, git commit it is. */
   hooks: string[];
@@ -183,7 +185,24 @@ export class PathCommitter {
     // Only this process uses the file (the KB lock): a lock left by a killed run is stale.
     await rm(`${setup.indexFile}.lock`, { force: true });
     await git(this.cwd, ["read-tree", head], undefined, env);
-    return { head, tree: (await git(this.cwd, ["rev-parse", `${head}^{tree}`])).trim() };
+    return { head, tree: await this.#treeOf(head) };
+  }
+
+  /** The tree of commit `sha`: read from its loose object when it is one, else asked of git. */
+  async #treeOf(sha: string): Promise<string> {
+    const setup = await (this.#setup as Promise<Setup>);
+    try {
+      const object = inflateSync(
+        await readFile(join(setup.gitDir, "objects", sha.slice(0, 2), sha.slice(2))),
+      );
+      const tree = /^commit \d+\0tree ([0-9a-f]{40})\n/.exec(
+        object.subarray(0, 80).toString("latin1"),
+      )?.[1];
+      if (tree) return tree;
+    } catch {
+      // packed, or not readable: git knows
+    }
+    return (await git(this.cwd, ["rev-parse", `${sha}^{tree}`])).trim();
   }
 
   /**
@@ -211,9 +230,13 @@ export class PathCommitter {
       entries.push(status === "D" ? `0 ${"0".repeat(40)}\t${path}` : `${mode} ${sha}\t${path}`);
     }
     if (entries.length > MAX_CATCH_UP) return null;
-    if (entries.length > 0)
-      await git(this.cwd, ["update-index", "-z", "--index-info"], `${entries.join("\0")}\0`, env);
-    return { head, tree: (await git(this.cwd, ["rev-parse", `${head}^{tree}`])).trim() };
+    const [tree] = await Promise.all([
+      this.#treeOf(head),
+      entries.length > 0
+        ? git(this.cwd, ["update-index", "-z", "--index-info"], `${entries.join("\0")}\0`, env)
+        : null,
+    ]);
+    return { head, tree };
   }
 
   async #locate(): Promise<Setup> {
@@ -224,6 +247,7 @@ export class PathCommitter {
     ]);
     const [dir, ...hooks] = out.trim().split("\n") as [string, ...string[]];
     return {
+      gitDir: dir,
       indexFile: join(dir, OWN_INDEX),
       hooks: hooks.map((hook) => (isAbsolute(hook) ? hook : join(this.cwd, hook))),
     };
