@@ -7,7 +7,10 @@
  * lazy: `serve --stdio` still loads no HTTP, client or audit code (test/e2e/startup.test.ts). The
  * rest of dist/ (tsc's output) is untouched: tests and library users import those files as before.
  *
- * better-sqlite3 stays external (a native addon found through node_modules at run time). Every
+ * better-sqlite3 stays external (a native addon found through node_modules at run time), and so
+ * do ink and react (docs/decisions.md "Dashboard"): ink's optional devtools import names a package
+ * that is not installed, yoga-layout's WASM loads with a top-level await of its own, and Ink and
+ * our components must share one React. Every
  * `import.meta.url` in our sources is rewritten to the URL its tsc-built file has, so paths
  * relative to a module (package.json, the package root) resolve as they do unbundled.
  */
@@ -48,7 +51,7 @@ await build({
   platform: "node",
   target: "node20",
   sourcemap: true,
-  external: ["better-sqlite3"],
+  external: ["better-sqlite3", "ink", "react"],
   // jsonc-parser's `main` is a UMD build whose factory requires ./impl/* at run time, which a
   // bundle cannot resolve ("Cannot find module './impl/format'"); its ESM build bundles.
   alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },

@@ -44,6 +44,7 @@ const COMMAND_MODULES: ReadonlyArray<
     ],
     async () => (await import("./commands/client.js")).registerClientCommands,
   ],
+  [["dashboard"], async () => (await import("./commands/dashboard.js")).registerDashboardCommand],
 ];
 
 export async function buildProgram(
@@ -75,7 +76,9 @@ export async function buildProgram(
 }
 
 /** Runs the CLI; returns the exit code. Errors become one stderr line and exit 2 (bad input) or 1. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(given: string[], io: CliIo): Promise<number> {
+  // No arguments: the dashboard (it prints status when not in a terminal).
+  const argv = given.length === 0 ? ["dashboard"] : given;
   let exitCode = 0;
   const program = await buildProgram(
     io,

@@ -10,6 +10,44 @@ export interface ServerHealth {
   kbs: string[];
   mountMode: "routed" | "per-kb";
   routedPath?: string;
+  /** Each KB as /health describes it, in the same order as `kbs`. */
+  kbStates: KbHealth[];
+}
+
+/** One KB of /health: served or not, its background index, a stopped sync, open conflicts. */
+export interface KbHealth {
+  name: string;
+  /** `ok`, `degraded` (conflicts or sync stopped), `unavailable`, or what the server said. */
+  status: string;
+  /** `queued`, `building`, `ready`, `failed`; absent when the server does not say. */
+  index?: { state: string; done?: number; total?: number };
+  /** Why sync stopped (`diverged`, `private_state`); absent while it runs or is off. */
+  sync?: string;
+  conflicts: number;
+}
+
+/** A /health kbs item as KbHealth; a bare string (an older server) is a name only. */
+function kbHealthOf(item: unknown, name: string): KbHealth {
+  const o = (item !== null && typeof item === "object" ? item : {}) as Record<string, unknown>;
+  const index = o.index as Record<string, unknown> | undefined;
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+  const done = num(index?.done);
+  const total = num(index?.total);
+  return {
+    name,
+    status: typeof o.status === "string" ? o.status : "ok",
+    ...(index && typeof index.state === "string"
+      ? {
+          index: {
+            state: index.state,
+            ...(done !== undefined ? { done } : {}),
+            ...(total !== undefined ? { total } : {}),
+          },
+        }
+      : {}),
+    ...(typeof o.sync === "string" ? { sync: o.sync } : {}),
+    conflicts: num(o.conflicts) ?? 0,
+  };
 }
 
 /**
@@ -91,5 +129,6 @@ export async function fetchHealth(
     kbs,
     mountMode: routedPath ? "routed" : "per-kb",
     ...(routedPath ? { routedPath } : {}),
+    kbStates: (json.kbs as unknown[]).map((item, i) => kbHealthOf(item, kbs[i] ?? "")),
   };
 }

@@ -1,7 +1,9 @@
 /**
- * Where the issuer's signing keys are: `jwks_uri` of its RFC 8414 authorization-server metadata,
- * else of its OpenID Connect discovery document. Fail closed: no answer in time, a non-2xx, a
- * document for another issuer or without `jwks_uri` is an error, and the caller denies.
+ * Where the issuer's signing keys (`jwks_uri`) and introspection endpoint
+ * (`introspection_endpoint`, RFC 7662 via RFC 8414 §2) are: read from its RFC 8414
+ * authorization-server metadata, else its OpenID Connect discovery document. Fail closed: no
+ * answer in time, a non-2xx, a document for another issuer or without the field is an error,
+ * and the caller denies.
  */
 
 /** After a failed discovery, requests are denied without a new fetch for this long. */
@@ -32,25 +34,38 @@ export async function fetchJson(url: string, timeoutMs: number): Promise<unknown
   return response.json();
 }
 
+/** The metadata fields read, each with the key that replaces discovery for it. */
+const OVERRIDES = {
+  jwks_uri: "auth.oauth.jwks_url",
+  introspection_endpoint: "auth.oauth.introspection.endpoint",
+} as const;
+
+export type MetadataEndpoint = keyof typeof OVERRIDES;
+
 /**
- * The `jwks_uri` the issuer publishes.
+ * The URL the issuer publishes under `field`.
  * @throws OAuthDiscoveryError naming every URL tried and why it did not do.
  */
-export async function discoverJwksUri(issuer: string, timeoutMs: number): Promise<string> {
+export async function discoverEndpoint(
+  issuer: string,
+  timeoutMs: number,
+  field: MetadataEndpoint,
+): Promise<string> {
   const failures: string[] = [];
   for (const url of metadataUrls(issuer)) {
     try {
-      const doc = (await fetchJson(url, timeoutMs)) as { issuer?: unknown; jwks_uri?: unknown };
+      const doc = (await fetchJson(url, timeoutMs)) as Record<string, unknown>;
       // RFC 8414 §3.3: a document naming another issuer must not be used.
       if (doc.issuer !== issuer) {
         failures.push(`${url}: names issuer ${JSON.stringify(doc.issuer)}, not ${issuer}`);
         continue;
       }
-      if (typeof doc.jwks_uri !== "string" || doc.jwks_uri === "") {
-        failures.push(`${url}: has no jwks_uri (set auth.oauth.jwks_url)`);
+      const value = doc[field];
+      if (typeof value !== "string" || value === "") {
+        failures.push(`${url}: has no ${field} (set ${OVERRIDES[field]})`);
         continue;
       }
-      return doc.jwks_uri;
+      return value;
     } catch (err) {
       failures.push(`${url}: ${(err as Error).message}`);
     }
@@ -60,13 +75,19 @@ export async function discoverJwksUri(issuer: string, timeoutMs: number): Promis
   );
 }
 
+/** The `jwks_uri` the issuer publishes (discoverEndpoint). */
+export function discoverJwksUri(issuer: string, timeoutMs: number): Promise<string> {
+  return discoverEndpoint(issuer, timeoutMs, "jwks_uri");
+}
+
 /**
- * discoverJwksUri once, remembered; a failure is remembered for DISCOVERY_RETRY_MS, so an
+ * discoverEndpoint once, remembered; a failure is remembered for DISCOVERY_RETRY_MS, so an
  * identity-provider outage is not turned into one fetch per request.
  */
-export function cachedJwksUri(
+export function cachedEndpoint(
   issuer: string,
   timeoutMs: number,
+  field: MetadataEndpoint,
   now: () => number = Date.now,
 ): () => Promise<string> {
   let found: Promise<string> | null = null;
@@ -75,7 +96,7 @@ export function cachedJwksUri(
   return () => {
     if (failure !== null && now() - failedAt < DISCOVERY_RETRY_MS) return Promise.reject(failure);
     if (found === null) {
-      found = discoverJwksUri(issuer, timeoutMs).then(
+      found = discoverEndpoint(issuer, timeoutMs, field).then(
         (uri) => {
           failure = null;
           return uri;
@@ -90,4 +111,13 @@ export function cachedJwksUri(
     }
     return found;
   };
+}
+
+/** cachedEndpoint for `jwks_uri`. */
+export function cachedJwksUri(
+  issuer: string,
+  timeoutMs: number,
+  now: () => number = Date.now,
+): () => Promise<string> {
+  return cachedEndpoint(issuer, timeoutMs, "jwks_uri", now);
 }

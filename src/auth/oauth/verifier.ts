@@ -2,8 +2,10 @@
  * Access-token validation (docs/auth.md "OAuth 2.1 (identity provider)"): a JWT from the
  * configured issuer, signed by a key of its JWKS (jose: cached, refetched when a token names a
  * key it does not hold, so a rotation at the provider is picked up), with `iss`, `aud`, `exp`
- * (required), `nbf` and `typ` checked. Fail closed: a discovery or JWKS failure refuses the
- * token. The token is never logged, stored or passed on; refusals log the reason only.
+ * (required), `nbf` and `typ` checked; with `auth.oauth.introspection`, an opaque bearer is
+ * asked about at the provider instead (introspection.ts). Fail closed: a discovery, JWKS or
+ * introspection failure refuses the token. The token is never logged, stored or passed on;
+ * refusals log the reason only.
  */
 import {
   createRemoteJWKSet,
@@ -14,18 +16,21 @@ import {
 } from "jose";
 import type { Logger } from "../../logger.js";
 import type { RoleSpec } from "../config-types.js";
-import type { Principal } from "../types.js";
 import { principalOfClaims } from "./claims.js";
 import { cachedJwksUri } from "./discovery.js";
-import type { OAuthSettings } from "./types.js";
+import { createIntrospector } from "./introspection.js";
+import type { OAuthSettings, Verdict } from "./types.js";
+
+export type { Verdict } from "./types.js";
 
 /** `typ` values accepted (RFC 9068 §2.1 `at+jwt`, and the `JWT` most IdPs still send). */
 const ACCEPTED_TYP = new Set(["at+jwt", "application/at+jwt", "jwt"]);
 
+/** A JWS compact serialization: header.payload.signature, base64url (RFC 7515 §7.1). */
+const JWS_COMPACT = /^[\w-]+\.[\w-]+\.[\w-]*$/;
+
 /** Least time between two JWKS fetches caused by an unknown `kid` (jose's cooldown). */
 export const DEFAULT_JWKS_COOLDOWN_MS = 30_000;
-
-export type Verdict = { ok: true; principal: Principal } | { ok: false; reason: string };
 
 export interface OAuthVerifier {
   readonly issuer: string;
@@ -34,6 +39,10 @@ export interface OAuthVerifier {
   claimsOurIssuer(bearer: string): boolean;
   /** Verifies `bearer` for one of `audiences` (used unless `audience` is configured). */
   verify(bearer: string, audiences: readonly string[]): Promise<Verdict>;
+  /** True when introspection is configured and `bearer` is not a JWS (three base64url parts). */
+  introspects(bearer: string): boolean;
+  /** Introspects `bearer` for one of `audiences`; refuses when introspection is not configured. */
+  introspect(bearer: string, audiences: readonly string[]): Promise<Verdict>;
 }
 
 export interface VerifierOptions {
@@ -42,6 +51,8 @@ export interface VerifierOptions {
   logger?: Logger;
   /** Tests shorten it to watch a key rotation; see DEFAULT_JWKS_COOLDOWN_MS. */
   jwksCooldownMs?: number;
+  /** Epoch ms for the introspection cache; tests move it. */
+  now?: () => number;
 }
 
 export function createOAuthVerifier(settings: OAuthSettings, opts: VerifierOptions): OAuthVerifier {
@@ -64,6 +75,14 @@ export function createOAuthVerifier(settings: OAuthSettings, opts: VerifierOptio
     return keys.get(header, token);
   };
   const mapping = { settings, roles: opts.roles, kbOf: opts.kbOf ?? ((name: string) => name) };
+  const introspector =
+    settings.introspection === undefined
+      ? null
+      : createIntrospector(settings, settings.introspection, {
+          mapping,
+          ...(opts.logger ? { logger: opts.logger } : {}),
+          ...(opts.now ? { now: opts.now } : {}),
+        });
 
   async function verify(bearer: string, audiences: readonly string[]): Promise<Verdict> {
     try {
@@ -99,6 +118,11 @@ export function createOAuthVerifier(settings: OAuthSettings, opts: VerifierOptio
     settings,
     claimsOurIssuer: (bearer) => unverifiedIssuer(bearer) === settings.issuer,
     verify,
+    introspects: (bearer) => introspector !== null && !JWS_COMPACT.test(bearer),
+    introspect: (bearer, audiences) =>
+      introspector === null
+        ? Promise.resolve(refuse("introspection is not configured"))
+        : introspector.introspect(bearer, audiences),
   };
 }
 

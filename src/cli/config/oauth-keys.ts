@@ -4,7 +4,8 @@
  * the issuer and audience also take a variable:
  *   auth.oauth.issuer     CARTOGRAPHER_OAUTH_ISSUER     (required to turn OAuth on)
  *   auth.oauth.audience   CARTOGRAPHER_OAUTH_AUDIENCE   (default: <public base>/mcp per request)
- * The other keys are YAML only. Every error names the key and how to fix it.
+ * The other keys are YAML only (`introspection`: introspection-keys.ts). Every error names the
+ * key and how to fix it.
  */
 import { z } from "zod";
 import {
@@ -14,6 +15,8 @@ import {
   type OAuthSettings,
 } from "../../auth/oauth/types.js";
 import { SettingError } from "../../common/errors.js";
+import { introspectionSchema, resolveIntrospection } from "./introspection-keys.js";
+import { checkSeconds, checkUrl } from "./oauth-values.js";
 import type { Settings } from "./pick.js";
 
 /** Asymmetric JWS algorithms only: a shared secret would let anyone holding it mint tokens. */
@@ -37,6 +40,7 @@ const oauthSchema = z
     kb_scopes: z.boolean().optional(),
     scopes: z.array(z.string()).optional(),
     timeout: z.number().optional(),
+    introspection: introspectionSchema.optional(),
   })
   .strict();
 
@@ -57,8 +61,10 @@ export function resolveOAuthSettings(settings: Settings, raw: unknown): OAuthSet
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const path = ["auth.oauth", ...issue.path.map(String)].join(".");
+      const shape =
+        issue.path[0] === "introspection" ? introspectionSchema.shape : oauthSchema.shape;
       return issue.code === "unrecognized_keys"
-        ? `- auth.oauth: unknown key ${issue.keys.map((k) => `'${k}'`).join(", ")} (keys: ${Object.keys(oauthSchema.shape).join(", ")})`
+        ? `- ${path}: unknown key ${issue.keys.map((k) => `'${k}'`).join(", ")} (keys: ${Object.keys(shape).join(", ")})`
         : `- ${path}: ${issue.message}`;
     });
     throw new SettingError(`invalid auth.oauth config:\n${lines.join("\n")}`);
@@ -109,25 +115,9 @@ export function resolveOAuthSettings(settings: Settings, raw: unknown): OAuthSet
   const rolesClaim = checkClaim(file.roles_claim, "auth.oauth.roles_claim");
   if (rolesClaim !== undefined) result.rolesClaim = rolesClaim;
   if (file.scopes !== undefined) result.scopes = checkScopes(file.scopes);
+  if (file.introspection !== undefined)
+    result.introspection = resolveIntrospection(settings, file.introspection);
   return result;
-}
-
-/** An https URL (http only for a loopback host, e.g. a test provider); no query or fragment. */
-function checkUrl(value: string, key: string, what: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new SettingError(`${key}: '${value}' is not a URL; give ${what}`);
-  }
-  const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback))
-    throw new SettingError(
-      `${key}: '${value}' must be an https URL (http only on a loopback host)`,
-    );
-  if (url.search || url.hash)
-    throw new SettingError(`${key}: '${value}' must not have a query or fragment`);
-  return value;
 }
 
 function checkAlgorithms(list: string[] | undefined): string[] {
@@ -143,18 +133,6 @@ function checkAlgorithms(list: string[] | undefined): string[] {
       );
   }
   return [...new Set(list)];
-}
-
-function checkSeconds(
-  value: number | undefined,
-  key: string,
-  fallback: number,
-  max: number,
-): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0 || value > max)
-    throw new SettingError(`${key}: ${value} is out of range; give seconds from 0 to ${max}`);
-  return value;
 }
 
 function checkClaim(value: string | undefined, key: string): string | undefined {

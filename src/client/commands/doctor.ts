@@ -12,6 +12,7 @@ import {
 } from "../lib/io.js";
 import { checkAll, overall, printBlockers } from "../lib/provider-status.js";
 import { claudeApproval, offlineBlockers } from "../lib/readiness.js";
+import { tokenlessEntriesNote } from "../oauth-offer.js";
 import { checkArtifactsOffline, describeArtifacts } from "../provision/offline-check.js";
 import type { Topology } from "../provision/provider-plan.js";
 import { provisionTargetFor } from "../provision/targets/index.js";
@@ -24,7 +25,8 @@ export interface DoctorOptions extends CommonOptions {
  * `cartographer doctor`: offline. Derives the expected entries from the yaml alone (mount mode,
  * routed path and KB list saved by the last connect) and checks every provider file:
  * in-sync / partial / missing; then what it can tell without the server: the token variable is
- * set, Codex trusts its project (readiness.ts); and the KB artifacts the lockfile records are
+ * set, Codex trusts its project (readiness.ts), entries without a token are explained (a note:
+ * the agent tool signs in by OAuth); and the KB artifacts the lockfile records are
  * still on disk as written (missing or edited → partial, with the paths). It never asks the server (status does, and
  * tells a refused token). Exit 0 all in sync, 1 otherwise, 2 no usable yaml.
  */
@@ -53,6 +55,11 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
     const checks = await checkAll(config, topology, io);
     const approval = await claudeApproval(config, topology, io);
     const blockers = [...(await offlineBlockers(config, io)), ...approval.blockers];
+    // No token_env: the agent tools sign in themselves (OAuth) or need nothing (oauth-offer.ts).
+    const notes =
+      config.token_env || config.providers.length === 0
+        ? approval.notes
+        : [...approval.notes, tokenlessEntriesNote(config.providers.map((b) => b.name).join(", "))];
     // The KB artifacts the lockfile records, against the disk (offline-check.ts).
     const artifacts = await checkArtifactsOffline(io, config, provisionTargetFor);
     const { state } = overall(
@@ -63,13 +70,13 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
     );
     if (opts.json) {
       io.stdout.write(
-        `${JSON.stringify({ state, blockers, notes: approval.notes, providers: checks, artifacts })}\n`,
+        `${JSON.stringify({ state, blockers, notes, providers: checks, artifacts })}\n`,
       );
     } else {
       for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
       for (const line of describeArtifacts(artifacts)) io.stdout.write(`${line}\n`);
       printBlockers(io, blockers);
-      for (const n of approval.notes) io.stdout.write(`note: ${n}\n`);
+      for (const n of notes) io.stdout.write(`note: ${n}\n`);
     }
     return state === "in-sync" ? EXIT_OK : EXIT_DRIFT;
   } catch (err) {

@@ -1,6 +1,6 @@
 import { loadConfig } from "../config.js";
 import { ClientError } from "../errors.js";
-import { baseUrlOf, fetchHealth } from "../health.js";
+import type { ServerHealth } from "../health.js";
 import { describeCheck } from "../lib/check.js";
 import {
   type CommandIo,
@@ -11,11 +11,9 @@ import {
   EXIT_OK,
   reportFailure,
 } from "../lib/io.js";
-import { checkAll, overall, printBlockers, serverChanges, shape } from "../lib/provider-status.js";
-import { claudeApproval, offlineBlockers, probeBlockers } from "../lib/readiness.js";
-import { oauthOffer, oauthSignInNote } from "../oauth-offer.js";
-import type { Topology } from "../provision/provider-plan.js";
-import { printStatus, provisioningStatus } from "../provision/step.js";
+import { printBlockers, shape } from "../lib/provider-status.js";
+import { type StatusReport, statusSnapshot } from "../lib/status-snapshot.js";
+import { printStatus } from "../provision/step.js";
 
 export interface StatusOptions extends CommonOptions {
   json?: boolean;
@@ -35,71 +33,57 @@ export async function status(io: CommandIo, opts: StatusOptions = {}): Promise<n
         new ClientError("config", `${loaded.file} does not exist; run cartographer connect first`),
       );
     }
-    const { config } = loaded;
-    const base = baseUrlOf(config.server_url);
-    const health = await fetchHealth(base, io.fetch);
-    const messages = serverChanges(config, health);
-    const topology: Topology = {
-      base,
-      ...(health.routedPath ? { routedPath: health.routedPath } : {}),
-      serverKbs: health.kbs,
-    };
-    const checks = await checkAll(config, topology, io);
-    const approval = await claudeApproval(config, topology, io);
-    const oauth = config.token_env ? null : await oauthOffer(base, io.fetch);
-    const blockers = [
-      ...(await offlineBlockers(config, io)),
-      ...approval.blockers,
-      ...(await probeBlockers(config, topology, io, oauth)),
-    ];
-    const notes = [...approval.notes];
-    if (oauth) notes.push(oauthSignInNote(config.providers.map((b) => b.name).join(", "), oauth));
-    // Artifacts (docs/decisions.md "`status` and `doctor` exit 1"): compared with the lockfile and
-    // the disk, never written.
-    const provisioning = await provisioningStatus(io, config, topology);
-    const drift =
-      messages.length > 0 ||
-      checks.some((c) => c.state !== "in-sync") ||
-      provisioning.state === "drift";
-    const { state, line } = overall(drift, blockers);
-    // A manifest that cannot be fetched or verified is an error, unless a blocker (token unset
-    // or refused) already says why the server answered nothing.
-    // With OAuth and no token_env this CLI cannot read the manifests: the note above says so.
-    const failed = provisioning.state === "error" && blockers.length === 0 && !oauth;
-    if (opts.json) {
-      io.stdout.write(
-        `${JSON.stringify({
-          state,
-          server: {
-            url: base,
-            version: health.version,
-            mount_mode: health.mountMode,
-            ...(health.routedPath ? { routed_path: health.routedPath } : {}),
-            kbs: health.kbs,
-          },
-          messages,
-          blockers,
-          notes,
-          providers: checks,
-          provisioning,
-        })}\n`,
-      );
-    } else {
-      io.stdout.write(
-        `server ${base}: version ${health.version}, ${shape(health.mountMode, health.routedPath)}, KBs ${health.kbs.join(", ") || "(none)"}\n`,
-      );
-      for (const m of messages) io.stdout.write(`${m}\n`);
-      for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
-      if (provisioning.state === "error") {
-        io.stdout.write(`artifacts: not checked: ${provisioning.message ?? "unknown error"}\n`);
-      } else printStatus(io, provisioning);
-      printBlockers(io, blockers);
-      for (const n of notes) io.stdout.write(`note: ${n}\n`);
-      io.stdout.write(`${line}\n`);
-    }
-    if (failed) return EXIT_ERROR;
-    return state === "in-sync" ? EXIT_OK : EXIT_DRIFT;
+    const snapshot = await statusSnapshot(io, loaded);
+    if (!snapshot.server.reachable) return fail(snapshot.server.error);
+    const { url: base, health } = snapshot.server;
+    const report = snapshot.report;
+    if (!report) return fail(new ClientError("config", "status could not be gathered"));
+    printReport(io, base, health, report, opts.json === true);
+    if (report.failed) return EXIT_ERROR;
+    return report.state === "in-sync" ? EXIT_OK : EXIT_DRIFT;
   } catch (err) {
     return fail(err);
   }
+}
+
+/** Prints a gathered report: one JSON object, or the lines a person reads. */
+function printReport(
+  io: CommandIo,
+  base: string,
+  health: ServerHealth,
+  report: StatusReport,
+  json: boolean,
+): void {
+  const { messages, blockers, notes, checks, provisioning, state, line } = report;
+  if (json) {
+    io.stdout.write(
+      `${JSON.stringify({
+        state,
+        server: {
+          url: base,
+          version: health.version,
+          mount_mode: health.mountMode,
+          ...(health.routedPath ? { routed_path: health.routedPath } : {}),
+          kbs: health.kbs,
+        },
+        messages,
+        blockers,
+        notes,
+        providers: checks,
+        provisioning,
+      })}\n`,
+    );
+    return;
+  }
+  io.stdout.write(
+    `server ${base}: version ${health.version}, ${shape(health.mountMode, health.routedPath)}, KBs ${health.kbs.join(", ") || "(none)"}\n`,
+  );
+  for (const m of messages) io.stdout.write(`${m}\n`);
+  for (const c of checks) io.stdout.write(`${describeCheck(c)}\n`);
+  if (provisioning.state === "error") {
+    io.stdout.write(`artifacts: not checked: ${provisioning.message ?? "unknown error"}\n`);
+  } else printStatus(io, provisioning);
+  printBlockers(io, blockers);
+  for (const n of notes) io.stdout.write(`note: ${n}\n`);
+  io.stdout.write(`${line}\n`);
 }

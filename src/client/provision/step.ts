@@ -11,7 +11,7 @@ import type { ServerHealth } from "../health.js";
 import { type CommandIo, loggerFor } from "../lib/io.js";
 import { prepareProvisioning } from "./prepare.js";
 import type { Topology } from "./provider-plan.js";
-import type { Prepared, TargetFor, TrustFlags } from "./provision.js";
+import type { BindingRun, Prepared, TargetFor, TrustFlags } from "./provision.js";
 import { type ProvisioningJson, printStatus, printSync, statusJson } from "./report.js";
 import { deprovisionBindings, provisionBindings } from "./run.js";
 import { provisionTargetFor } from "./targets/index.js";
@@ -127,17 +127,23 @@ export async function materialize(
   }
 }
 
+/** The `provisioning` part of status, and the report-only runs it was read from (none on error). */
+export interface ProvisioningReport {
+  json: ProvisioningJson;
+  runs: readonly BindingRun[];
+}
+
 /**
  * The `provisioning` part of status: compares, never writes. A failure to fetch or verify is
  * reported in the object (`state: "error"`) rather than thrown, so the rest of status still
- * prints.
+ * prints. The runs let the dashboard count drift per artifact kind.
  */
 export async function provisioningStatus(
   io: CommandIo,
   config: ClientConfig,
   topology: Topology,
   targetFor: TargetFor = provisionTargetFor,
-): Promise<ProvisioningJson> {
+): Promise<ProvisioningReport> {
   try {
     const prepared = await prepareProvisioning(io, config, config.providers, topology);
     const result = await provisionBindings(io, config, config.providers, prepared, {
@@ -145,9 +151,9 @@ export async function provisioningStatus(
       force: false,
       targetFor,
     });
-    return statusJson(io, result);
+    return { json: statusJson(io, result), runs: result.runs };
   } catch (err) {
-    return {
+    const json: ProvisioningJson = {
       state: "error",
       providers: [],
       held: [],
@@ -155,6 +161,7 @@ export async function provisioningStatus(
       errors: [],
       message: (err as Error)?.message ?? String(err),
     };
+    return { json, runs: [] };
   }
 }
 

@@ -108,6 +108,54 @@ describe("auth.oauth settings", () => {
   });
 });
 
+describe("auth.oauth.introspection settings", () => {
+  const SECRET = "s3cr3t-introspection-value";
+  const env = { CARTO_RS_SECRET: SECRET };
+  const withIntrospection = (introspection: unknown, vars: Record<string, string> = env) =>
+    resolve({ issuer: ISSUER, introspection }, vars);
+
+  it("reads the secret from the named variable and applies the defaults", () => {
+    expect(
+      withIntrospection({ client_id: "carto", client_secret_env: "CARTO_RS_SECRET" })
+        ?.introspection,
+    ).toEqual({ clientId: "carto", clientSecret: SECRET, cacheSeconds: 60 });
+    expect(
+      withIntrospection({
+        client_id: "carto",
+        client_secret_env: "CARTO_RS_SECRET",
+        endpoint: "https://sso.example.com/realms/acme/protocol/openid-connect/token/introspect",
+        cache_seconds: 0,
+      })?.introspection,
+    ).toMatchObject({ cacheSeconds: 0, endpoint: expect.stringMatching(/introspect$/) });
+    expect(resolve({ issuer: ISSUER })?.introspection).toBeUndefined();
+  });
+
+  it("names the key and the fix in every refusal, never quoting a secret", () => {
+    const base = { client_id: "carto", client_secret_env: "CARTO_RS_SECRET" };
+    const cases: [unknown, RegExp][] = [
+      [{ client_secret_env: "CARTO_RS_SECRET" }, /introspection\.client_id: is not set/],
+      [{ client_id: "carto" }, /introspection\.client_secret_env: is not set; give the NAME/],
+      [{ ...base, client_secret_env: "MISSING_VAR" }, /variable MISSING_VAR is not set; export it/],
+      [{ ...base, endpoint: "http://sso.example.com/x" }, /introspection\.endpoint: .* https URL/],
+      [{ ...base, cache_seconds: 7200 }, /introspection\.cache_seconds: 7200 is out of range/],
+      [
+        { ...base, cache_secs: 5 },
+        /auth\.oauth\.introspection: unknown key 'cache_secs' \(keys: endpoint, client_id/,
+      ],
+    ];
+    for (const [raw, message] of cases) expect(() => withIntrospection(raw)).toThrow(message);
+    // A secret pasted where the variable's name belongs is refused without being echoed.
+    let message = "";
+    try {
+      withIntrospection({ ...base, client_secret_env: "pa$$w0rd with spaces" });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/client_secret_env: is not an environment variable name/);
+    expect(message).not.toContain("pa$$w0rd");
+  });
+});
+
 describe("claims → principal", () => {
   const roles = [
     { name: "reader", rules: [{ kb: "docs", access: "r" as const }] },

@@ -6,7 +6,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { cachedJwksUri, discoverJwksUri, metadataUrls } from "../../../src/auth/oauth/discovery.js";
+import {
+  cachedJwksUri,
+  discoverEndpoint,
+  discoverJwksUri,
+  metadataUrls,
+} from "../../../src/auth/oauth/discovery.js";
 
 let server: Server | null = null;
 afterEach(async () => {
@@ -59,6 +64,31 @@ describe("issuer discovery", () => {
     }));
     await expect(discoverJwksUri(base, 1000)).rejects.toThrow(
       /names issuer "https:\/\/evil.example", not http.*\n.*openid-configuration: names issuer ""/,
+    );
+  });
+
+  it("finds the introspection endpoint, or names the key that replaces it", async () => {
+    const base = await provider((b) => ({
+      "/.well-known/oauth-authorization-server": {
+        issuer: b,
+        jwks_uri: `${b}/jwks`,
+        introspection_endpoint: `${b}/introspect`,
+      },
+    }));
+    expect(await discoverEndpoint(base, 1000, "introspection_endpoint")).toBe(`${base}/introspect`);
+    const bare = `${base}/bare`;
+    await expect(discoverEndpoint(bare, 1000, "introspection_endpoint")).rejects.toThrow(
+      /HTTP 404/,
+    );
+  });
+
+  it("says which key to set when the metadata has no introspection endpoint", async () => {
+    const base = await provider((b) => ({
+      "/.well-known/oauth-authorization-server": { issuer: b, jwks_uri: `${b}/jwks` },
+      "/.well-known/openid-configuration": 404,
+    }));
+    await expect(discoverEndpoint(base, 1000, "introspection_endpoint")).rejects.toThrow(
+      /has no introspection_endpoint \(set auth\.oauth\.introspection\.endpoint\)/,
     );
   });
 

@@ -6,6 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -19,7 +21,7 @@ import type { MountedKb } from "../../../src/runtime/mount.js";
 import { ROLE, seedMain } from "../../authz/setup.js";
 import { serveMounts } from "../../http/helpers.js";
 import { MemoryAudit, type TempMounts, tempMounts } from "../../support/mcp-kit.js";
-import { CLI_CLIENT, MCP_SCOPE, REDIRECT_URI } from "./idp.js";
+import { CLI_CLIENT, MCP_SCOPE, REDIRECT_URI, type TestIdp } from "./idp.js";
 
 export const ADMIN = "oauth-suite-admin-token";
 export const ROLE_TOKEN = "oauth-suite-role-token";
@@ -113,4 +115,28 @@ export class TestOAuthClient implements OAuthClientProvider {
   codeVerifier(): string {
     return this.verifier;
   }
+}
+
+/**
+ * The SDK's whole flow against `serverUrl` + `path`: 401 → metadata → authorize (followed in
+ * code at `idp`) → token → a connected Client, and the provider holding the token.
+ */
+export async function sdkSignIn(
+  idp: TestIdp,
+  serverUrl: string,
+  path: string,
+): Promise<{ client: Client; provider: TestOAuthClient }> {
+  const provider = new TestOAuthClient();
+  const url = new URL(`${serverUrl}${path}`);
+  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  try {
+    await new Client({ name: "oauth-test", version: "1" }).connect(first);
+    throw new Error("the server accepted a client without a token");
+  } catch (err) {
+    if (!/Unauthorized/.test(String(err))) throw err;
+  }
+  await first.finishAuth(await idp.authorize(provider.pending as URL));
+  const client = new Client({ name: "oauth-test", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  return { client, provider };
 }

@@ -2,7 +2,9 @@
  * A real OpenID provider (oidc-provider) on 127.0.0.1 for the OAuth tests: JWT access tokens
  * for RFC 8707 resources, a public PKCE client for the MCP SDK's authorization-code flow whose
  * login and consent this module answers itself (no browser), confidential clients for
- * client_credentials, a `groups` claim per account or client, and key rotation.
+ * client_credentials, a `groups` claim per account or client, and key rotation. Access tokens
+ * can be switched to opaque ones (`format`), which a confidential resource-server client
+ * introspects (RFC 7662, counted) and their own client revokes (RFC 7009).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +15,10 @@ import Provider from "oidc-provider";
 export const MCP_SCOPE = "mcp";
 export const CLI_CLIENT = "mcp-cli";
 export const REDIRECT_URI = "http://127.0.0.1/callback";
+/** The confidential client the resource server introspects as (client_secret_basic). */
+export const RS_CLIENT = "cartographer-rs";
+export const RS_SECRET = "cartographer-rs-secret";
+export const INTROSPECTION_PATH = "/token/introspection";
 
 /** Who is who: accounts sign in through the code flow, clients use client_credentials. */
 export const GROUPS: Record<string, string[]> = {
@@ -25,6 +31,14 @@ export interface TestIdp {
   issuer: string;
   /** The account the next authorization-code login signs in as. */
   loginAs: string;
+  /** The format of the access tokens issued from now on. */
+  format: "jwt" | "opaque";
+  /** Lifetime in seconds of the access tokens issued from now on. */
+  accessTokenTTL: number;
+  /** Introspection requests the provider has received. */
+  introspections: number;
+  /** Revokes `token` (RFC 7009) as its own public client. */
+  revoke(token: string): Promise<void>;
   /** A client_credentials access token of `clientId` for `resource`. */
   clientToken(clientId: string, resource: string): Promise<string>;
   /** A token signed with the provider's current key, any claims and `typ` (null: none). */
@@ -65,6 +79,13 @@ export async function startIdp(): Promise<TestIdp> {
           response_types: ["code"],
           redirect_uris: [REDIRECT_URI],
         },
+        {
+          client_id: RS_CLIENT,
+          client_secret: RS_SECRET,
+          grant_types: [],
+          response_types: [],
+          redirect_uris: [],
+        },
         ...["svc-role", "svc-none"].map((id) => ({
           client_id: id,
           client_secret: `${id}-secret`,
@@ -75,7 +96,13 @@ export async function startIdp(): Promise<TestIdp> {
       ],
       cookies: { keys: ["test-cookie-key"] },
       // Set, so the provider does not print a notice per artifact kind.
-      ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 300, ClientCredentials: 300 },
+      ttl: {
+        Interaction: 600,
+        Session: 600,
+        Grant: 600,
+        AccessToken: () => idp.accessTokenTTL,
+        ClientCredentials: () => idp.accessTokenTTL,
+      },
       findAccount: (_ctx: unknown, id: string) => ({
         accountId: id,
         claims: async () => ({ sub: id }),
@@ -87,6 +114,20 @@ export async function startIdp(): Promise<TestIdp> {
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
+        // Only the resource server may introspect; a client revokes only its own tokens.
+        introspection: {
+          enabled: true,
+          allowedPolicy: (_ctx: unknown, client: { clientId: string }) =>
+            client.clientId === RS_CLIENT,
+        },
+        revocation: {
+          enabled: true,
+          allowedPolicy: (
+            _ctx: unknown,
+            client: { clientId: string },
+            token: { clientId: string },
+          ) => token.clientId === client.clientId,
+        },
         resourceIndicators: {
           enabled: true,
           defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string) => oneOf,
@@ -94,8 +135,8 @@ export async function startIdp(): Promise<TestIdp> {
           getResourceServerInfo: (_ctx: unknown, resource: string) => ({
             scope: MCP_SCOPE,
             audience: resource,
-            accessTokenTTL: 300,
-            accessTokenFormat: "jwt",
+            accessTokenTTL: idp.accessTokenTTL,
+            accessTokenFormat: idp.format,
             jwt: { sign: { alg: "RS256" } },
           }),
         },
@@ -107,6 +148,7 @@ export async function startIdp(): Promise<TestIdp> {
 
   async function listen(port: number): Promise<number> {
     const s = createServer((req, res) => {
+      if (req.method === "POST" && req.url === INTROSPECTION_PATH) idp.introspections++;
       if (req.url?.startsWith("/interaction/")) void interact(req, res);
       else provider?.callback()(req, res);
     });
@@ -118,6 +160,17 @@ export async function startIdp(): Promise<TestIdp> {
   const idp: TestIdp = {
     issuer: "",
     loginAs: "alice",
+    format: "jwt",
+    accessTokenTTL: 300,
+    introspections: 0,
+    async revoke(token) {
+      const res = await fetch(`${issuer}/token/revocation`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token, client_id: CLI_CLIENT }),
+      });
+      if (res.status !== 200) throw new Error(`revocation: ${res.status} ${await res.text()}`);
+    },
     async clientToken(clientId, resource) {
       const res = await fetch(`${issuer}/token`, {
         method: "POST",
