@@ -80,7 +80,11 @@ export class PathCommitter {
   #sinceGc = 0;
   readonly counts: CommitCounts = { plumbing: 0, partial: 0 };
 
-  constructor(private readonly cwd: string) {}
+  /** `env`: what git starts from (the server's environment); absent: every commit is partial. */
+  constructor(
+    private readonly cwd: string,
+    private readonly env?: Readonly<Record<string, string | undefined>>,
+  ) {}
 
   /**
    * Stages exactly `paths` (additions, modifications, deletions) and commits them alone, even
@@ -114,13 +118,14 @@ export class PathCommitter {
     message: string,
     identity: GitIdentity,
   ): Promise<Prepared | undefined> {
-    if (!isCleanMessage(message)) return undefined;
+    const base = this.env;
+    if (base === undefined || !isCleanMessage(message)) return undefined;
     this.#setup ??= this.#locate();
     const setup = await this.#setup;
     if (setup.hooks.some((hook) => existsSync(hook))) return undefined; // git commit runs it
     const head = (await readHeadSha(this.cwd)) ?? (await headSha(this.cwd));
     if (head === null) return undefined; // no commit yet
-    const env = { ...process.env, GIT_INDEX_FILE: setup.indexFile };
+    const env = { ...base, GIT_INDEX_FILE: setup.indexFile };
     let known = this.#known;
     // From here the private index differs from what #known says until the commit is recorded.
     this.#known = null;
@@ -143,7 +148,7 @@ export class PathCommitter {
         undefined,
         // The author as `--author` pins it; the committer stays git's (user.* above, or the
         // server's GIT_COMMITTER_* environment), as with git commit.
-        { ...process.env, GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email },
+        { ...base, GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email },
       )
     ).trim();
     return { known, tree, sha };
@@ -180,7 +185,7 @@ export class PathCommitter {
   }
 
   /** The private index read afresh from `head` (a read-tree of the whole tree: ~55 ms at 10k). */
-  async #rebuild(head: string, env: NodeJS.ProcessEnv): Promise<Known> {
+  async #rebuild(head: string, env: Readonly<Record<string, string | undefined>>): Promise<Known> {
     const setup = await (this.#setup as Promise<Setup>);
     // Only this process uses the file (the KB lock): a lock left by a killed run is stale.
     await rm(`${setup.indexFile}.lock`, { force: true });
@@ -210,7 +215,11 @@ export class PathCommitter {
    * between the two commits (someone else committed, a pull moved HEAD): a diff-tree and one
    * update-index instead of reading the whole tree in. Null when the diff is large or fails.
    */
-  async #catchUp(known: Known, head: string, env: NodeJS.ProcessEnv): Promise<Known | null> {
+  async #catchUp(
+    known: Known,
+    head: string,
+    env: Readonly<Record<string, string | undefined>>,
+  ): Promise<Known | null> {
     const diff = await runGit(this.cwd, [
       "diff-tree",
       "-r",

@@ -78,7 +78,7 @@ class Store implements KbStore {
     this.root = settings.root;
     this.mapsCache = new MapsCache(this.root, logger);
     this.uncommitted = new UncommittedWrites(this.root);
-    this.committer = new PathCommitter(this.root);
+    this.committer = new PathCommitter(this.root, settings.gitEnv);
     this.ctx = { root: this.root, settings, logger, maps: () => this.maps() };
   }
 

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KbStore } from "../../../src/kb/core/api.js";
 import type { PathCommitter } from "../../../src/kb/git/path-commit.js";
+import { openKb } from "../../../src/kb/store/store.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { AUTHOR, freshKb, gitIn, run, type TempKb } from "../helpers.js";
+import { AUTHOR, freshKb, gitIn, run, settingsFor, type TempKb } from "../helpers.js";
 
 const tmp = useTempDirs("carto-path-commit-");
 const cleanups: Array<() => Promise<void>> = [];
@@ -108,6 +109,14 @@ describe("PathCommitter", () => {
     expect(gitIn(root, ["show", "--name-only", "--format=", "HEAD"]).trim()).toBe(
       "data/charlie.md",
     );
+  });
+
+  it("without the server's environment every write is a partial commit", async () => {
+    const { root } = await kb();
+    const store = await openKb(settingsFor(root, { gitEnv: undefined }));
+    await write(store, "alpha", "Alpha.\n");
+    expect(committer(store).counts).toEqual({ plumbing: 0, partial: 1 });
+    expect(gitIn(root, ["show", "--name-only", "--format=", "HEAD"]).trim()).toBe("data/alpha.md");
   });
 
   it("a post-commit hook sends the write through git commit, which runs it", async () => {
