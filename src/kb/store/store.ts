@@ -58,14 +58,20 @@ import { conceptIdOf, notFound, scanConcepts } from "./store-read.js";
 
 export { initKb } from "./init.js";
 
+/**
+ * Shared by every store of the process, so the memory it holds is bounded however many KBs are
+ * mounted. Paths of two KBs may collide: a hash is reused only for an equal text, whose hash it is.
+ */
+const SHARED_HASHES = new HashMemo();
+
 class Store implements KbStore {
   readonly root: string;
   private readonly lock = new AsyncLock();
   private readonly mapsCache: MapsCache;
   /** The one commit per write (path-commit.ts). */
   readonly committer: PathCommitter;
-  /** Hashes of concepts re-read unchanged (hash-memo.ts). */
-  readonly hashes = new HashMemo();
+  /** Hashes of concepts re-read unchanged (hash-memo.ts): one memory budget per process. */
+  readonly hashes = SHARED_HASHES;
   private ownIdentity: Promise<GitIdentity | null> | null = null;
   private readonly ctx: PlanContext;
   /** What the files applied since the last commit looked like before (commit-undo.ts). */
