@@ -41,6 +41,8 @@ const COMMAND_MODULES: ReadonlyArray<
       "trust",
       "approve",
       "revoke",
+      "resolve",
+      "upgrade-repair",
     ],
     async () => (await import("./commands/client.js")).registerClientCommands,
   ],

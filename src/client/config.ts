@@ -2,6 +2,7 @@ import path from "node:path";
 import { Document, isMap, isSeq, parseDocument } from "yaml";
 import { readTextOrNull, writeFileAtomic } from "./atomic-file.js";
 import { ConfigError } from "./errors.js";
+import { isGoClientConfig } from "./go-config.js";
 
 export const DEFAULT_SERVER_URL = "http://127.0.0.1:39273";
 export const DEFAULT_SERVER_NAME = "cartographer";
@@ -48,6 +49,10 @@ export interface ClientConfig {
   signing_keys?: Record<string, string[]>;
   /** Provisioning: approved MCP server descriptors. */
   approvals?: McpApproval[];
+  /** Where `{{repo:…}}` looks for clones (absolute or `~/…`); absent = `~/Documents`. */
+  search_roots?: string[];
+  /** `{{path:<name>}}` (and an override of `{{repo:<name>}}`): name → absolute or `~/…` path. */
+  paths?: Record<string, string>;
 }
 
 export interface LoadedConfig {
@@ -118,6 +123,42 @@ function parseApprovals(value: unknown, file: string): McpApproval[] | undefined
   });
 }
 
+/** A user-written local path: absolute, or under the home folder as `~/…`. */
+function localPath(value: unknown, key: string, file: string): string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new ConfigError(`${file}: ${key} must be a path`);
+  }
+  if (!(path.isAbsolute(value) || value === "~" || value.startsWith("~/"))) {
+    throw new ConfigError(
+      `${file}: ${key}: "${value}" is relative; write an absolute path or one starting with ~/`,
+    );
+  }
+  return value;
+}
+
+function parseSearchRoots(value: unknown, file: string): string[] | undefined {
+  const roots = stringList(value, "search_roots", file);
+  return roots?.map((r, i) => localPath(r, `search_roots[${i}]`, file));
+}
+
+/** Names a placeholder can carry: no braces, no whitespace (placeholders.ts). */
+const PATH_NAME = /^[^{}\s]+$/;
+
+function parsePaths(value: unknown, file: string): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigError(`${file}: paths must map a name to a path (paths: { name: ~/folder })`);
+  }
+  const out: Record<string, string> = {};
+  for (const [name, p] of Object.entries(value as Record<string, unknown>)) {
+    if (!PATH_NAME.test(name)) {
+      throw new ConfigError(`${file}: paths: "${name}" is not a usable name (no braces or spaces)`);
+    }
+    out[name] = localPath(p, `paths.${name}`, file);
+  }
+  return out;
+}
+
 /** Validates the plain JS value of the document; errors name the offending key. */
 export function parseClientConfig(raw: unknown, file: string): ClientConfig {
   const obj = (raw ?? {}) as Record<string, unknown>;
@@ -169,6 +210,10 @@ export function parseClientConfig(raw: unknown, file: string): ClientConfig {
   if (signingKeys) config.signing_keys = signingKeys;
   const approvals = parseApprovals(obj.approvals, file);
   if (approvals) config.approvals = approvals;
+  const searchRoots = parseSearchRoots(obj.search_roots, file);
+  if (searchRoots) config.search_roots = searchRoots;
+  const paths = parsePaths(obj.paths, file);
+  if (paths) config.paths = paths;
   if (!/^[A-Za-z0-9_-]+$/.test(config.server_name)) {
     throw new ConfigError(`${file}: server_name must use letters, digits, - and _ only`);
   }
@@ -188,7 +233,13 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   if (doc.contents !== null && !isMap(doc.contents)) {
     throw new ConfigError(`${file}: the top level must be a mapping`);
   }
-  return { file, doc, config: parseClientConfig(doc.toJS(), file), exists: true };
+  const raw = doc.toJS();
+  if (isGoClientConfig(raw)) {
+    throw new ConfigError(
+      `${file} is in the Go client's shape (agents:, auth:, trust: true|false); run cartographer upgrade-repair to convert it (the original is kept beside it)`,
+    );
+  }
+  return { file, doc, config: parseClientConfig(raw, file), exists: true };
 }
 
 const SCALAR_KEYS = [

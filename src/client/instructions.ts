@@ -6,6 +6,7 @@
  */
 import type { ProviderId } from "./config.js";
 import { PROVIDERS } from "./provision/targets/index.js";
+import { localPathsTable } from "./repos/placeholders.js";
 import type { EntrySpec } from "./topology.js";
 
 export interface KbDigest {
@@ -23,6 +24,8 @@ export interface KbDigest {
   indexTitle?: string;
   /** The KB-root instructions.md: the manifest's `instructions` artifact the trust gate accepted. */
   instructions?: string;
+  /** Placeholders expanded in `instructions` (id → local path): the block's "Local paths". */
+  localPaths?: ReadonlyMap<string, string>;
 }
 
 export interface BlockInput {
@@ -114,6 +117,8 @@ export function renderBlock(input: BlockInput): string {
       );
     }
   }
+  const localPaths = new Map(input.kbs.flatMap((kb) => [...(kb.localPaths ?? [])]));
+  if (localPaths.size > 0) out.push("", defuseMarkers(localPathsTable(localPaths)));
   out.push(endMarker(serverName, provider));
   return out.join("\n");
 }

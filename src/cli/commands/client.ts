@@ -2,20 +2,25 @@
  * The client commands: connect agent tools (Claude Code, Codex CLI, OpenCode, Kiro, Antigravity)
  * to a server and keep them in sync. They talk to the server over HTTP only (src/client).
  */
-import { homedir } from "node:os";
+import { homedir, userInfo } from "node:os";
 import type { Command } from "commander";
 import { approve } from "../../client/commands/approve.js";
 import { connect } from "../../client/commands/connect.js";
 import { disconnect } from "../../client/commands/disconnect.js";
 import { doctor } from "../../client/commands/doctor.js";
 import { reconnect } from "../../client/commands/reconnect.js";
+import { resolve as resolveCommand } from "../../client/commands/resolve.js";
 import { revoke } from "../../client/commands/revoke.js";
 import { status } from "../../client/commands/status.js";
 import { sync } from "../../client/commands/sync.js";
 import { trust } from "../../client/commands/trust.js";
+import { type UpgradeRepairDeps, upgradeRepair } from "../../client/commands/upgrade-repair.js";
 import type { Scope } from "../../client/config.js";
 import type { CommandIo } from "../../client/lib/io.js";
 import { parsePinKeys } from "../../client/provision/trust.js";
+import { serviceManager } from "../../client/service/manager.js";
+import { execRunner } from "../../client/service/runner.js";
+import { VERSION } from "../../version.js";
 import type { CommandContext } from "../command-context.js";
 import { CliExit, type CliIo, EXIT_USAGE } from "../io.js";
 import { type ApproveFlags, approveForm, onlyApprovalKb } from "./approve-forms.js";
@@ -55,6 +60,14 @@ const AGENTS_HELP = "providers as a comma list (Go's spelling), added to the pos
 
 const FORCE_HELP =
   "overwrite skills, agents and hook files you edited (and files in their place not written by cartographer)";
+
+/** The native service upgrade-repair checks: none where neither systemd nor launchd exists. */
+function upgradeDeps(io: CliIo): UpgradeRepairDeps {
+  const { platform } = process;
+  if (platform !== "linux" && platform !== "darwin") return {};
+  const host = { platform, home: io.env.HOME ?? homedir(), uid: userInfo().uid, run: execRunner() };
+  return { service: { manager: serviceManager(host), version: VERSION, timeoutMs: 30_000 } };
+}
 
 const list = (value: string) =>
   value
@@ -228,5 +241,26 @@ export function registerClientCommands(program: Command, { io, setExit }: Comman
     .option("--json", "print JSON")
     .action(async (kb: string, name: string, opts: { config?: string; json?: boolean }) =>
       setExit(await revoke(clientIo(io), { ...opts, kb, name })),
+    );
+  program
+    .command("resolve <ref>")
+    .description(
+      "print the local path of a {{repo:<key>}} or {{path:<name>}} placeholder (offline); exit 1 unresolved",
+    )
+    .option(configOption, configHelp)
+    .option("--json", "print JSON")
+    .option("--rescan", "scan search_roots again instead of trusting the cached index")
+    .action(async (ref: string, opts: { config?: string; json?: boolean; rescan?: boolean }) =>
+      setExit(await resolveCommand(clientIo(io), ref, opts)),
+    );
+  program
+    .command("upgrade-repair")
+    .description(
+      "after an upgrade: convert a Go client's yaml and lockfile, restart an outdated native service, sync the providers of a local server",
+    )
+    .option(configOption, configHelp)
+    .option("--dry-run", "say what would be done; write, restart and sync nothing")
+    .action(async (opts: { config?: string; dryRun?: boolean }) =>
+      setExit(await upgradeRepair(clientIo(io), opts, upgradeDeps(io))),
     );
 }

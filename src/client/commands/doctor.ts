@@ -10,6 +10,7 @@ import {
   EXIT_OK,
   reportFailure,
 } from "../lib/io.js";
+import { unresolvedPlaceholderWarnings } from "../lib/placeholder-warnings.js";
 import { checkAll, overall, printBlockers } from "../lib/provider-status.js";
 import { claudeApproval, offlineBlockers } from "../lib/readiness.js";
 import { tokenlessEntriesNote } from "../oauth-offer.js";
@@ -58,10 +59,12 @@ export async function doctor(io: CommandIo, opts: DoctorOptions = {}): Promise<n
     // No token_env: the agent tools sign in themselves (OAuth) or need nothing (oauth-offer.ts).
     const notes =
       config.token_env || config.providers.length === 0
-        ? approval.notes
+        ? [...approval.notes]
         : [...approval.notes, tokenlessEntriesNote(config.providers.map((b) => b.name).join(", "))];
     // The KB artifacts the lockfile records, against the disk (offline-check.ts).
     const artifacts = await checkArtifactsOffline(io, config, provisionTargetFor);
+    // Placeholders connect/sync could not resolve (lib/placeholder-warnings.ts): a note, not drift.
+    notes.push(...(await unresolvedPlaceholderWarnings(io, config)));
     const { state } = overall(
       checks.some((c) => c.state !== "in-sync") ||
         artifacts.providers.some((p) => p.state !== "in-sync") ||

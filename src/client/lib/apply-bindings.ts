@@ -28,6 +28,8 @@ import {
   unprovision,
 } from "../provision/step.js";
 import { PROVIDERS } from "../provision/targets/index.js";
+import { expandInstructions } from "../repos/expand-instructions.js";
+import { PathResolver } from "../repos/resolver.js";
 import { checkKnownKbs } from "./bindings.js";
 import { type CommandIo, EXIT_ERROR, EXIT_OK, loggerFor, tilde } from "./io.js";
 import { claudeApprovalState, codexTrustProblem } from "./readiness.js";
@@ -123,7 +125,14 @@ export async function applyBindings(io: CommandIo, opts: ApplyBindingsOptions): 
     serverKbs: health.kbs,
   };
   const digests = new DigestCache(bearerHeaders(config, io), io);
-  const instructions = acceptedInstructions(provision);
+  // Placeholders are resolved once for every provider (docs/decisions.md "Resolve: placeholders
+  // in the instructions block"); one left as written is a warning, never a failure.
+  const expansion = await expandInstructions(
+    acceptedInstructions(provision),
+    () => new PathResolver(io, config, tilde(io, loaded.file), { keepCache: dryRun }),
+  );
+  for (const w of expansion.warnings) log.warn(w);
+  const instructions = expansion.byKb;
   // One provider's unparsable or read-only file fails that provider only: the others are
   // still written, and every provider whose file was written is recorded in the yaml (so
   // status and disconnect know about it).

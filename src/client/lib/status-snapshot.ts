@@ -17,6 +17,7 @@ import type { ProvisioningJson } from "../provision/report.js";
 import { provisioningStatus, topologyOf } from "../provision/step.js";
 import type { ProviderCheck } from "./check.js";
 import type { CommandIo } from "./io.js";
+import { unresolvedPlaceholderWarnings } from "./placeholder-warnings.js";
 import { checkAll, overall, serverChanges } from "./provider-status.js";
 import { claudeApproval, offlineBlockers, probeBlockers } from "./readiness.js";
 
@@ -141,6 +142,7 @@ async function gatherReport(
   ];
   const notes = [...approval.notes];
   if (oauth) notes.push(oauthSignInNote(config.providers.map((b) => b.name).join(", "), oauth));
+  notes.push(...(await unresolvedPlaceholderWarnings(io, config)));
   // Artifacts (docs/decisions.md "`status` and `doctor` exit 1"): compared with the lockfile and
   // the disk, never written.
   const { json: provisioning, runs } = await provisioningStatus(io, config, topology);

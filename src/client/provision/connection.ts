@@ -9,6 +9,7 @@ import type { ClientConfig, ProviderBinding } from "../config.js";
 import { type KbDigest, renderBlock } from "../instructions.js";
 import { type DigestResult, type DigestTarget, describeKbs } from "../kb-digest.js";
 import { type CommandIo, tilde } from "../lib/io.js";
+import type { KbInstructions } from "../repos/expand-instructions.js";
 import { type ConnectionRun, failureOf, runConnection } from "./connection-run.js";
 import { type SectionAction, WRITES } from "./plan.js";
 import { type ProviderPlan, providerFiles } from "./provider-plan.js";
@@ -83,8 +84,8 @@ export class ProviderFailure extends Error {
  * Writes one provider's connect part: every entry name the client may own (both shapes, D187)
  * that the live shape does not reuse removed, the live entries written, the former MCP files
  * cleared of ours, then the instructions block. `instructions`: each KB's `instructions.md` as
- * the trust gate accepted it (kb → text); a KB without one gets no instructions in the block
- * (docs/decisions.md, Client). In dry-run mode prints what would change and writes nothing.
+ * the trust gate accepted it, its placeholders expanded (kb → text, repos/expand-instructions.ts);
+ * a KB without one gets no instructions in the block (docs/decisions.md, Client). In dry-run mode prints what would change and writes nothing.
  */
 export async function applyPlan(
   plan: ProviderPlan,
@@ -93,7 +94,7 @@ export async function applyPlan(
   digests: DigestCache,
   io: CommandIo,
   dryRun: boolean,
-  instructions: ReadonlyMap<string, string> = new Map(),
+  instructions: ReadonlyMap<string, KbInstructions> = new Map(),
 ): Promise<string[]> {
   let touched = false;
   try {
@@ -109,10 +110,15 @@ export async function applyPlan(
   }
 }
 
-function withInstructions(kb: KbDigest, instructions: ReadonlyMap<string, string>): KbDigest {
+function withInstructions(
+  kb: KbDigest,
+  instructions: ReadonlyMap<string, KbInstructions>,
+): KbDigest {
   const { instructions: _fromServer, ...rest } = kb;
-  const text = instructions.get(kb.name);
-  return text === undefined ? rest : { ...rest, instructions: text };
+  const accepted = instructions.get(kb.name);
+  if (accepted === undefined) return rest;
+  const { text, localPaths } = accepted;
+  return { ...rest, instructions: text, ...(localPaths.size > 0 ? { localPaths } : {}) };
 }
 
 /** Connect's action for section `id` of `file` in a run. */
