@@ -8,6 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as audit from "./audit-section.js";
 import * as auth from "./auth.js";
+import * as consoleSection from "./console.js";
+import * as consoleActivity from "./console-activity.js";
 import { BenchContext } from "./context.js";
 import * as hardening from "./hardening.js";
 import { record, type Section, table } from "./harness.js";
@@ -60,10 +62,13 @@ const SECTIONS: Array<[string, SectionModule]> = [
   ["one-pass", onePass],
   // Minutes (a 100,000-concept KB; BENCH_100K_KB reuses one): search p50 beside p95.
   ["search-100k", search100k],
+  ["console-activity", consoleActivity],
   // About a minute (a 10,000-note vault imported into a KB folder): `npm run bench -- import`.
   ["import-10k", importSection],
   // Metrics on vs off, HTTP concept_read (docs/benchmarks.md "Metrics overhead"): `npm run bench -- metrics`.
   ["metrics", metrics],
+  // Minutes (a 100,000-concept KB; BENCH_100K_KB reuses one): the console's pages, first byte.
+  ["console", consoleSection],
 ];
 
 async function main(): Promise<void> {

@@ -14,7 +14,7 @@
  * `import.meta.url` in our sources is rewritten to the URL its tsc-built file has, so paths
  * relative to a module (package.json, the package root) resolve as they do unbundled.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,6 +61,11 @@ await build({
   },
   plugins: [moduleUrls],
   logLevel: "warning",
+});
+// The console's stylesheet and script are files, not modules: tsc does not copy them. They sit
+// next to the built src/console/static.js, which reads them by a path relative to itself.
+cpSync(path.join(SRC, "console", "static"), path.join(ROOT, "dist", "console", "static"), {
+  recursive: true,
 });
 mkdirSync(path.dirname(STUB), { recursive: true });
 writeFileSync(

@@ -18,7 +18,7 @@ export interface AuditRecordInput {
   phase: AuditPhase;
   request_id: string;
   principal_id: string;
-  transport: "stdio" | "http" | "in-memory";
+  transport: "stdio" | "http" | "in-memory" | "console";
   kb: string;
   tool: string;
   read_only: boolean;

@@ -8,6 +8,8 @@
  *   bearer (401) → KB selection (400/404/503) → Content-Type (415) → body cap (413) →
  *   JSON-RPC shape and batch cap (400) → MCP.
  */
+import { createConsole, isConsolePath } from "../console/server.js";
+import { serveConsoleRoute } from "./console-route.js";
 import type { HttpReply, HttpRequest } from "./exchange.js";
 import { headerOf, headerValues } from "./exchange.js";
 import { parseHost } from "./host.js";
@@ -15,7 +17,7 @@ import { serveMcpRoute } from "./mcp-route.js";
 import { healthBody, wellKnownBody, wellKnownResourcePath } from "./meta.js";
 import { METRICS_PATH, serveMetricsRoute } from "./metrics-route.js";
 import { advertisedScopes, advertisesOAuth, authorizationServersOf } from "./oauth-challenge.js";
-import type { HttpServerOptions } from "./options.js";
+import { authRequired, type HttpServerOptions } from "./options.js";
 import {
   corsHeaders,
   isLoopbackName,
@@ -92,6 +94,12 @@ const ROUTES: readonly Route[] = [
     matches: (p, opts) => opts.metrics !== undefined && p === METRICS_PATH,
     handle: serveMetricsRoute,
   },
+  {
+    // The governance console (docs/console.md): pages, sign-in/out and its form POSTs.
+    methods: ["GET", "HEAD", "POST"],
+    matches: isConsolePath,
+    handle: serveConsoleRoute,
+  },
 ];
 
 export interface HttpCore {
@@ -111,6 +119,14 @@ export function createHttpCore(opts: HttpServerOptions): HttpCore {
     corsOrigins,
   };
   let closing = false;
+  const auth = opts.auth;
+  const consoleServer = createConsole({
+    app: opts.app,
+    auth: authRequired(auth)
+      ? { tokens: auth.tokens, ...(auth.oauth ? { oauth: auth.oauth } : {}) }
+      : null,
+    ...(opts.consoleSessions ? { sessions: opts.consoleSessions } : {}),
+  });
 
   async function handle(req: HttpRequest): Promise<HttpReply | null> {
     const refused = headerRefusal(req);
@@ -152,7 +168,15 @@ export function createHttpCore(opts: HttpServerOptions): HttpCore {
         { ...cors, Allow: route.methods.includes("GET") ? "GET" : route.methods.join(", ") },
       );
     const baseUrl = () => opts.publicUrl?.replace(/\/$/, "") ?? `http://${host ?? bindHost}`;
-    const reply = await route.handle({ req, url, cors, host, opts, baseUrl });
+    const reply = await route.handle({
+      req,
+      url,
+      cors,
+      host,
+      opts,
+      baseUrl,
+      console: consoleServer,
+    });
     // Over the cap, even a probe gives its connection back: the headroom is for the next probe.
     return reply !== null && req.overCapacity
       ? { ...reply, headers: { ...reply.headers, Connection: "close" } }

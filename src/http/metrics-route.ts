@@ -9,6 +9,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { parseBearer } from "../auth/bearer.js";
 import { type HttpReply, headerOf } from "./exchange.js";
 import type { MetricsEndpoint } from "./options.js";
+import { isLoopbackPeer } from "./origin-guard.js";
 import { RpcCode, rpcError } from "./replies.js";
 import type { RouteContext } from "./route-context.js";
 
@@ -53,10 +54,4 @@ export async function serveMetricsRoute({ req, opts, cors }: RouteContext): Prom
 function sameSecret(sent: string, token: string): boolean {
   const digest = (s: string) => createHash("sha256").update(s).digest();
   return timingSafeEqual(digest(sent), digest(token));
-}
-
-function isLoopbackPeer(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const a = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return a === "::1" || /^127(\.\d{1,3}){3}$/.test(a);
 }

@@ -72,6 +72,8 @@ export interface HttpServerOptions {
   publicUrl?: string;
   /** Serves GET /metrics and counts requests and connections (metrics-route.ts); absent = 404. */
   metrics?: MetricsEndpoint;
+  /** Console session expiry and cap (src/console/session.ts); defaults 8 h idle, 24 h, 1000. */
+  consoleSessions?: { idleMs?: number; absoluteMs?: number; maxSessions?: number };
 }
 
 /** What serves GET /metrics (metrics-route.ts). */

@@ -23,6 +23,13 @@ export function isLoopbackName(name: string): boolean {
   return LOOPBACK_NAMES.has(n) || /^127(\.\d{1,3}){3}$/.test(n) || n.endsWith(".localhost");
 }
 
+/** True for a loopback peer address (127.0.0.0/8, ::1, IPv4-mapped); unknown = false. */
+export function isLoopbackPeer(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const a = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return a === "::1" || /^127(\.\d{1,3}){3}$/.test(a);
+}
+
 /** The host name of a `Host` header value (port and IPv6 brackets removed), lower-cased. */
 export function hostnameOf(hostHeader: string): string {
   const h = hostHeader.trim().toLowerCase();

@@ -56,6 +56,13 @@ export interface CartographerConfig {
   metrics?: ServerMetrics;
 }
 
+/** Where an opened audit log lives, and the public key its signatures verify with. */
+export interface AuditFiles {
+  readonly log: string;
+  readonly archiveDir?: string;
+  readonly publicKeyHex?: string;
+}
+
 export interface Cartographer {
   /** The served KBs by name, in mount order (skipped and unavailable ones excluded). */
   readonly surfaces: ReadonlyMap<string, KbSurface>;
@@ -64,6 +71,11 @@ export interface Cartographer {
   /** Every configured KB with its status, in configuration order (for /health). */
   readonly kbs: readonly KbStatus[];
   readonly audit: AuditSink | null;
+  /**
+   * The files of the audit log this app opened (`auditLog`), for reading back (the console's
+   * audit page); null when it opened none (no audit, or a sink the caller owns).
+   */
+  readonly auditFiles: AuditFiles | null;
   readonly logger: Logger;
   /** Why `name` is unavailable (path-free), or undefined when it is served or unknown. */
   unavailable(name: string): string | undefined;
@@ -195,6 +207,7 @@ export async function createCartographer(config: CartographerConfig): Promise<Ca
     routed: new RoutedSurfaceCache([...surfaces.values()], config.routedCacheSize, unavailable),
     kbs: Object.freeze(statuses),
     audit,
+    auditFiles: auditFilesOf(config.auditLog, ownedAudit?.publicKeyHex),
     logger,
     unavailable,
     close: () => {
@@ -248,4 +261,16 @@ async function mapLimit<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+function auditFilesOf(
+  opts: CartographerConfig["auditLog"],
+  publicKeyHex: string | undefined,
+): AuditFiles | null {
+  if (!opts) return null;
+  return Object.freeze({
+    log: opts.path,
+    ...(opts.archiveDir !== undefined ? { archiveDir: opts.archiveDir } : {}),
+    ...(publicKeyHex !== undefined ? { publicKeyHex } : {}),
+  });
 }

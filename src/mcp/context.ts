@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/types.js";
 
-export type Transport = "stdio" | "http" | "in-memory";
+export type Transport = "stdio" | "http" | "in-memory" | "console";
 
 /** Every call carries an explicit principal (design.md §3). */
 export interface CallContext {

@@ -109,6 +109,11 @@ export class KbSurface implements ToolSurface, ContentSurface {
     return onKbEvent(this.#root, (event) => listener(this.name, event));
   }
 
+  /** The KB's runtime, for reads no tool gives (the console's git history, after its own check). */
+  get runtime(): KbRuntime {
+    return this.#options.runtime;
+  }
+
   get #root(): string {
     return this.#options.runtime.store.root;
   }

@@ -18,6 +18,8 @@ export function routeTemplate(pathname: string): string {
   if (p === "/mcp" || p === "/mcp/routed" || p === "/health" || p === "/ready" || p === "/metrics")
     return p;
   if (p.startsWith("/mcp/")) return "/mcp/{kb}";
+  // The console's paths carry KB names and concept ids: one template for all of them.
+  if (p === "/" || p === "/console" || p.startsWith("/console/")) return "/console";
   if (p.startsWith(PROTECTED_RESOURCE_METADATA_PATH)) return PROTECTED_RESOURCE_METADATA_PATH;
   return OTHER_ROUTE;
 }

@@ -69,3 +69,28 @@ function bound(text: string, name: string, isUntil: boolean): number {
   }
   return isUntil && DATE_ONLY.test(text.trim()) ? ms + DAY_MS - 1 : ms;
 }
+
+/**
+ * Which of `ids` are indexed and visible under `visibility` (one keyed lookup per chunk, the
+ * visibility in the WHERE clause as for runList): what a renderer needs to link only to concepts
+ * the reader may see.
+ */
+export function runVisibleIds(
+  cache: StatementCache,
+  ids: readonly string[],
+  visibility: ListQuery["visibility"],
+): Set<string> {
+  const out = new Set<string>();
+  const vis = visibilitySql(visibility, "c");
+  for (let i = 0; i < ids.length; i += VISIBLE_IDS_CHUNK) {
+    const chunk = ids.slice(i, i + VISIBLE_IDS_CHUNK);
+    const marks = chunk.map(() => "?").join(", ");
+    const rows = cache
+      .get(`SELECT c.id FROM concepts c WHERE c.id IN (${marks}) AND ${vis.sql}`)
+      .all(...chunk, ...vis.params) as { id: string }[];
+    for (const r of rows) out.add(r.id);
+  }
+  return out;
+}
+
+const VISIBLE_IDS_CHUNK = 200;

@@ -4,7 +4,7 @@
  * Implemented by sqlite-index.ts.
  */
 import type Database from "better-sqlite3";
-import type { ConceptDoc } from "../kb/core/types.js";
+import type { ConceptDoc, Visibility } from "../kb/core/types.js";
 import type { SearchIndex } from "./api.js";
 import type { FileStat } from "./rows.js";
 
@@ -37,6 +37,8 @@ export interface SqliteSearchIndex extends SearchIndex {
   checkIntegrity(): Promise<"skipped" | "ok" | "damaged">;
   /** Moves the damaged file aside and continues on a fresh, empty one (refill it next). */
   recreate(reason: string): void;
+  /** Which of `ids` are indexed and visible under `visibility` (one keyed query per chunk). */
+  visibleIds(ids: readonly string[], visibility: Visibility): Set<string>;
   /** Inserts or replaces a concept; `stat` lets the next open skip the file while unchanged. */
   upsert(doc: ConceptDoc, stat?: FileStat): void;
   /**

@@ -18,7 +18,7 @@ import { insertConceptRow, removeConceptRow } from "./concept-rows.js";
 import { HeldTransaction } from "./held-transaction.js";
 import { indexedFilesById, indexedFilesPage } from "./indexed-files.js";
 import { quickCheckInWorker } from "./integrity-check.js";
-import { runList } from "./list-query.js";
+import { runList, runVisibleIds } from "./list-query.js";
 import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
 import { defaultOffThread, type OffThread } from "./ranking/rank-thread.js";
 import type { ConceptRow, FileStat } from "./rows.js";
@@ -280,6 +280,11 @@ class Index implements SqliteSearchIndex {
 
   list(query: ListQuery): ListResult {
     return this.guard(() => runList(this.cache, query, this.opts.exists));
+  }
+
+  /** Which of `ids` are indexed and visible under `visibility` (list-query.ts runVisibleIds). */
+  visibleIds(ids: readonly string[], visibility: ListQuery["visibility"]): Set<string> {
+    return this.guard(() => runVisibleIds(this.cache, ids, visibility));
   }
 
   count(): number {

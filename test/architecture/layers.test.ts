@@ -1,6 +1,6 @@
 /**
  * Checked layering (README "Layout", decisions.md "Structure"): imports point one way,
- * common → kb → search → tools → auth/audit → runtime → mcp → http → cli, with logger/version
+ * common → kb → search → tools → auth/audit → runtime → mcp → console → http → cli, with logger/version
  * at the bottom and client a leaf that talks to servers over HTTP only (using src/common
  * alone). Fails on an upward or sideways import (type-only ones too: they couple the layers as
  * much), on any import cycle (type-only imports included), on file or process access reachable
@@ -27,6 +27,8 @@ const LAYERS: Record<string, number> = {
   // Reads the runtimes at scrape time; the call pipeline (mcp) and the HTTP route use it.
   metrics: 4.7,
   mcp: 5,
+  // The governance console: pages over the tools (mcp), served by http.
+  console: 5.5,
   http: 6,
   client: 6,
   cli: 7,

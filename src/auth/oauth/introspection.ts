@@ -7,6 +7,8 @@
  * Active answers are cached by the token's digest (introspection-cache.ts); the token itself is
  * never logged, stored or sent anywhere else.
  */
+
+import { FORM_URLENCODED } from "../../common/media-types.js";
 import type { Logger } from "../../logger.js";
 import { type ClaimMapping, principalOfClaims } from "./claims.js";
 import { cachedEndpoint } from "./discovery.js";
@@ -118,7 +120,7 @@ async function post(
     redirect: "error",
     headers: {
       authorization: basicAuthorization(client.clientId, client.clientSecret),
-      "content-type": "application/x-www-form-urlencoded",
+      "content-type": FORM_URLENCODED,
       accept: "application/json",
     },
     body: new URLSearchParams({ token, token_type_hint: "access_token" }).toString(),

@@ -90,13 +90,32 @@ export function extractSection(body: string, heading: string): string | null {
 const WIKI = /\[\[([^\]|#\n]+)(?:#([^\]|\n]*))?(?:\|([^\]\n]*))?\]\]/g;
 const MD_LINK = /(!?)\[([^\]\n]*)\]\(([^)\s]+)((?:[ \t]+"[^"\n]*")?)\)/g;
 const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/|#)/i;
+const WIKI_AT = new RegExp(WIKI.source, "y");
+
+/** The wiki link `[[id#section|alias]]` starting exactly at `pos` of `text`, or null (renderers). */
+export function wikiLinkAt(
+  text: string,
+  pos: number,
+): { target: string; section?: string; alias?: string; length: number } | null {
+  WIKI_AT.lastIndex = pos;
+  const m = WIKI_AT.exec(text);
+  if (m === null) return null;
+  const target = (m[1] as string).trim().replace(/\.md$/, "");
+  if (!target) return null;
+  return {
+    target,
+    length: m[0].length,
+    ...(m[2]?.trim() ? { section: m[2].trim() } : {}),
+    ...(m[3]?.trim() ? { alias: m[3].trim() } : {}),
+  };
+}
 
 /** Masks inline code spans so links inside them are not seen (same length keeps offsets). */
 function maskInlineCode(line: string): string {
   return line.replace(/`+[^`]*`+/g, (m) => " ".repeat(m.length));
 }
 
-interface Resolved {
+export interface ResolvedLink {
   kind: "markdown" | "asset";
   target: string;
   section?: string;
@@ -104,7 +123,11 @@ interface Resolved {
   file: string;
 }
 
-function resolveMarkdownTarget(url: string, fromPath: string): Resolved | null {
+/**
+ * What a Markdown link's URL in the file at `fromPath` points to: a concept id (`.md`), or an
+ * asset's KB-root path; null for an external URL, an anchor, or a path leaving the KB.
+ */
+export function resolveMarkdownTarget(url: string, fromPath: string): ResolvedLink | null {
   if (EXTERNAL.test(url)) return null;
   const hash = url.indexOf("#");
   const pathPart = hash >= 0 ? url.slice(0, hash) : url;

@@ -157,13 +157,16 @@ export function visibleSubjects(rec: ChangeRecord, visible: (id: string) => bool
   if (!rec.commits) return rec.subjects;
   const out: string[] = [];
   for (const c of rec.commits) {
-    let subject: string | null = c.subject;
-    if (c.otherPaths || !c.ids.every(visible)) {
-      const tool = /^([a-z][a-z0-9_]*): /.exec(c.subject)?.[1];
-      const shown = c.ids.filter(visible);
-      subject = tool && shown.length > 0 ? `${tool}: ${shown.join(", ")}` : null;
-    }
+    const subject = visibleSubject(c, visible);
     if (subject !== null && !out.includes(subject)) out.push(subject);
   }
   return out;
+}
+
+/** One commit's subject as `visibleSubjects` tells it, or null when it must be dropped. */
+export function visibleSubject(c: ChangeCommit, visible: (id: string) => boolean): string | null {
+  if (!c.otherPaths && c.ids.every(visible)) return c.subject;
+  const tool = /^([a-z][a-z0-9_]*): /.exec(c.subject)?.[1];
+  const shown = c.ids.filter(visible);
+  return tool && shown.length > 0 ? `${tool}: ${shown.join(", ")}` : null;
 }

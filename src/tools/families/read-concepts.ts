@@ -125,7 +125,7 @@ const conceptList = defineTool({
   // Go v0.5 argument names (docs/migrating-from-go.md).
   aliases: { scope: "prefix" },
   description:
-    "List concepts {items, total, truncated}, filtered by prefix, map, type, where (key=value, key!=value) and since/until on the frontmatter timestamp. limit defaults to 500.",
+    "List concepts {items, total, truncated} in id order, filtered by prefix, map, type, where (key=value, key!=value) and since/until on the frontmatter timestamp; from starts at that id (ids ≥ from: page with the id after a page's last). limit defaults to 500.",
   args: {
     prefix: opt(nonEmptyStr()),
     map: opt(nonEmptyStr()),
@@ -133,6 +133,7 @@ const conceptList = defineTool({
     where: opt(arr(str())),
     since: opt(str("ISO time, inclusive")),
     until: opt(str("ISO time, inclusive")),
+    from: opt(nonEmptyStr("Start at this id (ids ≥ from, in id order): keyset paging")),
     limit: opt(int({ min: 1, max: CONCEPT_LIST_MAX_LIMIT }), CONCEPT_LIST_DEFAULT_LIMIT),
   },
   readOnly: true,
@@ -161,6 +162,7 @@ const conceptList = defineTool({
       since: args.since,
       until: args.until,
       prefix,
+      ...(args.from !== undefined ? { from: args.from } : {}),
       limit,
       visibility: ctx.visibility,
     });

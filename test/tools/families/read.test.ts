@@ -128,6 +128,18 @@ describe("concept_list", () => {
     await expectKbError(() => call("concept_list", { since: "last week" }), "invalid_argument");
   });
 
+  it("from pages in id order: the next page starts at the id after the last one shown", async () => {
+    const ids = async (args: Record<string, unknown>) =>
+      (await call("concept_list", args)).items.map((i: { id: string }) => i.id);
+    expect(await ids({ map: "pub", limit: 2 })).toEqual(["pub/alpha", "pub/beta"]);
+    expect(await ids({ map: "pub", from: "pub/big", limit: 2 })).toEqual(["pub/big"]);
+    expect(await ids({ map: "pub", from: "pub/b", limit: 5 })).toEqual(["pub/beta", "pub/big"]);
+    // Visibility applies before the page: a narrow reader pages only through what it sees.
+    const narrow = await call("concept_list", { from: "pub/big" }, PUB_ONLY);
+    expect(narrow.items.map((i: { id: string }) => i.id)).toEqual(["pub/big"]);
+    expect(await ids({ from: "pub/big" })).toEqual(["pub/big", "secret/plan"]);
+  });
+
   it("a map disjoint from the prefix lists nothing", async () => {
     const r = await call("concept_list", { map: "pub", prefix: "secret" });
     expect(r).toEqual({ items: [], total: 0, truncated: false });

@@ -1,0 +1,57 @@
+/**
+ * Rendering shared by the activity and history pages: one list item per commit (link to its diff,
+ * its audit record when the audit window holds it) and the next/previous links.
+ */
+import type { AuditCall } from "../data/audit-window.js";
+import type { ViewedCommit } from "../data/commit-view.js";
+import { html, type Safe } from "../html.js";
+import { consoleUrl, withQuery } from "../paths.js";
+
+/** The commits of one page, newest first. */
+export function commitList(
+  kb: string,
+  commits: readonly ViewedCommit[],
+  callOf: (sha: string) => AuditCall | undefined,
+): Safe {
+  if (commits.length === 0) return html`<p class="empty">No commit on this page matches.</p>`;
+  return html`<ol class="feed">${commits.map((c) => commitItem(kb, c, callOf(c.sha)))}</ol>`;
+}
+
+function commitItem(kb: string, c: ViewedCommit, call: AuditCall | undefined): Safe {
+  const files = c.filesCut
+    ? `${c.files.length}+ files`
+    : c.files.length === 1
+      ? "1 file"
+      : `${c.files.length} files`;
+  return html`<li class="commit">
+<a class="subject" href="${consoleUrl.commit(kb, c.sha)}">${c.subject}</a>
+<span class="meta"><time datetime="${c.time}">${c.time}</time> · <code>${c.sha.slice(0, 10)}</code> · ${files}${c.merge ? " · merge" : ""}</span>
+${auditLine(kb, call)}
+</li>`;
+}
+
+/** principal · tool · transport · outcome, linking to the audit record. */
+export function auditLine(kb: string, call: AuditCall | undefined): Safe {
+  if (!call) return html`<span class="audit none">no audit record in the recent log</span>`;
+  return html`<span class="audit">by <strong>${call.principal_id}</strong> via ${call.tool} (${call.transport}), ${call.outcome ?? "no completion"} · <a href="${withQuery(consoleUrl.audit(kb), { request: call.request_id })}">audit record</a></span>`;
+}
+
+/** Newer/older links: `prev`/`next` are the cursor query of those pages, or null. */
+export function pager(
+  path: string,
+  params: Record<string, string | undefined>,
+  prev: { at: number; back: number[] } | null,
+  next: { at: number; back: number[] } | null,
+): Safe {
+  const link = (p: { at: number; back: number[] }) =>
+    withQuery(path, {
+      ...params,
+      at: p.at === 0 ? undefined : String(p.at),
+      back: p.back.length > 0 ? p.back.join(".") : undefined,
+    });
+  if (prev === null && next === null) return html``;
+  return html`<nav class="pager" aria-label="Pages">
+${prev === null ? null : html`<a rel="prev" href="${link(prev)}">← Newer</a>`}
+${next === null ? null : html`<a rel="next" href="${link(next)}">Older →</a>`}
+</nav>`;
+}
