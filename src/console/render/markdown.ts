@@ -129,9 +129,9 @@ rules.image = (tokens, idx, options, env: Env) => {
 };
 
 const SANITIZE: sanitizeHtml.IOptions = {
-  // sanitize-html looks a tag up in this list (indexOf) for every tag and text node: the
-  // tags Markdown produces most often come first (docs/decisions.md "Console: the first render
-  // of a large concept").
+  // sanitize-html looks a tag up in this list (indexOf) for every tag and text node: the tags
+  // Markdown produces most often come first
+  // (docs/decisions.md "Console: the first render of a large concept").
   allowedTags: [
     "td",
     "p",
