@@ -24,6 +24,9 @@ export class LineTransport implements Transport {
   readonly #pending = new Map<string, number>();
   /** Set once the input ended (or a drain began): close as soon as #pending is empty. */
   #draining = false;
+  /** Serialized messages waiting for this turn's write, and who waits for them. */
+  #queued: string[] = [];
+  #written: Array<() => void> = [];
 
   constructor(
     private readonly input: Readable,
@@ -83,13 +86,36 @@ export class LineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    await new Promise<void>((resolve) => {
-      if (this.output.write(serializeMessage(message))) resolve();
-      else this.output.once("drain", resolve);
-    });
+    await this.#write(serializeMessage(message));
     if (("result" in message || "error" in message) && "id" in message)
       this.#settle(JSON.stringify(message.id));
   }
+
+  /**
+   * Queues `text` for the next write. The answers that complete in one turn of the event loop
+   * (several calls in flight) leave in ONE write, after the turn's promise jobs have run: same
+   * bytes in the same order, one syscall and one wake-up of the reader instead of one per
+   * message (docs/decisions.md "stdio answers of one turn leave in one write").
+   */
+  #write(text: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#queued.push(text);
+      this.#written.push(resolve);
+      if (this.#queued.length === 1) process.nextTick(this.#flush);
+    });
+  }
+
+  readonly #flush = (): void => {
+    const text = this.#queued.length === 1 ? (this.#queued[0] as string) : this.#queued.join("");
+    const written = this.#written;
+    this.#queued = [];
+    this.#written = [];
+    const done = () => {
+      for (const resolve of written) resolve();
+    };
+    if (this.output.write(text)) done();
+    else this.output.once("drain", done);
+  };
 
   #handleLine(line: string): void {
     let raw: unknown;
@@ -126,7 +152,7 @@ export class LineTransport implements Transport {
   #reply(id: string | number | null, code: number, message: string): void {
     this.onerror?.(new Error(message));
     // JSON-RPC 2.0 §5: id is null when it could not be determined.
-    this.output.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
+    void this.#write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
   }
 }
 

@@ -84,6 +84,12 @@ export interface KbSettings {
   sops?: SopsSettings;
   /** Remote sync (docs/sync.md, kb/sync/); absent = local only. */
   sync?: SyncSettings;
+  /**
+   * The environment local git commands may start from with variables of their own added (the
+   * CLI passes the server's). Absent: each write commits with `git commit <paths>`, as the
+   * private-index commit needs GIT_INDEX_FILE in its environment (kb/git/path-commit.ts).
+   */
+  gitEnv?: Readonly<Record<string, string | undefined>>;
   /** `artifact_signing_seed` (64 hex): signs the KB's provisioning artifacts; absent = unsigned. */
   artifactSigningSeed?: string;
   /** `mcp_allowlist`: the only MCP descriptors the manifest offers; absent = none. */

@@ -117,7 +117,7 @@ export async function headSha(cwd: string): Promise<string | null> {
 }
 
 /** Paths that exist on disk or are tracked (git add refuses anything else). */
-async function stageablePaths(cwd: string, paths: string[]): Promise<string[]> {
+export async function stageablePaths(cwd: string, paths: string[]): Promise<string[]> {
   if (paths.length === 0) return [];
   const exists = await Promise.all(
     paths.map((p) =>
@@ -150,9 +150,34 @@ export async function commitPaths(
 ): Promise<string | null> {
   const wanted = await stageablePaths(cwd, [...new Set(paths)]);
   if (wanted.length === 0) return null;
-  // Literal pathspecs: an asset named `public/*` must stage that one file, not a glob match.
-  const list = `${wanted.map((p) => `:(literal)${p}`).join("\0")}\0`;
-  await git(cwd, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], list);
+  await stagePaths(cwd, wanted);
+  return partialCommit(cwd, wanted, message, identity);
+}
+
+/** Literal pathspecs: an asset named `public/*` must stage that one file, not a glob match. */
+function pathspecList(paths: readonly string[]): string {
+  return `${paths.map((p) => `:(literal)${p}`).join("\0")}\0`;
+}
+
+/** `git add -A` of exactly `paths` in the repository's index. */
+export async function stagePaths(cwd: string, paths: readonly string[]): Promise<void> {
+  await git(
+    cwd,
+    ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"],
+    pathspecList(paths),
+  );
+}
+
+/**
+ * `git commit <paths>`: a commit of the staged `paths` alone (git builds it in a temporary
+ * index from HEAD), whatever else is staged. The sha, or null when none of them changed.
+ */
+export async function partialCommit(
+  cwd: string,
+  paths: readonly string[],
+  message: string,
+  identity: GitIdentity,
+): Promise<string | null> {
   const author = `${identity.name} <${identity.email}>`;
   const r = await runGit(
     cwd,
@@ -167,7 +192,7 @@ export async function commitPaths(
       "--pathspec-from-file=-",
       "--pathspec-file-nul",
     ],
-    list,
+    pathspecList(paths),
   );
   if (r.code !== 0) {
     // The paths were staged but none of them differs from HEAD: nothing to commit.
@@ -183,7 +208,7 @@ export async function commitPaths(
 }
 
 /** HEAD's sha read from .git without a process; null when it is not a plain loose ref. */
-async function readHeadSha(cwd: string): Promise<string | null> {
+export async function readHeadSha(cwd: string): Promise<string | null> {
   try {
     const head = (await readFile(join(cwd, ".git", "HEAD"), "utf8")).trim();
     if (/^[0-9a-f]{40}$/.test(head)) return head;

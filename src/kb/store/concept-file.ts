@@ -12,6 +12,7 @@ import type { ConceptRead } from "../core/api.js";
 import { candidatePaths, validateId } from "../core/ids.js";
 import type { MapDescriptor } from "../core/types.js";
 import { openRegularSync, readTextOrNull, realPathInsideSync } from "./fsutil.js";
+import type { HashMemo } from "./hash-memo.js";
 import { readLargeConcept } from "./index-read.js";
 import { toConceptDoc } from "./store-read.js";
 
@@ -28,6 +29,7 @@ export async function readConceptFile(
   maps: readonly MapDescriptor[],
   logger?: Logger,
   wholeUpTo = Number.POSITIVE_INFINITY,
+  hashes?: HashMemo,
 ): Promise<ConceptRead | null> {
   validateId(id);
   const [flat, expanded] = candidatePaths(id);
@@ -57,7 +59,8 @@ export async function readConceptFile(
     }
     text ??= await readTextOrNull(root, path);
     if (text === null) return null; // vanished since it was opened
-    return { doc: toConceptDoc(id, path, text, maps, logger), bytes: size, truncated: false };
+    const doc = toConceptDoc(id, path, text, maps, logger, hashes?.hashOf(path, text));
+    return { doc, bytes: size, truncated: false };
   }
   if (refusal) throw refusal;
   return null;

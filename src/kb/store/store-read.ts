@@ -18,25 +18,34 @@ import { isVanished, listWalkDir, readTextOrNull, walkFiles } from "./fsutil.js"
 export async function loadMaps(root: string, logger: Logger): Promise<MapDescriptor[]> {
   const entries = await listWalkDir(root, "data");
   const dirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
-  const found = await Promise.all(
-    dirs.map(async (name) => {
-      for (const file of [MAP_FILE, LEGACY_MAP_FILE]) {
-        const path = `data/${name}/${file}`;
-        try {
-          const text = await readTextOrNull(root, path);
-          if (text === null) continue;
-          return parseMapDescriptor(name, path, text);
-        } catch (e) {
-          logger.warn(`ignoring map descriptor ${path}: ${(e as Error).message}`);
-          return null;
-        }
-      }
-      return null;
-    }),
-  );
+  const found = await Promise.all(dirs.map((name) => loadMap(root, name, logger)));
   return found
     .filter((m): m is MapDescriptor => m !== null)
     .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * The descriptor of the folder `data/<name>` as loadMaps reads it (`_map.md`, else legacy
+ * `_archive.md`; unreadable or invalid: null, with a warning). The caller has checked that the
+ * folder is one loadMaps lists.
+ */
+export async function loadMap(
+  root: string,
+  name: string,
+  logger: Logger,
+): Promise<MapDescriptor | null> {
+  for (const file of [MAP_FILE, LEGACY_MAP_FILE]) {
+    const path = `data/${name}/${file}`;
+    try {
+      const text = await readTextOrNull(root, path);
+      if (text === null) continue;
+      return parseMapDescriptor(name, path, text);
+    } catch (e) {
+      logger.warn(`ignoring map descriptor ${path}: ${(e as Error).message}`);
+      return null;
+    }
+  }
+  return null;
 }
 
 /** Concept id of a KB-root-relative path, excluding the index of a map/journal folder. */

@@ -34,15 +34,9 @@ import type {
   MapDescriptor,
 } from "../core/types.js";
 import { UncommittedWrites } from "../git/commit-undo.js";
-import {
-  commitPaths,
-  configuredIdentity,
-  FALLBACK_IDENTITY,
-  git,
-  headSha,
-  runGit,
-} from "../git/git.js";
+import { configuredIdentity, FALLBACK_IDENTITY, git, headSha, runGit } from "../git/git.js";
 import { changesSince } from "../git/history.js";
+import { PathCommitter } from "../git/path-commit.js";
 import { AsyncLock } from "../locks/async-lock.js";
 import { applyChanges } from "./apply.js";
 import { artifactTreeStamp } from "./artifact-stamp.js";
@@ -51,6 +45,7 @@ import * as assets from "./assets.js";
 import { readConceptFile } from "./concept-file.js";
 import { streamConceptDocs } from "./concept-stream.js";
 import { readTextOrNull } from "./fsutil.js";
+import { HashMemo } from "./hash-memo.js";
 import { MAX_CONCEPT_BYTES, readIndexDocs } from "./index-read.js";
 import { ensureLocalState } from "./local-state.js";
 import { MapsCache } from "./maps-cache.js";
@@ -63,10 +58,20 @@ import { conceptIdOf, notFound, scanConcepts } from "./store-read.js";
 
 export { initKb } from "./init.js";
 
+/**
+ * Shared by every store of the process, so the memory it holds is bounded however many KBs are
+ * mounted. Paths of two KBs may collide: a hash is reused only for an equal text, whose hash it is.
+ */
+const SHARED_HASHES = new HashMemo();
+
 class Store implements KbStore {
   readonly root: string;
   private readonly lock = new AsyncLock();
   private readonly mapsCache: MapsCache;
+  /** The one commit per write (path-commit.ts). */
+  readonly committer: PathCommitter;
+  /** Hashes of concepts re-read unchanged (hash-memo.ts): one memory budget per process. */
+  readonly hashes = SHARED_HASHES;
   private ownIdentity: Promise<GitIdentity | null> | null = null;
   private readonly ctx: PlanContext;
   /** What the files applied since the last commit looked like before (commit-undo.ts). */
@@ -79,6 +84,7 @@ class Store implements KbStore {
     this.root = settings.root;
     this.mapsCache = new MapsCache(this.root, logger);
     this.uncommitted = new UncommittedWrites(this.root);
+    this.committer = new PathCommitter(this.root, settings.gitEnv);
     this.ctx = { root: this.root, settings, logger, maps: () => this.maps() };
   }
 
@@ -114,7 +120,9 @@ class Store implements KbStore {
   }
 
   async readConceptFile(id: string, wholeUpTo?: number): Promise<ConceptRead | null> {
-    return readConceptFile(this.root, id, await this.maps(), this.logger, wholeUpTo);
+    // Only the map the id names matters to its resolution and placement (maps-cache.ts).
+    const maps = await this.mapsCache.forId(id);
+    return readConceptFile(this.root, id, maps, this.logger, wholeUpTo, this.hashes);
   }
 
   readText(path: string): Promise<string | null> {
@@ -259,7 +267,7 @@ class Store implements KbStore {
   async commit(paths: string[], message: string, author?: GitIdentity): Promise<string | null> {
     if (!this.settings.autocommit) return null;
     try {
-      const sha = await commitPaths(this.root, paths, message, await this.identity(author));
+      const sha = await this.committer.commit(paths, message, await this.identity(author));
       this.uncommitted.forget();
       return sha;
     } catch (e) {

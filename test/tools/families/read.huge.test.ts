@@ -87,7 +87,7 @@ describe("writes over the concept limit", () => {
 });
 
 describe("concept_read's size check before the read", () => {
-  it("reads the map list once for an id below a map (readConcept's own), huge file too", async () => {
+  it("never lists the maps for an id below a map (the read checks its own map only), huge file too", async () => {
     fs.writeFileSync(
       path.join(kb.root, "data/logs/small.md"),
       "---\ntype: note\ntitle: S\n---\nok\n",
@@ -101,11 +101,10 @@ describe("concept_read's size check before the read", () => {
     };
     try {
       expect((await read({ id: "logs/small" })).body.trim()).toBe("ok");
-      // The size check needs the map list only for a top-level id (a map folder's name).
-      expect(calls).toBe(1);
-      calls = 0;
+      // The read looks at its own map's descriptor alone (maps-cache.ts forId), never the list.
+      expect(calls).toBe(0);
       expect((await read({ id: "logs/huge" })).truncated).toBe(true);
-      expect(calls).toBe(1);
+      expect(calls).toBe(0);
     } finally {
       store.maps = maps;
     }
