@@ -42,6 +42,8 @@ interface Env {
   targets: ReadonlySet<string>;
   /** Whether each open link became an `<a>` (true) or a `<span>` (false), innermost last. */
   open: boolean[];
+  /** Each link's target, classified once by prepareMarkdown (not again per rendering). */
+  classified: ReadonlyMap<Token, Target>;
 }
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
@@ -100,7 +102,8 @@ rules.wikilink = (tokens, idx, _options, env: Env) => {
 
 rules.link_open = (tokens, idx, _options, env: Env) => {
   const token = tokens[idx] as Token;
-  const target = classify(token.attrGet("href") ?? "", env.place.fromPath);
+  const target =
+    env.classified.get(token) ?? classify(token.attrGet("href") ?? "", env.place.fromPath);
   const title = token.attrGet("title");
   let href: string | null = null;
   if (target.kind === "external" || target.kind === "anchor") href = target.href;
@@ -126,36 +129,40 @@ rules.image = (tokens, idx, options, env: Env) => {
 };
 
 const SANITIZE: sanitizeHtml.IOptions = {
+  // sanitize-html looks a tag up in this list (indexOf) for every tag and text node: the tags
+  // Markdown produces most often come first
+  // (docs/decisions.md "Console: the first render of a large concept").
   allowedTags: [
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
+    "td",
     "p",
-    "a",
-    "ul",
-    "ol",
     "li",
-    "blockquote",
+    "a",
     "code",
-    "pre",
+    "span",
     "em",
     "strong",
+    "tr",
+    "h3",
+    "h2",
+    "h4",
+    "ul",
+    "ol",
+    "th",
+    "thead",
+    "tbody",
+    "table",
+    "pre",
+    "blockquote",
+    "h5",
+    "h6",
+    "h1",
     "s",
     "del",
     "hr",
     "br",
-    "table",
-    "thead",
-    "tbody",
-    "tr",
-    "th",
-    "td",
     "img",
-    "span",
   ],
+
   allowedAttributes: {
     a: ["href", "title", "class", "rel"],
     img: ["src", "alt"],
@@ -188,6 +195,7 @@ export function prepareMarkdown(text: string, place: MarkdownPlace): PreparedMar
       t.tag = `h${Math.min(6, Number(t.tag.slice(1)) + 1)}`;
   const targets: string[] = [];
   const seen = new Set<string>();
+  const classified = new Map<Token, Target>();
   const add = (id: string) => {
     if (seen.has(id) || targets.length >= MAX_LINK_TARGETS) return;
     seen.add(id);
@@ -198,6 +206,7 @@ export function prepareMarkdown(text: string, place: MarkdownPlace): PreparedMar
       if (t.type === "wikilink") add((t.meta as { target: string }).target);
       else if (t.type === "link_open") {
         const target = classify(t.attrGet("href") ?? "", place.fromPath);
+        classified.set(t, target);
         if (target.kind === "concept") add(target.id);
       }
     }
@@ -205,7 +214,7 @@ export function prepareMarkdown(text: string, place: MarkdownPlace): PreparedMar
   return {
     conceptTargets: targets,
     render(visible) {
-      const env: Env = { place, visible, targets: seen, open: [] };
+      const env: Env = { place, visible, targets: seen, open: [], classified };
       return raw(sanitizeHtml(md.renderer.render(tokens, md.options, env), SANITIZE));
     },
   };

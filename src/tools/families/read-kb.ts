@@ -6,6 +6,7 @@ import type { ToolContext, ToolSpec } from "../spec.js";
 import { seesKbArtifacts } from "../support/artifact-manifest.js";
 import { scopedPath } from "../support/scoped-path.js";
 import { mapVisible } from "../support/visibility.js";
+import { visibleCount as keptVisibleCount } from "../support/visible-counts.js";
 import { indexGet } from "./curated-index.js";
 
 const LOG_TAIL_DEFAULT = 20;
@@ -27,7 +28,7 @@ async function visibleMaps(ctx: ToolContext): Promise<MapDescriptor[]> {
 }
 
 function visibleCount(ctx: ToolContext, prefix?: string): number {
-  return ctx.runtime.index.list({ prefix, limit: 1, visibility: ctx.visibility }).total;
+  return keptVisibleCount(ctx.runtime.index, ctx.visibility, prefix);
 }
 
 /**
