@@ -112,6 +112,14 @@ describe("npm start", () => {
       });
       started.push(...descendants(npmPid));
       expect(await healthAnswers(url)).toBe(true);
+      // The banner points a person at the console, and the console shows the starter KB.
+      const consoleUrl = /console: +(http:\/\/127\.0\.0\.1:\d+\/)\n/.exec(out)?.[1];
+      expect(consoleUrl, out).toBe(`${url}/`);
+      const home = await fetch(consoleUrl as string, { signal: AbortSignal.timeout(5_000) });
+      expect(home.status).toBe(200);
+      expect(home.headers.get("content-type")).toMatch(/^text\/html/);
+      // CARTOGRAPHER_DATA names an empty folder: no starter KB, and the page says what to do.
+      expect(await home.text()).toContain("cartographer kb create NAME --data DIR");
 
       const exited = new Promise<void>((r) => npm?.once("exit", () => r()));
       npm.kill("SIGTERM");

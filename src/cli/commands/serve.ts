@@ -290,13 +290,14 @@ function printEndpoints(
       lines.push(`  KB ${kb.name.padEnd(14)} ${where} (${rootOf(kb.name)})`);
     }
   }
+  lines.push(`  console:           ${url}/`);
   lines.push(`  health:            ${url}/health`);
   lines.push(`  auth:              ${authLine(authOn, config.http.host)}`);
   lines.push(
     "",
     `next: connect an agent tool, e.g.  npx cartographer connect claude --server-url ${url}`,
-    "      then ask it for an overview of your KB; to read one yourself, open its data/ folder",
-    "      (a new KB's data/welcome/ explains maps, concepts and links)",
+    "      then ask it for an overview of your KB; to read it yourself, open the console in a browser",
+    `      (${url}/ : browse, search, and what agents changed; a new KB's welcome map explains it)`,
   );
   io.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -15,7 +15,9 @@ export const homePage: ConsolePage = {
     const summaries = await kbSummaries(kbs, req.viewer, names);
     const body =
       names.length === 0
-        ? html`<h1>Knowledge bases</h1><p>This token may read no KB on this server.</p>`
+        ? html`<h1>Knowledge bases</h1><p>No KB to show: this server mounts none that you may read.
+An operator adds one with <code>cartographer kb create NAME --data DIR</code> and restarts the server,
+or grants this token a KB.</p>`
         : html`<h1>Knowledge bases</h1>
 <ul class="cards">${summaries.map((s) => html`<li>${summaryCard(s)}</li>`)}</ul>`;
     return {
