@@ -5,6 +5,7 @@
  * answer in time, a non-2xx, a document for another issuer or without the field is an error,
  * and the caller denies.
  */
+import { ProviderAnswerError, readCappedJson } from "./capped-json.js";
 
 /** After a failed discovery, requests are denied without a new fetch for this long. */
 export const DISCOVERY_RETRY_MS = 10_000;
@@ -23,15 +24,22 @@ export function metadataUrls(issuer: string): string[] {
   ];
 }
 
-/** Fetches `url` as JSON, giving up after `timeoutMs`. */
+/** Fetches `url` as JSON, giving up after `timeoutMs` or past the answer cap (capped-json.ts). */
 export async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
   const response = await fetch(url, {
     signal: AbortSignal.timeout(timeoutMs),
     headers: { accept: "application/json" },
     redirect: "error",
   });
-  if (!response.ok) throw new OAuthDiscoveryError(`${url} answered HTTP ${response.status}`);
-  return response.json();
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new OAuthDiscoveryError(`${url} answered HTTP ${response.status}`);
+  }
+  try {
+    return await readCappedJson(response, url);
+  } catch (err) {
+    throw err instanceof ProviderAnswerError ? new OAuthDiscoveryError(err.message) : err;
+  }
 }
 
 /** The metadata fields read, each with the key that replaces discovery for it. */

@@ -10,6 +10,7 @@
 
 import { FORM_URLENCODED } from "../../common/media-types.js";
 import type { Logger } from "../../logger.js";
+import { ProviderAnswerError, readCappedJson } from "./capped-json.js";
 import { type ClaimMapping, principalOfClaims } from "./claims.js";
 import { cachedEndpoint } from "./discovery.js";
 import { audienceAccepted, checkIntrospectionAnswer } from "./introspection-answer.js";
@@ -106,7 +107,8 @@ export function createIntrospector(
 
 /**
  * POSTs `token` to `endpoint` and returns the parsed answer.
- * @throws IntrospectionError (or the fetch's own error) on a timeout, a non-200 or non-JSON.
+ * @throws IntrospectionError (or the fetch's own error) on a timeout, a non-200, an answer over
+ * the cap or non-JSON.
  */
 async function post(
   endpoint: string,
@@ -130,9 +132,9 @@ async function post(
     throw new IntrospectionError(`${endpoint} answered HTTP ${response.status}`);
   }
   try {
-    return await response.json();
-  } catch {
-    throw new IntrospectionError(`${endpoint} answered something that is not JSON`);
+    return await readCappedJson(response, endpoint);
+  } catch (err) {
+    throw err instanceof ProviderAnswerError ? new IntrospectionError(err.message) : err;
   }
 }
 
