@@ -58,20 +58,26 @@ describe("readCappedJson", () => {
   });
 
   it("refuses a streamed answer once it passes the cap, long before the stream ends", async () => {
-    const err = await readCappedJson(await get("/stream"), "idp", 64 * 1024).catch((e: unknown) => e as Error);
+    const err = await readCappedJson(await get("/stream"), "idp", 64 * 1024).catch(
+      (e: unknown) => e as Error,
+    );
     expect(err).toBeInstanceOf(ProviderAnswerError);
     expect(err.message).toBe("idp answered more than 65536 bytes");
     expect(sentChunks).toBeLessThan(64);
   });
 
   it("refuses a declared size over the cap without reading the body", async () => {
-    const err = await readCappedJson(await get("/declared"), "idp", 64 * 1024).catch((e: unknown) => e as Error);
+    const err = await readCappedJson(await get("/declared"), "idp", 64 * 1024).catch(
+      (e: unknown) => e as Error,
+    );
     expect(err).toBeInstanceOf(ProviderAnswerError);
     expect(err.message).toBe("idp answered 10485760 bytes, over 65536");
   });
 
   it("names an answer that is not JSON", async () => {
-    const err = await readCappedJson(await get("/not-json"), "idp").catch((e: unknown) => e as Error);
+    const err = await readCappedJson(await get("/not-json"), "idp").catch(
+      (e: unknown) => e as Error,
+    );
     expect(err.message).toBe("idp answered something that is not JSON");
   });
 });
