@@ -47,6 +47,16 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
+/** The error `p` rejects with; a promise that resolves fails the test. */
+async function refusal(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected a refusal, got an answer");
+}
+
 const get = (path: string) => fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) });
 
 describe("readCappedJson", () => {
@@ -58,33 +68,27 @@ describe("readCappedJson", () => {
   });
 
   it("refuses a streamed answer once it passes the cap, long before the stream ends", async () => {
-    const err = await readCappedJson(await get("/stream"), "idp", 64 * 1024).catch(
-      (e: unknown) => e as Error,
-    );
+    const err = await refusal(readCappedJson(await get("/stream"), "idp", 64 * 1024));
     expect(err).toBeInstanceOf(ProviderAnswerError);
     expect(err.message).toBe("idp answered more than 65536 bytes");
     expect(sentChunks).toBeLessThan(64);
   });
 
   it("refuses a declared size over the cap without reading the body", async () => {
-    const err = await readCappedJson(await get("/declared"), "idp", 64 * 1024).catch(
-      (e: unknown) => e as Error,
-    );
+    const err = await refusal(readCappedJson(await get("/declared"), "idp", 64 * 1024));
     expect(err).toBeInstanceOf(ProviderAnswerError);
     expect(err.message).toBe("idp answered 10485760 bytes, over 65536");
   });
 
   it("names an answer that is not JSON", async () => {
-    const err = await readCappedJson(await get("/not-json"), "idp").catch(
-      (e: unknown) => e as Error,
-    );
+    const err = await refusal(readCappedJson(await get("/not-json"), "idp"));
     expect(err.message).toBe("idp answered something that is not JSON");
   });
 });
 
 describe("discovery under the cap", () => {
   it("a metadata document over the cap is a discovery error (the caller denies)", async () => {
-    const err = await fetchJson(`${base}/stream`, 10_000).catch((e: unknown) => e as Error);
+    const err = await refusal(fetchJson(`${base}/stream`, 10_000));
     expect(err).toBeInstanceOf(OAuthDiscoveryError);
     expect(err.message).toMatch(/answered more than 262144 bytes/);
   });
