@@ -3,24 +3,15 @@
  * as a GET form, paging links, a 400 naming a malformed filter, and a narrow viewer's page holding
  * nothing it may not see (hidden commits absent, the mixed one retold).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  GOV_ADMIN_TOKEN,
-  GOV_NARROW_TOKEN,
-  type GovServer,
-  govServer,
-  HIDDEN,
-} from "./gov-server.js";
+import { describe, expect, it } from "vitest";
+import { type GovServer, HIDDEN, onGovServer } from "./gov-server.js";
 
 let s: GovServer;
 let admin: string;
 let narrow: string;
-beforeAll(async () => {
-  s = await govServer();
-  admin = await s.cookie(GOV_ADMIN_TOKEN);
-  narrow = await s.cookie(GOV_NARROW_TOKEN);
-}, 60_000);
-afterAll(async () => s?.close());
+onGovServer((g) => {
+  ({ s, admin, narrow } = g);
+});
 
 const page = (path: string, cookie: string) => s.get(path, { Cookie: cookie });
 

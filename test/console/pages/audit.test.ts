@@ -4,24 +4,15 @@
  * calls on concepts it sees and no chain counts; a server without an audit log says so.
  */
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  GOV_ADMIN_TOKEN,
-  GOV_NARROW_TOKEN,
-  type GovServer,
-  govServer,
-  HIDDEN,
-} from "./gov-server.js";
+import { describe, expect, it } from "vitest";
+import { GOV_ADMIN_TOKEN, type GovServer, govServer, HIDDEN, onGovServer } from "./gov-server.js";
 
 let s: GovServer;
 let admin: string;
 let narrow: string;
-beforeAll(async () => {
-  s = await govServer();
-  admin = await s.cookie(GOV_ADMIN_TOKEN);
-  narrow = await s.cookie(GOV_NARROW_TOKEN);
-}, 60_000);
-afterAll(async () => s?.close());
+onGovServer((g) => {
+  ({ s, admin, narrow } = g);
+});
 
 const page = (path: string, cookie: string) => s.get(path, { Cookie: cookie });
 

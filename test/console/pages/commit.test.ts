@@ -3,27 +3,18 @@
  * viewer only the visible files of a mixed commit, and the same 404 bytes for a hidden commit as
  * for one that does not exist.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { git } from "../../support/kb.js";
-import {
-  GOV_ADMIN_TOKEN,
-  GOV_NARROW_TOKEN,
-  type GovServer,
-  govServer,
-  HIDDEN,
-} from "./gov-server.js";
+import { type GovServer, HIDDEN, onGovServer } from "./gov-server.js";
 
 let s: GovServer;
 let admin: string;
 let narrow: string;
 const shaOf = (subject: string) =>
   git(s.mount.settings.root, ["log", "--format=%H", "-F", `--grep=${subject}`, "-n", "1"]);
-beforeAll(async () => {
-  s = await govServer();
-  admin = await s.cookie(GOV_ADMIN_TOKEN);
-  narrow = await s.cookie(GOV_NARROW_TOKEN);
-}, 60_000);
-afterAll(async () => s?.close());
+onGovServer((g) => {
+  ({ s, admin, narrow } = g);
+});
 
 const page = (path: string, cookie: string) => s.get(path, { Cookie: cookie });
 

@@ -4,6 +4,7 @@
  * admin token and a NARROW one (read, map alpha, type note).
  */
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { TokenStore, tokenDigest } from "../../../src/auth/tokens.js";
 import { startHttpServer } from "../../../src/http/server.js";
 import { silentLogger } from "../../../src/logger.js";
@@ -145,4 +146,28 @@ export async function seedGov(s: Pick<GovServer, "call">): Promise<void> {
       note("beta/secret-y", "note", "Secret Title y"),
     ],
   });
+}
+
+/** A governance server and both viewers' session cookies, as one test file uses them. */
+export interface GovSessions {
+  s: GovServer;
+  admin: string;
+  narrow: string;
+}
+
+/**
+ * Starts a governance server before the file's tests, signs in the admin and the narrow viewer,
+ * hands the three to `take`, and closes the server after the file.
+ */
+export function onGovServer(take: (sessions: GovSessions) => void): void {
+  let server: GovServer | undefined;
+  beforeAll(async () => {
+    server = await govServer();
+    take({
+      s: server,
+      admin: await server.cookie(GOV_ADMIN_TOKEN),
+      narrow: await server.cookie(GOV_NARROW_TOKEN),
+    });
+  }, 60_000);
+  afterAll(async () => server?.close());
 }

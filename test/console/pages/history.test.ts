@@ -2,18 +2,15 @@
  * The history page over HTTP: a visible concept's commits with links to their diffs; a hidden
  * concept answers the bytes of one that never existed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GOV_ADMIN_TOKEN, GOV_NARROW_TOKEN, type GovServer, govServer } from "./gov-server.js";
+import { describe, expect, it } from "vitest";
+import { type GovServer, onGovServer } from "./gov-server.js";
 
 let s: GovServer;
 let admin: string;
 let narrow: string;
-beforeAll(async () => {
-  s = await govServer();
-  admin = await s.cookie(GOV_ADMIN_TOKEN);
-  narrow = await s.cookie(GOV_NARROW_TOKEN);
-}, 60_000);
-afterAll(async () => s?.close());
+onGovServer((g) => {
+  ({ s, admin, narrow } = g);
+});
 
 const page = (path: string, cookie: string) => s.get(path, { Cookie: cookie });
 
