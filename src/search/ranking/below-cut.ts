@@ -15,7 +15,13 @@
 
 import { completions } from "../prefix-terms.js";
 import type { StatementCache } from "../statement-cache.js";
-import { boundFromCounts, type FtsTable, hitsForShareBelow, rowCountBound } from "./score-bound.js";
+import {
+  bm25Bound,
+  boundFromCounts,
+  type FtsTable,
+  hitsForShareBelow,
+  rowCountBound,
+} from "./score-bound.js";
 
 /** Completions of a prefix phrase tried (each one seek and one capped count) before the prefix. */
 const MAX_COMPLETIONS = 8;
@@ -29,38 +35,31 @@ export function cannotReach(
   cut: number,
 ): boolean {
   const rows = rowCountBound(cache, table);
-  // counts[i] is phrase i's exact count when below caps[i], else a count at most its true one.
-  const counts: number[] = [];
-  const caps: number[] = [];
   const cap = hitsForShareBelow(rows, cut / phrases.length);
-  if (cap !== null) {
-    for (const phrase of phrases) {
-      counts.push(atLeast(cache, table, phrase, cap));
-      caps.push(cap);
+  if (cap === null) return bm25Bound(cache, table, phrases, (partial) => partial >= cut) < cut;
+  // counts[i] is phrase i's exact count when below caps[i], else a count at most its true one.
+  const counts = phrases.map((phrase) => atLeast(cache, table, phrase, cap));
+  const caps = phrases.map(() => cap);
+  if (boundFromCounts(rows, counts) < cut) return true;
+  // The rare phrases are counted exactly now; the common ones may share what they left.
+  const open = phrases.flatMap((_, i) => ((counts[i] as number) >= cap ? [i] : []));
+  const exact = boundFromCounts(
+    rows,
+    counts.map((n, i) => (open.includes(i) ? 0 : n)),
+  );
+  const wider = open.length > 0 ? hitsForShareBelow(rows, (cut - exact) / open.length) : null;
+  if (wider !== null && wider > cap) {
+    for (const i of open) {
+      counts[i] = atLeast(cache, table, phrases[i] as string, wider);
+      caps[i] = wider;
     }
     if (boundFromCounts(rows, counts) < cut) return true;
-    // The rare phrases are counted exactly now; the common ones may share what they left.
-    const open = phrases.flatMap((_, i) => ((counts[i] as number) >= cap ? [i] : []));
-    const exact = boundFromCounts(
-      rows,
-      counts.map((n, i) => (open.includes(i) ? 0 : n)),
-    );
-    const wider = open.length > 0 ? hitsForShareBelow(rows, (cut - exact) / open.length) : null;
-    if (wider !== null && wider > cap) {
-      for (const i of open) {
-        counts[i] = atLeast(cache, table, phrases[i] as string, wider);
-        caps[i] = wider;
-      }
-      if (boundFromCounts(rows, counts) < cut) return true;
-    }
   }
-  // Whole counts, stopping as soon as the bound reaches the cut.
+  // Whole counts where the capped ones were not exact, stopping once the bound reaches the cut.
   const whole: number[] = [];
   for (const [i, phrase] of phrases.entries()) {
-    const known = counts[i];
-    whole.push(
-      known !== undefined && known < (caps[i] as number) ? known : count(cache, table, phrase),
-    );
+    const known = counts[i] as number;
+    whole.push(known < (caps[i] as number) ? known : count(cache, table, phrase));
     if (boundFromCounts(rows, whole) >= cut) return false;
   }
   return true;

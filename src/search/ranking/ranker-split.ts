@@ -16,8 +16,9 @@
  *   used to count whole doclists meanwhile (15 ms for `the`, the main thread waiting on it);
  *   sending the trigram ranker away instead made single words 0.2–0.5 ms slower.
  *
- * Null (all here, in order) for those, on an index under the thread's row threshold, inside a transaction
- * (the other connection could not see its rows), or while the thread is not up.
+ * Null (all here, in order) for those, on an index under the thread's row threshold, inside a
+ * transaction (the other connection could not see its rows), or while the thread is not up. The
+ * trigram count has no visibility filter: it only chooses where the work runs, never the answer.
  */
 
 import type { SqlFragment } from "../sql-fragment.js";

@@ -69,6 +69,7 @@ export function hitsForShareBelow(rows: number, under: number): number | null {
   // log((rows − n + ½) / (n + ½)) < k  ⇔  n > (rows + ½ − ½·eᵏ) / (1 + eᵏ); one more for the
   // last bits of log(), the slack covers the rest.
   const e = Math.exp(k);
+  if (!Number.isFinite(e)) return 1;
   const hits = Math.max(1, Math.floor((rows + 0.5 - 0.5 * e) / (1 + e)) + 2);
   return hits > rows ? null : hits;
 }
