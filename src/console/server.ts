@@ -150,7 +150,8 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
       });
     const target = localTarget(read.form.get("next"));
     const cookie = await signIn(read.form.get("token") ?? "", auth, sessions, input.audiences);
-    if (cookie === null) return output({ status: 401, html: signinPage(viewer, target, true, sessions.limits) });
+    if (cookie === null)
+      return output({ status: 401, html: signinPage(viewer, target, true, sessions.limits) });
     return output({ redirect: target }, { "Set-Cookie": sessionCookie(cookie, input.secure) });
   }
 

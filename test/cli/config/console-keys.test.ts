@@ -2,10 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  parseSessionDuration,
-  resolveConsole,
-} from "../../../src/cli/config/console-keys.js";
+import { parseSessionDuration, resolveConsole } from "../../../src/cli/config/console-keys.js";
 import { settingsFrom } from "../../../src/cli/config/pick.js";
 import { resolveServerConfig } from "../../../src/cli/config/resolve.js";
 import { useTempDirs } from "../../support/temp-dir.js";
@@ -61,9 +58,7 @@ describe("console session limits", () => {
     expect(bad("console:\n  session_idle_timeout: 2h\n  session_lifetime: 1h\n")).toThrow(
       "console.session_idle_timeout (7200 s) is longer than console.session_lifetime (3600 s): a session ends at its lifetime anyway; lower the idle timeout or raise the lifetime",
     );
-    expect(bad("console:\n  session_idle: 1h\n")).toThrow(
-      /console: unknown key `session_idle`/,
-    );
+    expect(bad("console:\n  session_idle: 1h\n")).toThrow(/console: unknown key `session_idle`/);
     expect(() =>
       resolveServerConfig(
         {},
