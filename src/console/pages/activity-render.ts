@@ -2,6 +2,7 @@
  * Rendering shared by the activity and history pages: one list item per commit (link to its diff,
  * its audit record when the audit window holds it) and the next/previous links.
  */
+import type { CommitCalls } from "../data/audit-links.js";
 import type { AuditCall } from "../data/audit-window.js";
 import type { ViewedCommit } from "../data/commit-view.js";
 import { html, type Safe } from "../html.js";
@@ -11,19 +12,14 @@ import { consoleUrl, withQuery } from "../paths.js";
 export function commitList<C extends ViewedCommit>(
   kb: string,
   commits: readonly C[],
-  callOf: (sha: string) => AuditCall | undefined,
+  calls: CommitCalls,
   note: (c: C) => Safe | null = () => null,
 ): Safe {
   if (commits.length === 0) return html`<p class="empty">No commit on this page matches.</p>`;
-  return html`<ol class="feed">${commits.map((c) => commitItem(kb, c, callOf(c.sha), note(c)))}</ol>`;
+  return html`<ol class="feed">${commits.map((c) => commitItem(kb, c, calls, note(c)))}</ol>`;
 }
 
-function commitItem(
-  kb: string,
-  c: ViewedCommit,
-  call: AuditCall | undefined,
-  note: Safe | null,
-): Safe {
+function commitItem(kb: string, c: ViewedCommit, calls: CommitCalls, note: Safe | null): Safe {
   const files = c.filesCut
     ? `${c.files.length}+ files`
     : c.files.length === 1
@@ -33,14 +29,21 @@ function commitItem(
 <a class="subject" href="${consoleUrl.commit(kb, c.sha)}">${c.subject}</a>
 <span class="meta"><time datetime="${c.time}">${c.time}</time> · <code>${c.sha.slice(0, 10)}</code> · ${files}${c.merge ? " · merge" : ""}</span>
 ${note}
-${auditLine(kb, call)}
+${auditLine(kb, c.sha, calls)}
 </li>`;
 }
 
-/** principal · tool · transport · outcome, linking to the audit record. */
-export function auditLine(kb: string, call: AuditCall | undefined): Safe {
-  if (!call) return html`<span class="audit none">no audit record in the recent log</span>`;
-  return html`<span class="audit">by <strong>${call.principal_id}</strong> via ${call.tool} (${call.transport}), ${call.outcome ?? "no completion"} · <a href="${withQuery(consoleUrl.audit(kb), { request: call.request_id })}">audit record</a></span>`;
+/**
+ * principal · tool · transport · outcome of the call that made `sha`, linking to its audit record
+ * (by commit: the audit page finds it in the window or the index of older records).
+ */
+export function auditLine(kb: string, sha: string, calls: CommitCalls): Safe {
+  const call: AuditCall | undefined = calls.get(sha);
+  if (!call)
+    return calls.indexing
+      ? html`<span class="audit none">no audit record found yet: older records are still being indexed</span>`
+      : html`<span class="audit none">no audit record</span>`;
+  return html`<span class="audit">by <strong>${call.principal_id}</strong> via ${call.tool} (${call.transport}), ${call.outcome ?? "no completion"} · <a href="${withQuery(consoleUrl.audit(kb), { commit: sha })}">audit record</a></span>`;
 }
 
 /** A page's cursor and the cursors of the pages before it (the activity's numbers, a history's text). */

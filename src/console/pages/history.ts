@@ -17,7 +17,7 @@ import { ConsoleError } from "../outcome.js";
 import { layout } from "../page.js";
 import { consoleUrl } from "../paths.js";
 import type { ConsolePage } from "../router.js";
-import { windowOf } from "./activity.js";
+import { callsOf } from "./activity.js";
 import { MAX_BACK } from "./activity-query.js";
 import { commitList, pager } from "./activity-render.js";
 
@@ -31,7 +31,11 @@ export const historyPage: ConsolePage = {
     const q = historyQuery(req.query);
     const page = await conceptHistory(access.root, scope, id, q.at);
     if (page === null) throw new ConsoleError("not_found", "not found");
-    const window = await windowOf(kbs);
+    const calls = await callsOf(
+      kbs,
+      kb,
+      page.commits.map((c) => c.sha),
+    );
     const path = consoleUrl.history(kb, id);
     const first = q.text === "0";
     const prev = first ? null : { at: q.back.at(-1) ?? "0", back: q.back.slice(0, -1) };
@@ -44,12 +48,7 @@ export const historyPage: ConsolePage = {
           };
     const body = html`<h1>History of <a href="${consoleUrl.concept(kb, id)}">${id}</a></h1>
 ${page.partial ? html`<p class="note">This page stopped after reading ${page.scanned} commits; older ones continue on the next page.</p>` : null}
-${commitList(
-  kb,
-  page.commits,
-  (sha) => window?.callOfCommit(sha),
-  (c) => nameNote(kb, id, c),
-)}
+${commitList(kb, page.commits, calls, (c) => nameNote(kb, id, c))}
 ${page.movesCut ? html`<p class="note">The history stops here: the concept was renamed more often than this page follows.</p>` : null}
 ${pager(path, {}, prev, next)}`;
     return {
