@@ -48,7 +48,7 @@ export const historyPage: ConsolePage = {
           };
     const body = html`<h1>History of <a href="${consoleUrl.concept(kb, id)}">${id}</a></h1>
 ${page.partial ? html`<p class="note">This page stopped after reading ${page.scanned} commits; older ones continue on the next page.</p>` : null}
-${commitList(kb, page.commits, calls, (c) => nameNote(kb, id, c))}
+${commitList(kb, page.commits, calls, (c) => nameNote(id, c))}
 ${page.movesCut ? html`<p class="note">The history stops here: the concept was renamed more often than this page follows.</p>` : null}
 ${pager(path, {}, prev, next)}`;
     return {
@@ -59,11 +59,11 @@ ${pager(path, {}, prev, next)}`;
 };
 
 /** "renamed from <old>" on a followed rename; "as <name>" on the commits made under an older name. */
-function nameNote(kb: string, id: string, c: HistoryEntry): Safe | null {
+function nameNote(id: string, c: HistoryEntry): Safe | null {
   if (c.renamedFrom !== undefined)
     return html`<span class="name">renamed from <code>${c.renamedFrom}</code>${c.name === id ? null : html` to <code>${c.name}</code>`}</span>`;
   if (c.name === id) return null;
-  return html`<span class="name">as <a href="${consoleUrl.concept(kb, c.name)}"><code>${c.name}</code></a></span>`;
+  return html`<span class="name">as <code>${c.name}</code></span>`;
 }
 
 interface HistoryQuery {
