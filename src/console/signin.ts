@@ -35,7 +35,7 @@ ${failed ? html`<p class="error" role="alert">That token was not accepted: it is
   return layout({ title: "Sign in", viewer, body });
 }
 
-/** A duration as the hint says it: `8 hours`, `30 minutes`, `90 seconds`, `1.5 days`. */
+/** A duration as the hint says it: `8 hours`, `30 minutes`, `90 seconds`, `2.5 days`. */
 export function span(ms: number): string {
   const units: Array<[number, string]> = [
     [86_400_000, "day"],

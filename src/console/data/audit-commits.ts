@@ -120,11 +120,12 @@ export class AuditCommitIndex {
       .map((n) => path.join(archive, n));
     const trail = [...segments, this.files.log].slice(-MAX_FILES);
     const seen = new Set<Slot>();
+    const wasLive = this.live;
     this.live = null;
     for (const file of trail) {
       const st = await stat(file).catch(() => null);
       if (st === null || !st.isFile()) continue;
-      const slot = this.slotOf(file, st.dev, st.ino);
+      const slot = this.slotOf(file, st.dev, st.ino, wasLive);
       if (slot === null) continue;
       seen.add(slot);
       if (file === this.files.log) this.live = slot;
@@ -135,13 +136,18 @@ export class AuditCommitIndex {
     for (const slot of this.slots) if (!seen.has(slot)) slot.gone = true;
   }
 
-  /** The slot of the file `dev:ino` (a renamed one keeps its slot), or a new one. */
-  private slotOf(file: string, dev: number, ino: number): Slot | null {
+  /**
+   * The slot of the file `dev:ino`, or a new one. Only the live log is ever renamed (into a
+   * segment): another file met under a known inode is a new file on a reused inode (retention
+   * deleted the old one), and the old slot is gone.
+   */
+  private slotOf(file: string, dev: number, ino: number, wasLive: Slot | null): Slot | null {
     const known = this.slots.find((s) => s.ino === ino && s.dev === dev && !s.gone);
-    if (known) {
+    if (known && (known.path === file || known === wasLive)) {
       known.path = file;
       return known;
     }
+    if (known) known.gone = true;
     if (this.slots.length >= MAX_FILES) return null;
     const slot: Slot = { path: file, dev, ino, scanned: 0, gone: false };
     this.slots.push(slot);

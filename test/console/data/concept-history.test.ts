@@ -9,6 +9,7 @@ import {
   formatHistoryCursor,
   type HistoryCursor,
   type HistoryEntry,
+  MAX_MOVES,
   parseHistoryCursor,
   renameSource,
 } from "../../../src/console/data/concept-history.js";
@@ -149,6 +150,33 @@ describe("conceptHistory", () => {
         skip: 0,
       }),
     ).toBeNull();
+  });
+
+  it("follows at most MAX_MOVES renames, then says the history stops there", async () => {
+    await kb.call("concept_write", {
+      id: "alpha/m0",
+      frontmatter: { type: "note", title: "Much moved" },
+      body: "x\n",
+    });
+    for (let i = 0; i <= MAX_MOVES; i++)
+      await kb.call("concept_move", { from: `alpha/m${i}`, to: `alpha/m${i + 1}` });
+    const last = `alpha/m${MAX_MOVES + 1}`;
+    // Each rename costs git reads: a loaded machine may stop a page at its time budget.
+    const seen: HistoryEntry[] = [];
+    let at: HistoryCursor | null = { moves: [], skip: 0 };
+    let cut = false;
+    while (at !== null) {
+      const page = await conceptHistory(kb.root, kb.scopeOf(LOCAL_ADMIN), last, at);
+      if (page === null) throw new Error("page vanished");
+      seen.push(...page.commits);
+      cut = page.movesCut;
+      at = page.next;
+    }
+    expect(cut).toBe(true);
+    expect(seen).toHaveLength(MAX_MOVES + 1);
+    // The 11th rename is listed (its older name may be seen) but not followed.
+    expect(seen.at(-1)).toMatchObject({ name: "alpha/m1", renamedFrom: "alpha/m0" });
+    expect(seen.some((c) => c.name === "alpha/m0")).toBe(false);
   });
 
   it("answers null alike for a hidden, unknown or malformed id", async () => {
