@@ -208,15 +208,19 @@ export class AuditCommitIndex {
   }
 }
 
-/** The line starting at `offset` (without its newline), or null. */
+/** The line starting at `offset` (without its newline), or null: 4 KiB read first, 64 KiB at most. */
 async function lineAt(
   fh: Awaited<ReturnType<typeof open>>,
   offset: number,
 ): Promise<string | null> {
-  const buf = Buffer.alloc(64 * 1024);
-  const { bytesRead } = await fh.read(buf, 0, buf.length, offset);
-  const nl = buf.subarray(0, bytesRead).indexOf(NEWLINE);
-  return nl < 0 ? null : buf.toString("utf8", 0, nl);
+  for (const size of [4 * 1024, 64 * 1024]) {
+    const buf = Buffer.allocUnsafe(size);
+    const { bytesRead } = await fh.read(buf, 0, size, offset);
+    const nl = buf.subarray(0, bytesRead).indexOf(NEWLINE);
+    if (nl >= 0) return buf.toString("utf8", 0, nl);
+    if (bytesRead < size) return null;
+  }
+  return null;
 }
 
 const indexes = new Map<string, AuditCommitIndex>();
