@@ -50,17 +50,20 @@ export function exactTerms(cache: StatementCache, terms: readonly string[]): Map
 
 /**
  * Up to `max` tokens of the index that start with `prefix`, in the index's (binary) order;
- * fewer when there are fewer. Each step is one seek in the vocabulary (~0.03 ms).
+ * fewer when there are fewer. Each step is one seek in the vocabulary (~0.02 ms; stepping past a
+ * token in most rows, such as `the`, ~0.7 ms), taken only when the caller asks for the next.
  */
-export function completions(cache: StatementCache, prefix: string, max: number): string[] {
-  const found: string[] = [];
-  if (cache.inTransaction || !PLAIN_TOKEN.test(prefix)) return found;
-  for (let next = nextTerm(cache, prefix); next !== null && found.length < max; ) {
-    if (!next.startsWith(prefix)) break;
-    found.push(next);
-    next = nextTerm(cache, `${next}\x01`);
+export function* completions(
+  cache: StatementCache,
+  prefix: string,
+  max: number,
+): Generator<string> {
+  if (cache.inTransaction || !PLAIN_TOKEN.test(prefix)) return;
+  let next = nextTerm(cache, prefix);
+  for (let found = 0; next?.startsWith(prefix) && found < max; found++) {
+    yield next;
+    if (found + 1 < max) next = nextTerm(cache, `${next}\x01`);
   }
-  return found;
 }
 
 function nextTerm(cache: StatementCache, from: string): string | null {

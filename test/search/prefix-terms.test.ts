@@ -42,9 +42,9 @@ describe("prefix terms matched exactly when no longer token exists", () => {
     index = openSearchIndex(":memory:");
     index.reconcile([note("ops/a", "gate gateway gates gather"), note("ops/b", "gatekeeper go")]);
     const cache = new StatementCache(index.database());
-    expect(completions(cache, "gate", 10)).toEqual(["gate", "gatekeeper", "gates", "gateway"]);
-    expect(completions(cache, "ga", 2)).toEqual(["gate", "gatekeeper"]);
-    expect(completions(cache, "zz", 5)).toEqual([]);
+    expect([...completions(cache, "gate", 10)]).toEqual(["gate", "gatekeeper", "gates", "gateway"]);
+    expect([...completions(cache, "ga", 2)]).toEqual(["gate", "gatekeeper"]);
+    expect([...completions(cache, "zz", 5)]).toEqual([]);
   });
 
   it("a prefix with one completion answers as the prefix query, also after writes", () => {
@@ -91,7 +91,7 @@ describe("prefix terms matched exactly when no longer token exists", () => {
     db.exec("BEGIN");
     try {
       expect(exactTerms(cache, ["alpha"]).size).toBe(0);
-      expect(completions(cache, "alp", 5)).toEqual([]);
+      expect([...completions(cache, "alp", 5)]).toEqual([]);
     } finally {
       db.exec("ROLLBACK");
     }
