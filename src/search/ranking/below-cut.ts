@@ -70,23 +70,17 @@ function atLeast(cache: StatementCache, table: FtsTable, phrase: string, cap: nu
   const prefix = table === "concepts_fts" ? PREFIX_PHRASE.exec(phrase) : null;
   if (prefix) {
     for (const token of completions(cache, prefix[1] as string, MAX_COMPLETIONS)) {
-      if (matchesUpTo(cache, table, `"${token}"`, cap) >= cap) return cap;
+      if (capped(cache, table, `"${token}"`, cap) >= cap) return cap;
     }
   }
-  return matchesUpTo(cache, table, phrase, cap);
+  return capped(cache, table, phrase, cap);
 }
 
-/** How many rows match `match`, counting no further than `cap` (FTS5 stops reading there). */
-export function matchesUpTo(
-  cache: StatementCache,
-  table: FtsTable,
-  match: string,
-  cap: number,
-): number {
+function capped(cache: StatementCache, table: FtsTable, phrase: string, cap: number): number {
   return cache
     .get(`SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`)
     .pluck()
-    .get(match, cap) as number;
+    .get(phrase, cap) as number;
 }
 
 function count(cache: StatementCache, table: FtsTable, phrase: string): number {

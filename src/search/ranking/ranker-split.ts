@@ -4,12 +4,9 @@
  * work while the main thread does the rest, and the answer is the same as doing it all here in
  * order (top-ranked.ts).
  *
- * - Every one of 2+ terms must match and the trigram index holds fewer matches than the page:
- *   both rankers run anyway, so the trigram ranker goes to the rank thread and the word ranker
- *   runs here; the query takes as long as the slower one (2-word queries on 100,000 concepts:
- *   30–45% faster). When the trigram matches could fill the page (counted up to the page size),
- *   all runs here in order, since the word ranker may then be skipped by its bound: `nightly
- *   snapshot` ranked its words (~8 ms) on the split path where its bound skips them (~1 ms).
+ * - Every one of 2+ terms must match: both rankers run anyway (the trigram ranker seldom fills
+ *   the page), so the trigram ranker goes to the rank thread and the word ranker runs here; the
+ *   query takes as long as the slower one (2-word queries on 100,000 concepts: 30–45% faster).
  * - Otherwise (one term, or any term) the word ranker is usually skipped by its bound, which
  *   counts only the matches it needs (below-cut.ts, ~0.1–0.5 ms for a common word on 100,000
  *   concepts) once the trigram ranker has set the cut: all of it runs here. The rank thread
@@ -23,7 +20,6 @@
 
 import type { SqlFragment } from "../sql-fragment.js";
 import type { StatementCache } from "../statement-cache.js";
-import { matchesUpTo } from "./below-cut.js";
 import type { OffThread } from "./rank-thread.js";
 import { type Ranker, rankerQuery, rankerTop, type Scored } from "./ranker-query.js";
 import { rowCountBound } from "./score-bound.js";
@@ -39,7 +35,6 @@ export function splitRankers(
   cache: StatementCache,
   rankers: Ranker[],
   filters: SqlFragment[],
-  limit: number,
   window: number,
   offThread: OffThread,
 ): Split | null {
@@ -47,9 +42,6 @@ export function splitRankers(
   if (!first || !second || rankers.length !== 2 || cache.inTransaction) return null;
   if (rowCountBound(cache, first.table) < offThread.minRows) return null;
   if (!second.allTerms || second.phrases.length < 2) return null;
-  // Trigram hits that fill the page may let the word ranker be skipped (its bound, below-cut.ts):
-  // ranking in order here is then cheaper than ranking both at once.
-  if (matchesUpTo(cache, first.table, first.match, limit) >= limit) return null;
   const query = rankerQuery(first, filters, window);
   const pending = offThread.start(query.sql, query.params);
   if (pending === null) return null;

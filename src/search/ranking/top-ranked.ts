@@ -39,7 +39,7 @@ export function topRanked(
 ): Scored[] | null {
   const best = new Map<number, number>();
   const window = limit + TIE_WINDOW;
-  const split = offThread && splitRankers(cache, rankers, filters, limit, window, offThread);
+  const split = offThread && splitRankers(cache, rankers, filters, window, offThread);
   for (const [i, ranker] of rankers.entries()) {
     let rows: Scored[];
     if (split && i === 0) rows = split.first();
