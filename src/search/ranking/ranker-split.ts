@@ -14,8 +14,11 @@
  *   sending the trigram ranker away instead made single words 0.2–0.5 ms slower.
  *
  * Null (all here, in order) for those, on an index under the thread's row threshold, inside a
- * transaction (the other connection could not see its rows), or while the thread is not up. The
- * trigram count has no visibility filter: it only chooses where the work runs, never the answer.
+ * transaction (the other connection could not see its rows), or while the thread is not up.
+ * Counting the trigram matches first, to rank in order when they could fill the page (so a word
+ * ranker its bound skips is not ranked at all), was tried and dropped: the count costs nearly
+ * what the trigram ranking does, on the main thread, for the queries that split (docs/decisions.md
+ * "Not kept: ranking all-terms queries in order").
  */
 
 import type { SqlFragment } from "../sql-fragment.js";
