@@ -37,29 +37,24 @@ export function cannotReach(
   const rows = rowCountBound(cache, table);
   const cap = hitsForShareBelow(rows, cut / phrases.length);
   if (cap === null) return bm25Bound(cache, table, phrases, (partial) => partial >= cut) < cut;
-  // counts[i] is phrase i's exact count when below caps[i], else a count at most its true one.
-  const counts = phrases.map((phrase) => atLeast(cache, table, phrase, cap));
-  const caps = phrases.map(() => cap);
-  if (boundFromCounts(rows, counts) < cut) return true;
-  // The rare phrases are counted exactly now; the common ones may share what they left.
-  const open = phrases.flatMap((_, i) => ((counts[i] as number) >= cap ? [i] : []));
-  const exact = boundFromCounts(
-    rows,
-    counts.map((n, i) => (open.includes(i) ? 0 : n)),
-  );
-  const wider = open.length > 0 ? hitsForShareBelow(rows, (cut - exact) / open.length) : null;
-  if (wider !== null && wider > cap) {
-    for (const i of open) {
-      counts[i] = atLeast(cache, table, phrases[i] as string, wider);
-      caps[i] = wider;
-    }
-    if (boundFromCounts(rows, counts) < cut) return true;
+  // counts[i] is phrase i's exact count when below cap, else a count at most its true one.
+  const counts: number[] = [];
+  // The phrases counted exactly (rare ones) alone reaching the cut end it: no skip.
+  const exactOnly = () =>
+    boundFromCounts(
+      rows,
+      counts.map((n) => (n < cap ? n : 0)),
+    );
+  for (const phrase of phrases) {
+    counts.push(atLeast(cache, table, phrase, cap));
+    if (exactOnly() >= cut) return false;
   }
+  if (boundFromCounts(rows, counts) < cut) return true;
   // Whole counts where the capped ones were not exact, stopping once the bound reaches the cut.
   const whole: number[] = [];
   for (const [i, phrase] of phrases.entries()) {
     const known = counts[i] as number;
-    whole.push(known < (caps[i] as number) ? known : count(cache, table, phrase));
+    whole.push(known < cap ? known : count(cache, table, phrase));
     if (boundFromCounts(rows, whole) >= cut) return false;
   }
   return true;
