@@ -48,6 +48,8 @@ export class RenderCache {
   readonly #entries = new Map<string, Entry>();
   readonly #pending = new Map<string, Promise<void>>();
   #bytes = 0;
+  /** Bytes kept per character of Markdown, the largest seen so far (link-dense text runs high). */
+  #ratio = 4;
   readonly counters: RenderCounters = { viewRenders: 0, backgroundRenders: 0, hits: 0, waits: 0 };
 
   constructor(
@@ -92,7 +94,8 @@ export class RenderCache {
     place: MarkdownPlace,
     hash: string,
     read: () => Promise<{ text: string; hash: string } | null>,
-  ): Promise<"rendered" | "kept" | "skipped"> {
+    opts: { evict?: boolean } = {},
+  ): Promise<"rendered" | "kept" | "skipped" | "full"> {
     const key = renderKey(place, hash);
     if (this.#entries.has(key)) return "kept";
     const running = this.#pending.get(key);
@@ -100,7 +103,7 @@ export class RenderCache {
       await running;
       return "kept";
     }
-    let outcome: "rendered" | "skipped" = "skipped";
+    let outcome: "rendered" | "skipped" | "full" = "skipped";
     const run = (async () => {
       const doc = await read();
       if (doc === null || doc.text.length < this.minBytes) return;
@@ -108,8 +111,15 @@ export class RenderCache {
       if (this.#entries.has(readKey)) return;
       const render = renderShared(doc.text, place);
       this.counters.backgroundRenders++;
-      this.#put(readKey, render, doc.text.length);
-      outcome = "rendered";
+      if (
+        opts.evict === false &&
+        this.#bytes + this.#measure(render, doc.text.length) > this.maxBytes
+      )
+        outcome = "full";
+      else {
+        this.#put(readKey, render, doc.text.length);
+        outcome = "rendered";
+      }
     })();
     this.#pending.set(key, run);
     try {
@@ -120,10 +130,18 @@ export class RenderCache {
     return outcome;
   }
 
-  /** True when a rendering of about `textLength` characters would fit without evicting. */
+  /**
+   * True when a rendering of `textLength` characters would likely fit without evicting (by the
+   * largest bytes-per-character seen; `prepare` with `evict: false` checks the real size).
+   */
   fits(textLength: number): boolean {
-    // A sanitized rendering is about 1.3× its Markdown; 2× leaves room (UTF-16 counted twice).
-    return this.#bytes + textLength * 2 * 2 <= this.maxBytes;
+    return this.#bytes + textLength * this.#ratio <= this.maxBytes;
+  }
+
+  #measure(render: SharedRender, length: number): number {
+    const bytes = sizeOf(render);
+    if (length > 0) this.#ratio = Math.max(this.#ratio, bytes / length);
+    return bytes;
   }
 
   get bytes(): number {
@@ -139,7 +157,7 @@ export class RenderCache {
   }
 
   #put(key: string, render: SharedRender, length: number): void {
-    const bytes = sizeOf(render);
+    const bytes = this.#measure(render, length);
     if (bytes > this.maxBytes) return;
     const old = this.#entries.get(key);
     if (old !== undefined) {

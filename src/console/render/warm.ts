@@ -110,19 +110,25 @@ export class RenderWarmer {
       const [key, job] = this.#queue.entries().next().value as [string, Job];
       this.#queue.delete(key);
       const row = job.runtime.index.indexedFilesOf([job.id]).get(job.id);
-      if (row !== undefined) await this.#render(job.kb, job.runtime, { ...row, id: job.id });
+      if (row !== undefined) await this.#render(job.kb, job.runtime, { ...row, id: job.id }, true);
       await turn();
     }
   }
 
-  #render(kb: string, runtime: KbRuntime, c: Omit<Candidate, "size">) {
+  /** Renders `c` into the cache; `evict: false` (the start pass) keeps it only if it fits. */
+  #render(kb: string, runtime: KbRuntime, c: Omit<Candidate, "size">, evict: boolean) {
     const place = { kb, fromPath: c.path };
     return this.#cache
-      .prepare(place, c.hash, async () => {
-        const read = await runtime.store.readConceptFile(c.id, MAX_CONCEPT_BYTES);
-        if (read === null || read.truncated || read.doc.path !== c.path) return null;
-        return { text: read.doc.body, hash: read.doc.hash };
-      })
+      .prepare(
+        place,
+        c.hash,
+        async () => {
+          const read = await runtime.store.readConceptFile(c.id, MAX_CONCEPT_BYTES);
+          if (read === null || read.truncated || read.doc.path !== c.path) return null;
+          return { text: read.doc.body, hash: read.doc.hash };
+        },
+        { evict },
+      )
       .catch(() => "skipped" as const); // a vanished or unreadable file: a view will say so
   }
 
@@ -147,7 +153,12 @@ export class RenderWarmer {
           stopped = "the render cache is full";
           break;
         }
-        if ((await this.#render(kb, runtime, c)) === "rendered") rendered++;
+        const outcome = await this.#render(kb, runtime, c, false);
+        if (outcome === "full") {
+          stopped = "the render cache is full";
+          break;
+        }
+        if (outcome === "rendered") rendered++;
         await turn();
       }
     } catch {

@@ -56,7 +56,7 @@ const PIECES = [
   '[forged](/x "<a class=\\"concept-link\\" href=\\"/console/kb/c/secret/b\\">")',
   `<a class="${CONCEPT_LINK}" href="/console/kb/c/secret/b">raw forged</a>`,
   `\`<a class="${CONCEPT_LINK} wikilink" href="/console/kb/c/secret/b">\``,
-  "```\n<a class=\"concept-link\" href=\"/console/kb/c/public/a\">code</a>\n```",
+  '```\n<a class="concept-link" href="/console/kb/c/public/a">code</a>\n```',
   "`code [[public/a]]`",
   "*em* **strong** ~~del~~",
   "| a | [[public/a]] |\n|---|---|\n| [[secret/b]] | x |",
@@ -102,7 +102,7 @@ function expectSame(text: string, seed: number): void {
 
 describe("linkForViewer", () => {
   it("gives every viewer exactly the bytes the per-viewer rendering gave, over a varied corpus", () => {
-    corpus().forEach((text, i) => expectSame(text, i));
+    for (const [i, text] of corpus().entries()) expectSame(text, i);
   });
 
   it("the same with more distinct targets than MAX_LINK_TARGETS (the rest stay plain text)", () => {
@@ -120,7 +120,10 @@ describe("linkForViewer", () => {
     const shared = renderShared(text, PLACE);
     expect(shared.anchors).toEqual(["secret/b", "secret/b"]);
     const hidden = linkForViewer(shared, new Set());
-    const missing = linkForViewer(renderShared(text.replaceAll("secret/b", "gone/z"), PLACE), new Set());
+    const missing = linkForViewer(
+      renderShared(text.replaceAll("secret/b", "gone/z"), PLACE),
+      new Set(),
+    );
     expect(hidden).toBe(missing?.replaceAll("gone/z", "secret/b"));
     expect(hidden).toBe(
       '<p><span class="missing-link">alias</span> and <span class="missing-link">x</span></p>\n',
