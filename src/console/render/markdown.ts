@@ -47,6 +47,8 @@ export interface PreparedMarkdown {
  * writes a class on an anchor (raw HTML is off), so text cannot produce it.
  */
 export const CONCEPT_LINK = "concept-link";
+/** How a link to a concept the viewer may not see (or that does not exist) opens. */
+export const MISSING_LINK_OPEN = '<span class="missing-link">';
 
 /** A rendering for every viewer: sanitized HTML with marked concept anchors (viewer-links.ts). */
 export interface SharedRender {
@@ -138,7 +140,7 @@ rules.link_open = (tokens, idx, _options, env: Env) => {
   else if (target.kind === "concept") href = conceptHref(env, target.id, target.section);
   else if (target.kind === "asset") href = consoleUrl.asset(env.place.kb, target.path);
   env.open.push(href !== null);
-  if (href === null) return html`<span class="missing-link">`.value;
+  if (href === null) return MISSING_LINK_OPEN;
   const mark = env.shared && target.kind === "concept" ? html` class="${CONCEPT_LINK}"` : null;
   return html`<a${mark} href="${href}"${title ? html` title="${title}"` : null}>`.value;
 };

@@ -12,11 +12,10 @@
  * anchors must also number exactly the ids the renderer recorded, in order — otherwise
  * `linkForViewer` returns null and the caller renders for the viewer the old way.
  */
-import { CONCEPT_LINK, type SharedRender } from "./markdown.js";
+import { CONCEPT_LINK, MISSING_LINK_OPEN, type SharedRender } from "./markdown.js";
 
 const WIKI_OPEN = `<a class="${CONCEPT_LINK} wikilink" `;
 const LINK_OPEN = `<a class="${CONCEPT_LINK}" `;
-const MISSING_OPEN = '<span class="missing-link">';
 /** Every anchor tag: `<a` then a space or `>` (no other allowed tag starts with `<a`), or `</a>`. */
 const ANCHOR_TAG = /<a[ >][^>]*>|<\/a>/g;
 
@@ -56,7 +55,7 @@ export function linkForViewer(shared: SharedRender, visible: ReadonlySet<string>
       );
       open.push(false);
     } else {
-      parts.push(MISSING_OPEN);
+      parts.push(MISSING_LINK_OPEN);
       open.push(true);
     }
   }
