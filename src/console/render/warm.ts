@@ -109,7 +109,12 @@ export class RenderWarmer {
     while (!this.#stopped && this.#queue.size > 0) {
       const [key, job] = this.#queue.entries().next().value as [string, Job];
       this.#queue.delete(key);
-      const row = job.runtime.index.indexedFilesOf([job.id]).get(job.id);
+      let row: { path: string; hash: string } | undefined;
+      try {
+        row = job.runtime.index.indexedFilesOf([job.id]).get(job.id);
+      } catch {
+        row = undefined; // a closed or damaged index: the view renders it
+      }
       if (row !== undefined) await this.#render(job.kb, job.runtime, { ...row, id: job.id }, true);
       await turn();
     }
