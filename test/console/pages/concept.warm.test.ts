@@ -120,6 +120,27 @@ describe("concept page of a large body", () => {
     expect(bodyOf(page.body)).toContain('<span class="missing-link">secret/plans</span>');
   });
 
+  it("a hidden target and a missing one give the narrow reader byte-identical bodies", async () => {
+    const body = (target: string) =>
+      `${bigBody("C")}\nEnd: [[${target}|the target]], [t](../${target}.md).\n`;
+    await call("concept_write", {
+      id: "public/to-hidden",
+      frontmatter: { type: "note", title: "To hidden" },
+      body: body("secret/plans"),
+    });
+    await call("concept_write", {
+      id: "public/to-missing",
+      frontmatter: { type: "note", title: "To missing" },
+      body: body("secret/absent"),
+    });
+    const hidden = await s.get("/console/kb/c/public/to-hidden", { Cookie: narrow });
+    const missing = await s.get("/console/kb/c/public/to-missing", { Cookie: narrow });
+    expect(bodyOf(hidden.body)).toBe(bodyOf(missing.body));
+    expect(bodyOf(hidden.body)).toContain('End: <span class="missing-link">the target</span>');
+    const asAdmin = await s.get("/console/kb/c/public/to-hidden", { Cookie: admin });
+    expect(bodyOf(asAdmin.body)).toContain('<a class="wikilink" href="/console/kb/c/secret/plans"');
+  });
+
   it("a small concept is not rendered ahead, and its page is rendered on view", async () => {
     const before = { ...RENDERS.counters };
     await call("concept_write", {
