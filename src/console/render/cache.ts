@@ -5,11 +5,18 @@
  * hash (and checked against the text's length: an over-limit file's opening has the whole
  * file's hash); who sees which link is applied per view by viewer-links.ts, never stored. Only
  * bodies of at least MIN_BYTES are kept; the whole cache is bounded in bytes, least recently
- * used out first. Background renders (warm.ts) register here while under way, so a view of the
- * same body waits for that render instead of making a second one.
+ * used out first. A large body's render (a view's, or one ahead of views: warm.ts) is
+ * registered here while under way, so another view of the same body waits for it instead of
+ * making a second one; smaller bodies are rendered in process on every view.
  */
 import type { MarkdownPlace, SharedRender } from "./markdown.js";
 import { renderShared } from "./markdown.js";
+import { RenderPool } from "./render-pool.js";
+
+/** Makes a shared rendering of a large body (RenderPool: off the main thread). */
+export type Renderer = (text: string, place: MarkdownPlace) => Promise<SharedRender>;
+
+const inProcess: Renderer = async (text, place) => renderShared(text, place);
 
 export const MIN_BYTES = 32 * 1024;
 export const MAX_BYTES = 64 * 1024 * 1024;
@@ -55,6 +62,7 @@ export class RenderCache {
   constructor(
     readonly maxBytes = MAX_BYTES,
     readonly minBytes = MIN_BYTES,
+    private readonly renderer: Renderer = inProcess,
   ) {}
 
   /**
@@ -62,6 +70,10 @@ export class RenderCache {
    * background render under way, or made now (and kept when large enough).
    */
   async obtain(text: string, hash: string, place: MarkdownPlace): Promise<SharedRender> {
+    if (text.length < this.minBytes) {
+      this.counters.viewRenders++;
+      return renderShared(text, place);
+    }
     const key = renderKey(place, hash);
     const pending = this.#pending.get(key);
     if (pending !== undefined) {
@@ -74,9 +86,17 @@ export class RenderCache {
       return kept;
     }
     this.counters.viewRenders++;
-    const render = renderShared(text, place);
-    if (text.length >= this.minBytes) this.#put(key, render, text.length);
-    return render;
+    const made = this.renderer(text, place);
+    const run = made.then(
+      (render) => this.#put(key, render, text.length),
+      () => {},
+    );
+    this.#pending.set(key, run);
+    try {
+      return await made;
+    } finally {
+      if (this.#pending.get(key) === run) this.#pending.delete(key);
+    }
   }
 
   /** True when the rendering of `hash` at `place` is kept. */
@@ -109,7 +129,7 @@ export class RenderCache {
       if (doc === null || doc.text.length < this.minBytes) return;
       const readKey = renderKey(place, doc.hash);
       if (this.#entries.has(readKey)) return;
-      const render = renderShared(doc.text, place);
+      const render = await this.renderer(doc.text, place);
       this.counters.backgroundRenders++;
       if (
         opts.evict === false &&
@@ -174,5 +194,10 @@ export class RenderCache {
   }
 }
 
+/** The thread that renders large bodies for RENDERS. */
+export const RENDER_POOL = new RenderPool();
+
 /** The console's one cache: the concept page reads it, warm.ts fills it. */
-export const RENDERS = new RenderCache();
+export const RENDERS = new RenderCache(MAX_BYTES, MIN_BYTES, (text, place) =>
+  RENDER_POOL.render(text, place),
+);

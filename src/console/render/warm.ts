@@ -3,8 +3,8 @@
  * render of a large concept"): after each write that leaves a concept body of at least the
  * cache's MIN_BYTES (KbRuntime.onIndexed), and once when the console starts, for the KB's
  * largest existing concepts, found from the index's stored file sizes (no file is read to find
- * them). One render at a time, then a turn of the event loop, so pages keep answering between
- * renders; the start pass is bounded in count and time and stops before the cache's byte bound
+ * them). One render at a time, on the render thread (render-pool.ts), with a turn of the event
+ * loop between renders; the start pass is bounded in count and time and stops before the cache's byte bound
  * would be exceeded (it never evicts). The texts are read with the store's own read
  * (`readConceptFile`, the one concept_read uses) and rendered for no one in particular: the
  * page still reads the concept as its viewer and links it for that viewer (viewer-links.ts).

@@ -6,7 +6,7 @@
  * (a hidden target reads exactly as a missing one).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RENDERS } from "../../../src/console/render/cache.js";
+import { RENDER_POOL, RENDERS } from "../../../src/console/render/cache.js";
 import { renderMarkdown } from "../../../src/console/render/markdown.js";
 import { LOCAL_ADMIN } from "../../../src/mcp/context.js";
 import {
@@ -84,6 +84,9 @@ describe("concept page of a large body", () => {
     expect(RENDERS.counters.viewRenders).toBe(before.viewRenders);
     expect(RENDERS.counters.hits).toBe(before.hits + 2);
     expect(before.backgroundRenders).toBeGreaterThanOrEqual(1);
+    // Made on the render thread, not the main one.
+    expect(RENDER_POOL.counters.offThread).toBeGreaterThanOrEqual(1);
+    expect(RENDER_POOL.counters.inProcess).toBe(0);
 
     const body = read.body as string;
     const exists = new Set(["public/second", "public/welcome", "secret/plans"]);
