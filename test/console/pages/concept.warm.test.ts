@@ -5,6 +5,8 @@
  * counters, not by timing — and linked per viewer byte-identical to the per-viewer rendering
  * (a hidden target reads exactly as a missing one).
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RENDER_POOL, RENDERS } from "../../../src/console/render/cache.js";
 import { renderMarkdown } from "../../../src/console/render/markdown.js";
@@ -108,11 +110,25 @@ describe("concept page of a large body", () => {
 
   it("a concept written through the MCP tool is prepared before its first view", async () => {
     const before = { ...RENDERS.counters };
-    const written = await call("concept_write", {
-      id: "public/fresh",
-      frontmatter: { type: "note", title: "Fresh" },
-      body: bigBody("B"),
+    // The official SDK client over Streamable HTTP, as an agent writes.
+    const client = new Client({ name: "warm-test", version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${s.url}/mcp/kb`), {
+        requestInit: { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } },
+      }),
+    );
+    const result = await client.callTool({
+      name: "concept_write",
+      arguments: {
+        id: "public/fresh",
+        frontmatter: { type: "note", title: "Fresh" },
+        body: bigBody("B"),
+      },
     });
+    await client.close();
+    const content = result.content as Array<{ type: string; text?: string }>;
+    expect(result.isError).toBeFalsy();
+    const written = JSON.parse(content[0]?.text ?? "{}") as { hash?: string };
     const place = { kb: "kb", fromPath: "data/public/fresh.md" };
     await until(() => RENDERS.has(place, written.hash as string));
     expect(RENDERS.counters.backgroundRenders).toBe(before.backgroundRenders + 1);
