@@ -142,7 +142,7 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
     const next = localTarget(input.query.get("next"));
     if (auth === null) return output({ redirect: "/" });
     if (method !== "POST")
-      return output({ status: 200, html: signinPage(anonymous(), next, false) });
+      return output({ status: 200, html: signinPage(anonymous(), next, false, sessions.limits) });
     const read = await readForm(input);
     if ("refusal" in read) return read.refusal === null ? null : output(read.refusal);
     const viewer = anonymous();
@@ -158,7 +158,8 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
       });
     const target = localTarget(read.form.get("next"));
     const cookie = await signIn(read.form.get("token") ?? "", auth, sessions, input.audiences);
-    if (cookie === null) return output({ status: 401, html: signinPage(viewer, target, true) });
+    if (cookie === null)
+      return output({ status: 401, html: signinPage(viewer, target, true, sessions.limits) });
     return output({ redirect: target }, { "Set-Cookie": sessionCookie(cookie, input.secure) });
   }
 
