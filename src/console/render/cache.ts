@@ -67,7 +67,8 @@ export class RenderCache {
 
   /**
    * The shared rendering of `text` (content hash `hash`) at `place`: kept, awaited from a
-   * background render under way, or made now (and kept when large enough).
+   * render of the same body under way, or made now — by the renderer and kept for a body of at
+   * least MIN_BYTES, in process and not kept for a smaller one.
    */
   async obtain(text: string, hash: string, place: MarkdownPlace): Promise<SharedRender> {
     if (text.length < this.minBytes) {
@@ -141,7 +142,11 @@ export class RenderCache {
         outcome = "rendered";
       }
     })();
-    this.#pending.set(key, run);
+    // Views wait for it whatever its outcome: a failed read leaves them to render themselves.
+    this.#pending.set(
+      key,
+      run.catch(() => {}),
+    );
     try {
       await run;
     } finally {

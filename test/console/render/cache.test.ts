@@ -68,6 +68,18 @@ describe("RenderCache", () => {
     expect(await cache.prepare(PLACE, "h1", async () => null)).toBe("kept");
   });
 
+  it("a view waiting for a background render whose read fails renders the body itself", async () => {
+    const cache = new RenderCache(1_000_000, 0);
+    const prepared = cache.prepare(PLACE, "h1", async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      throw new Error("the file vanished");
+    });
+    const view = cache.obtain(TEXT, "h1", PLACE);
+    await expect(prepared).rejects.toThrow("the file vanished");
+    expect((await view).html).toContain("filler");
+    expect(cache.counters).toMatchObject({ waits: 1, viewRenders: 1, hits: 0 });
+  });
+
   it("a background render keeps what it read under the hash it read; nothing when the body is small", async () => {
     const cache = new RenderCache(1_000_000, 100);
     expect(await cache.prepare(PLACE, "old", async () => ({ text: TEXT, hash: "new" }))).toBe(
