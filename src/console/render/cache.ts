@@ -36,11 +36,17 @@ export interface RenderCounters {
 interface Entry {
   render: SharedRender;
   length: number;
+  /** placeKey of the file it renders. */
+  place: string;
   bytes: number;
 }
 
+function placeKey(place: MarkdownPlace): string {
+  return `${place.kb}\u0000${place.fromPath}`;
+}
+
 export function renderKey(place: MarkdownPlace, hash: string): string {
-  return `${place.kb}\u0000${place.fromPath}\u0000${hash}`;
+  return `${placeKey(place)}\u0000${hash}`;
 }
 
 /** Bytes an entry holds: the HTML and the ids (UTF-16, two bytes a code unit). */
@@ -53,6 +59,8 @@ function sizeOf(r: SharedRender): number {
 
 export class RenderCache {
   readonly #entries = new Map<string, Entry>();
+  /** The one kept key of each file: a newer content replaces the older one's rendering. */
+  readonly #byPlace = new Map<string, string>();
   readonly #pending = new Map<string, Promise<void>>();
   #bytes = 0;
   /** Bytes kept per character of Markdown, the largest seen so far (link-dense text runs high). */
@@ -89,7 +97,7 @@ export class RenderCache {
     this.counters.viewRenders++;
     const made = this.renderer(text, place);
     const run = made.then(
-      (render) => this.#put(key, render, text.length),
+      (render) => this.#put(place, hash, render, text.length),
       () => {},
     );
     this.#pending.set(key, run);
@@ -138,7 +146,7 @@ export class RenderCache {
       )
         outcome = "full";
       else {
-        this.#put(readKey, render, doc.text.length);
+        this.#put(place, doc.hash, render, doc.text.length);
         outcome = "rendered";
       }
     })();
@@ -181,21 +189,25 @@ export class RenderCache {
     return entry.render;
   }
 
-  #put(key: string, render: SharedRender, length: number): void {
+  #put(place: MarkdownPlace, hash: string, render: SharedRender, length: number): void {
     const bytes = this.#measure(render, length);
     if (bytes > this.maxBytes) return;
-    const old = this.#entries.get(key);
-    if (old !== undefined) {
-      this.#entries.delete(key);
-      this.#bytes -= old.bytes;
-    }
-    this.#entries.set(key, { render, length, bytes });
+    const key = renderKey(place, hash);
+    const previous = this.#byPlace.get(placeKey(place));
+    if (previous !== undefined) this.#drop(previous);
+    this.#drop(key);
+    this.#entries.set(key, { render, length, place: placeKey(place), bytes });
+    this.#byPlace.set(placeKey(place), key);
     this.#bytes += bytes;
-    while (this.#bytes > this.maxBytes) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#bytes -= this.#entries.get(oldest)?.bytes ?? 0;
-      this.#entries.delete(oldest);
-    }
+    while (this.#bytes > this.maxBytes) this.#drop(this.#entries.keys().next().value as string);
+  }
+
+  #drop(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+    if (this.#byPlace.get(entry.place) === key) this.#byPlace.delete(entry.place);
   }
 }
 

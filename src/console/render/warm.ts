@@ -105,7 +105,7 @@ export class RenderWarmer {
   }
 
   async #drain(): Promise<void> {
-    await turn(); // the write that queued the job finishes (and commits) first
+    await turn(); // the write that queued the job goes on first (its file is already written)
     while (!this.#stopped && this.#queue.size > 0) {
       const [key, job] = this.#queue.entries().next().value as [string, Job];
       this.#queue.delete(key);

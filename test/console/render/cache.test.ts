@@ -41,6 +41,18 @@ describe("RenderCache", () => {
     expect(cache.fits(100_000)).toBe(false);
   });
 
+  it("a file's newer content replaces its older rendering instead of adding to it", async () => {
+    const cache = new RenderCache(1_000_000, 0);
+    await cache.obtain(TEXT, "v1", PLACE);
+    const one = cache.bytes;
+    await cache.obtain(`${TEXT}!`, "v2", PLACE);
+    expect(cache.has(PLACE, "v1")).toBe(false);
+    expect(cache.has(PLACE, "v2")).toBe(true);
+    expect(cache.bytes).toBeLessThan(one * 1.1);
+    await cache.obtain(TEXT, "v1", { ...PLACE, fromPath: "data/p/other.md" });
+    expect(cache.has(PLACE, "v2")).toBe(true);
+  });
+
   it("a text of another length under the same hash (an over-limit file's opening) is not served the kept one", async () => {
     const cache = new RenderCache(1_000_000, 0);
     await cache.obtain(TEXT, "h1", PLACE);
