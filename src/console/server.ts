@@ -16,6 +16,7 @@ import { ConsoleKbs, type ConsoleKbsOptions } from "./kbs.js";
 import { ConsoleError } from "./outcome.js";
 import { errorBody, layout } from "./page.js";
 import { PAGES } from "./pages/index.js";
+import { RenderWarmer, type WarmOptions } from "./render/warm.js";
 import { type ConsolePage, findPage, segmentsOf } from "./router.js";
 import {
   cookieOf,
@@ -39,12 +40,16 @@ export interface ConsoleOptions extends ConsoleKbsOptions {
   sessions?: SessionOptions;
   /** The page table (default PAGES; tests pass their own). */
   pages?: readonly ConsolePage[];
+  /** Rendering large concepts ahead of their first view (render/warm.ts); false: not at all. */
+  warm?: WarmOptions | false;
 }
 
 export interface ConsoleServer {
   handle(input: ConsoleInput): Promise<ConsoleOutput | null>;
   readonly kbs: ConsoleKbs;
   readonly sessions: SessionStore;
+  /** Renders large concepts ahead of their first view; null when `warm: false`. */
+  readonly warmer: RenderWarmer | null;
 }
 
 /** True when `pathname` is the console's (`/`, `/console`, `/console/…`). */
@@ -59,6 +64,9 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
   const auth = opts.auth;
   const pages = opts.pages ?? PAGES;
   const anonymous = () => viewerOf(ANONYMOUS, null, false, kbs, csrf);
+  const warmer =
+    opts.warm === false ? null : new RenderWarmer({ logger: opts.app.logger, ...opts.warm });
+  for (const [name, surface] of opts.app.surfaces) warmer?.watch(name, surface.runtime);
 
   async function handle(input: ConsoleInput): Promise<ConsoleOutput | null> {
     const method = input.method;
@@ -176,7 +184,7 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
     );
   }
 
-  return { handle, kbs, sessions };
+  return { handle, kbs, sessions, warmer };
 }
 
 type FormRead = { form: URLSearchParams } | { refusal: ConsoleReply | null };

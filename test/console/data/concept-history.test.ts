@@ -13,6 +13,7 @@ import {
   parseHistoryCursor,
   renameSource,
 } from "../../../src/console/data/concept-history.js";
+import { SCAN_BUDGET_MS } from "../../../src/console/data/feed.js";
 import { LOCAL_ADMIN } from "../../../src/mcp/context.js";
 import { git } from "../../support/kb.js";
 import { principal } from "../../support/mcp-kit.js";
@@ -20,6 +21,14 @@ import { type GovKb, govKb, HIDDEN_WORDS, NARROW } from "./gov-kb.js";
 
 /** Reads map alpha, every type: may see an older name in alpha. */
 const MAP_ONLY = principal("map-only", [{ kb: "main", access: "r", maps: ["alpha"] }]);
+
+/**
+ * A clock that never moves: the page's time budget never cuts these pages short on a loaded
+ * machine (the budget has its own test below).
+ */
+const FROZEN = () => 0;
+const history = (...args: Parameters<typeof conceptHistory>) =>
+  conceptHistory(args[0], args[1], args[2], args[3], { now: FROZEN, ...args[4] });
 
 let kb: GovKb;
 beforeAll(async () => {
@@ -62,25 +71,25 @@ const FULL = [
 
 describe("conceptHistory", () => {
   it("lists the commits of a visible concept", async () => {
-    const page = await conceptHistory(kb.root, kb.scopeOf(NARROW), "alpha/public");
+    const page = await history(kb.root, kb.scopeOf(NARROW), "alpha/public");
     expect(page?.commits.map((c) => c.subject)).toEqual(["concept_write: alpha/public"]);
     expect(page?.commits[0]?.paths).toEqual(["data/alpha/public.md"]);
     expect(page?.next).toBeNull();
   });
 
   it("follows renames back to the first name, each entry with the name it had then", async () => {
-    const admin = await conceptHistory(kb.root, kb.scopeOf(LOCAL_ADMIN), "alpha/new");
+    const admin = await history(kb.root, kb.scopeOf(LOCAL_ADMIN), "alpha/new");
     expect(names(admin)).toEqual(FULL);
     expect(admin?.commits[1]?.files).toEqual([
       { status: "R", paths: ["data/alpha/mid/index.md", "data/alpha/new/index.md"] },
     ]);
     // A viewer of the whole map sees the older names too: they are in its map.
-    expect(names(await conceptHistory(kb.root, kb.scopeOf(MAP_ONLY), "alpha/new"))).toEqual(FULL);
+    expect(names(await history(kb.root, kb.scopeOf(MAP_ONLY), "alpha/new"))).toEqual(FULL);
   });
 
   it("ends at a rename from a name the viewer cannot see, naming nothing of it", async () => {
     // NARROW reads notes only: an id that no longer exists has no type, so it is hidden.
-    const narrow = await conceptHistory(kb.root, kb.scopeOf(NARROW), "alpha/new");
+    const narrow = await history(kb.root, kb.scopeOf(NARROW), "alpha/new");
     expect(names(narrow)).toEqual([
       ["concept_write: alpha/new", "alpha/new", ""],
       ["concept_move: alpha/new", "alpha/new", ""],
@@ -91,12 +100,12 @@ describe("conceptHistory", () => {
     expect(narrow?.next).toBeNull();
     expect(JSON.stringify(narrow)).not.toMatch(/alpha\/(mid|old)/);
 
-    const moved = await conceptHistory(kb.root, kb.scopeOf(MAP_ONLY), "alpha/from-beta");
+    const moved = await history(kb.root, kb.scopeOf(MAP_ONLY), "alpha/from-beta");
     expect(names(moved)).toEqual([["concept_move: alpha/from-beta", "alpha/from-beta", ""]]);
     expect(moved?.next).toBeNull();
     for (const word of [...HIDDEN_WORDS, "secret-z", "born hidden"])
       expect(JSON.stringify(moved)).not.toContain(word);
-    const admin = await conceptHistory(kb.root, kb.scopeOf(LOCAL_ADMIN), "alpha/from-beta");
+    const admin = await history(kb.root, kb.scopeOf(LOCAL_ADMIN), "alpha/from-beta");
     expect(names(admin)).toEqual([
       ["concept_move: beta/secret-z", "alpha/from-beta", "beta/secret-z"],
       ["concept_write: beta/secret-z", "beta/secret-z", ""],
@@ -109,7 +118,7 @@ describe("conceptHistory", () => {
     const cursors: string[] = [];
     let at: HistoryCursor | null = { moves: [], skip: 0 };
     while (at !== null) {
-      const page = await conceptHistory(kb.root, scope, "alpha/new", at, { size: 2 });
+      const page = await conceptHistory(kb.root, scope, "alpha/new", at, { size: 2, now: FROZEN });
       if (page === null) throw new Error("page vanished");
       seen.push(...page.commits);
       at = page.next;
@@ -128,28 +137,49 @@ describe("conceptHistory", () => {
   it("refuses a cursor that is not a followable rename of the concept, like a missing id", async () => {
     const head = git(kb.root, ["rev-parse", "HEAD"]);
     const notRename = { moves: [head.slice(0, 16)], skip: 0 };
-    expect(
-      await conceptHistory(kb.root, kb.scopeOf(LOCAL_ADMIN), "alpha/new", notRename),
-    ).toBeNull();
+    expect(await history(kb.root, kb.scopeOf(LOCAL_ADMIN), "alpha/new", notRename)).toBeNull();
     // The hidden-side move, named in a link by someone who may see it: refused to MAP_ONLY.
     expect(
-      await conceptHistory(kb.root, kb.scopeOf(LOCAL_ADMIN), "alpha/from-beta", {
+      await history(kb.root, kb.scopeOf(LOCAL_ADMIN), "alpha/from-beta", {
         moves: [head.slice(0, 16)],
         skip: 0,
       }),
     ).not.toBeNull();
     expect(
-      await conceptHistory(kb.root, kb.scopeOf(MAP_ONLY), "alpha/from-beta", {
+      await history(kb.root, kb.scopeOf(MAP_ONLY), "alpha/from-beta", {
         moves: [head.slice(0, 16)],
         skip: 0,
       }),
     ).toBeNull();
     expect(
-      await conceptHistory(kb.root, kb.scopeOf(MAP_ONLY), "alpha/new", {
+      await history(kb.root, kb.scopeOf(MAP_ONLY), "alpha/new", {
         moves: ["0".repeat(16)],
         skip: 0,
       }),
     ).toBeNull();
+  });
+
+  it("stops a page at its time budget and goes on from there with the cursor", async () => {
+    // Every reading of this clock is past the budget: each page stops after its first batch.
+    let t = 0;
+    const late = () => {
+      t += SCAN_BUDGET_MS + 1;
+      return t;
+    };
+    const seen: HistoryEntry[] = [];
+    let partial = 0;
+    let at: HistoryCursor | null = { moves: [], skip: 0 };
+    while (at !== null) {
+      const page = await conceptHistory(kb.root, kb.scopeOf(LOCAL_ADMIN), "alpha/new", at, {
+        now: late,
+      });
+      if (page === null) throw new Error("page vanished");
+      if (page.partial) partial++;
+      seen.push(...page.commits);
+      at = page.next;
+    }
+    expect(partial).toBeGreaterThan(0);
+    expect(seen.map((c) => [c.subject, c.name, c.renamedFrom ?? ""])).toEqual(FULL);
   });
 
   it("follows at most MAX_MOVES renames, then says the history stops there", async () => {
@@ -166,7 +196,7 @@ describe("conceptHistory", () => {
     let at: HistoryCursor | null = { moves: [], skip: 0 };
     let cut = false;
     while (at !== null) {
-      const page = await conceptHistory(kb.root, kb.scopeOf(LOCAL_ADMIN), last, at);
+      const page = await history(kb.root, kb.scopeOf(LOCAL_ADMIN), last, at);
       if (page === null) throw new Error("page vanished");
       seen.push(...page.commits);
       cut = page.movesCut;
@@ -181,11 +211,11 @@ describe("conceptHistory", () => {
 
   it("answers null alike for a hidden, unknown or malformed id", async () => {
     const narrow = kb.scopeOf(NARROW);
-    expect(await conceptHistory(kb.root, kb.scopeOf(LOCAL_ADMIN), "beta/secret-x")).not.toBeNull();
-    expect(await conceptHistory(kb.root, narrow, "beta/secret-x")).toBeNull();
-    expect(await conceptHistory(kb.root, narrow, "alpha/in-task")).toBeNull();
-    expect(await conceptHistory(kb.root, narrow, "alpha/never-written")).toBeNull();
-    expect(await conceptHistory(kb.root, narrow, "../etc")).toBeNull();
+    expect(await history(kb.root, kb.scopeOf(LOCAL_ADMIN), "beta/secret-x")).not.toBeNull();
+    expect(await history(kb.root, narrow, "beta/secret-x")).toBeNull();
+    expect(await history(kb.root, narrow, "alpha/in-task")).toBeNull();
+    expect(await history(kb.root, narrow, "alpha/never-written")).toBeNull();
+    expect(await history(kb.root, narrow, "../etc")).toBeNull();
   });
 });
 
