@@ -8,7 +8,6 @@
 import type { SearchHit, SearchQuery, SearchResult } from "./api.js";
 import { exactTerms } from "./prefix-terms.js";
 import { ftsExpression, parseTerms, type QueryTerms } from "./query-terms.js";
-import type { OffThread } from "./ranking/rank-thread.js";
 import { type Ranker, topRanked } from "./ranking/top-ranked.js";
 import { BM25_WEIGHTS, TRI_WEIGHTS } from "./schema.js";
 import { scopeSql } from "./scope.js";
@@ -43,8 +42,6 @@ export type PathExists = (path: string) => boolean;
 export interface SearchContext {
   /** Rows whose file is gone are dropped (see `live`). */
   exists?: PathExists;
-  /** A second thread for one of the two rankers (top-ranked.ts). */
-  offThread?: OffThread;
 }
 
 export function runSearch(
@@ -53,7 +50,7 @@ export function runSearch(
   vocab: Vocabulary,
   context: SearchContext = {},
 ): SearchResult {
-  const { exists, offThread } = context;
+  const { exists } = context;
   const terms = parseTerms(query.query);
   const limit = Math.max(0, Math.floor(query.limit));
   if (terms.all.length === 0 || limit === 0) return { results: [], match: "none" };
@@ -61,10 +58,10 @@ export function runSearch(
   const scope = scopeSql(query.scope, "c");
   if (scope) filters.push(scope);
 
-  const all = live((n) => fetch(cache, terms, "AND", filters, n, offThread), limit, exists);
+  const all = live((n) => fetch(cache, terms, "AND", filters, n), limit, exists);
   if (all.length > 0) return { results: toHits(all, terms), match: "all_terms" };
   if (terms.all.length >= 2) {
-    const any = live((n) => fetch(cache, terms, "OR", filters, n, offThread), limit, exists);
+    const any = live((n) => fetch(cache, terms, "OR", filters, n), limit, exists);
     if (any.length > 0) return { results: toHits(any, terms), match: "any_term" };
   }
   const sub = live((n) => substringRows(cache, vocab, query.query, filters, n), limit, exists);
@@ -104,7 +101,6 @@ function fetch(
   op: "AND" | "OR",
   filters: SqlFragment[],
   limit: number,
-  offThread: OffThread | undefined,
 ) {
   // A term made only of punctuation matches no index; with AND it could never be satisfied
   // through one, so such queries take the LIKE path (they are rare and short).
@@ -141,7 +137,7 @@ function fetch(
       phrases: triTerms.map((t) => ftsExpression([t], op, false)),
       allTerms: op === "AND",
     });
-  const top = topRanked(cache, rankers, filters, limit, offThread);
+  const top = topRanked(cache, rankers, filters, limit);
   if (top !== null) return pageRows(cache, top);
   // A cut between equal scores: rank every match (rowids and the small columns only; bodies
   // are read for the final page alone).

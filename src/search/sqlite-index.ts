@@ -20,7 +20,6 @@ import { indexedFilesById, indexedFilesPage } from "./indexed-files.js";
 import { quickCheckInWorker } from "./integrity-check.js";
 import { runList, runVisibleIds } from "./list-query.js";
 import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
-import { defaultOffThread, type OffThread } from "./ranking/rank-thread.js";
 import type { ConceptRow, FileStat } from "./rows.js";
 import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
 import { type PathExists, runSearch, type SearchContext } from "./search-query.js";
@@ -39,8 +38,6 @@ export interface OpenSearchIndexOptions {
   exists?: PathExists;
   /** See OpenDbOptions.deferQuickCheck (the background build runs checkIntegrity()). */
   deferQuickCheck?: boolean;
-  /** Where a large index runs its second ranker (default: the process's rank thread); false: here. */
-  offThread?: OffThread | false;
 }
 
 /**
@@ -54,11 +51,7 @@ export function openSearchIndex(
 ): SqliteSearchIndex {
   const logger = opts.logger ?? silentLogger;
   const { db, fresh } = openIndexDb(dbPath, logger, { deferQuickCheck: opts.deferQuickCheck });
-  const offThread =
-    opts.offThread === false || dbPath === ":memory:"
-      ? undefined
-      : (opts.offThread ?? defaultOffThread(dbPath));
-  return new Index(db, fresh, { dbPath, logger, exists: opts.exists, offThread });
+  return new Index(db, fresh, { dbPath, logger, exists: opts.exists });
 }
 
 const PROGRESS_EVERY = 250;
@@ -107,7 +100,6 @@ class Index implements SqliteSearchIndex {
   }
 
   recreate(reason: string): void {
-    this.opts.offThread?.forget();
     this.cache.clear();
     try {
       this.db.close();
@@ -361,7 +353,6 @@ class Index implements SqliteSearchIndex {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.opts.offThread?.forget();
     this.cache.clear();
     if (!this.wasDamaged && this.opts.dbPath !== ":memory:") markCleanClose(this.db);
     this.db.close();

@@ -1,6 +1,6 @@
 /**
  * One ranker of a keyword search (an FTS5 table, its bm25 expression and MATCH) and the query
- * that returns its best rows: run here or on the rank thread (ranker-split.ts).
+ * that returns its best rows (top-ranked.ts).
  */
 
 import { andAll, type SqlFragment, TRUE_SQL } from "../sql-fragment.js";

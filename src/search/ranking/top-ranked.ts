@@ -16,9 +16,7 @@
 import { placeholders, type SqlFragment } from "../sql-fragment.js";
 import type { StatementCache } from "../statement-cache.js";
 import { cannotReach } from "./below-cut.js";
-import type { OffThread } from "./rank-thread.js";
 import { type Ranker, rankerTop, type Scored } from "./ranker-query.js";
-import { splitRankers } from "./ranker-split.js";
 
 export type { Ranker } from "./ranker-query.js";
 
@@ -27,27 +25,21 @@ const TIE_WINDOW = 32;
 
 /**
  * Rowids and scores of the first `limit` hits of the rankers, best first (ties by id), or null
- * when a run of equal scores at a ranker's cut outgrows its window. With `offThread`, part of
- * the work may run on the rank thread (ranker-split.ts); the answer is the same.
+ * when a run of equal scores at a ranker's cut outgrows its window. The rankers run in order on
+ * this thread, so a later one is skipped when the earlier ones' rows already fill the page above
+ * anything it could score (docs/decisions.md "All-terms queries rank in order on one thread").
  */
 export function topRanked(
   cache: StatementCache,
   rankers: Ranker[],
   filters: SqlFragment[],
   limit: number,
-  offThread?: OffThread,
 ): Scored[] | null {
   const best = new Map<number, number>();
   const window = limit + TIE_WINDOW;
-  const split = offThread && splitRankers(cache, rankers, filters, window, offThread);
-  for (const [i, ranker] of rankers.entries()) {
-    let rows: Scored[];
-    if (split && i === 0) rows = split.first();
-    else if (split) rows = split.second;
-    else {
-      if (cannotReachPage(cache, ranker, best, limit)) continue;
-      rows = rankerTop(cache, ranker, filters, window);
-    }
+  for (const ranker of rankers) {
+    if (cannotReachPage(cache, ranker, best, limit)) continue;
+    const rows = rankerTop(cache, ranker, filters, window);
     // Every row scoring as high as the limit-th: the cut then never splits a run of equal
     // scores (titles of one length often score alike), unless the run outgrows the window.
     const cut = rows[limit - 1]?.score ?? Number.NEGATIVE_INFINITY;

@@ -50,7 +50,7 @@ const executed: string[] = [];
 
 beforeAll(() => {
   const file = join(newDir(), "index.db");
-  index = openSearchIndex(file, { offThread: false });
+  index = openSearchIndex(file);
   index.reconcile(corpus());
   index.remove("a/c003"); // a tombstone: counted neither in the phrase hits nor skipped wrongly
   db = new Database(file, { readonly: true });
@@ -157,7 +157,7 @@ describe("searches whose word ranker is skipped or run on a capped proof", () =>
 
 describe("a word-ranker row above trigram hits that fill the page", () => {
   it("is ranked, not skipped (the bound reaches the cut)", () => {
-    const small = openSearchIndex(":memory:", { offThread: false });
+    const small = openSearchIndex(":memory:");
     try {
       const filler = (i: number) => `alpha beta gamma delta ${"epsilon ".repeat(i)}`;
       small.reconcile([

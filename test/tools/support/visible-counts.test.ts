@@ -14,7 +14,7 @@ afterEach(() => index?.close());
 const ONLY_A: Visibility = { all: false, rules: [{ maps: ["a"], journals: [], types: [] }] };
 
 function open(dbPath = ":memory:"): SqliteSearchIndex {
-  index = openSearchIndex(dbPath, { offThread: false });
+  index = openSearchIndex(dbPath);
   index.reconcile([doc("a/one"), doc("a/two"), doc("b/one")]);
   return index;
 }

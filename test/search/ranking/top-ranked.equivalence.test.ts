@@ -2,8 +2,8 @@
  * Search answers exactly what a straightforward full ranking answers (docs/decisions.md "Keyword
  * ranking stays FTS5's exact bm25 over every match"): every word and trigram match scored, the
  * larger of a concept's two scores kept, best first, equal scores by id, visibility and scope in
- * the WHERE before the LIMIT. The fast paths (each ranker's own top rows, ids fetched for ties
- * only, the page read last) must never change a hit, its order or the `match` kind — on a generated
+ * the WHERE before the LIMIT. The fast paths (each ranker's own top rows, a ranker skipped below the page's cut, ids
+ * fetched for ties only, the page read last) must never change a hit, its order or the `match` kind — on a generated
  * index full of equal scores, prefixes, substrings of ids and titles, and filters.
  */
 
@@ -12,8 +12,9 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Visibility } from "../../../src/kb/core/types.js";
 import { VISIBLE_ALL } from "../../../src/kb/core/types.js";
-import { offThreadFor, RankThread } from "../../../src/search/ranking/rank-thread.js";
+import { type Ranker, topRanked } from "../../../src/search/ranking/top-ranked.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
+import { StatementCache } from "../../../src/search/statement-cache.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { doc } from "../docs.js";
 
@@ -196,20 +197,40 @@ describe("search ranks exactly as a full ranking of every match", () => {
     expect(compareAll((q) => index.search(q))).toBeGreaterThan(250);
   });
 
-  it("the same with the first ranker on the rank thread (any index size)", async () => {
-    const thread = new RankThread();
-    const file = join(dir, "index.db");
-    const split = openSearchIndex(file, { offThread: offThreadFor(file, thread, 0) });
-    try {
-      split.search({ query: "gateway", limit: 1, visibility: VISIBLE_ALL }); // starts the thread
-      for (let i = 0; i < 200 && !thread.ready; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(compareAll((q) => split.search(q))).toBeGreaterThan(250);
-      // Queries of two or more terms that all must match run both rankers, one per thread.
-      expect(thread.counts.answered).toBeGreaterThan(40);
-      expect(thread.counts.handedBack).toBe(0);
-    } finally {
-      split.close();
-      await thread.stop();
-    }
+  it("a 2-word query ranks in order: trigram hits that fill the page skip the word ranker", () => {
+    // docs/decisions.md "All-terms queries rank in order on one thread": the word ranker of
+    // `gateway router` (both words in most bodies: low bm25) cannot reach trigram hits (both
+    // words in a title: rare), so its ranking query never runs, and the page is still exact.
+    const cache = new StatementCache(db);
+    const executed: string[] = [];
+    const get = cache.get.bind(cache);
+    cache.get = (sql: string) => {
+      executed.push(sql);
+      return get(sql);
+    };
+    const rankers: Ranker[] = [
+      {
+        table: "concepts_tri",
+        rank: "-bm25(concepts_tri, 4.0, 8.0, 3.0)",
+        match: '"gateway" AND "router"',
+        phrases: ['"gateway"', '"router"'],
+        allTerms: true,
+      },
+      {
+        table: "concepts_fts",
+        rank: "-bm25(concepts_fts, 4.0, 8.0, 3.0, 1.0)",
+        match: '"gateway"* AND "router"*',
+        phrases: ['"gateway"*', '"router"*'],
+        allTerms: true,
+      },
+    ];
+    const limit = 3;
+    const top = topRanked(cache, rankers, [], limit) ?? [];
+    const ids = db.prepare("SELECT id FROM concepts WHERE rowid = ?").pluck();
+    expect(top.map((r) => ids.get(r.rowid))).toEqual(
+      fullRanking(["gateway", "router"], "AND", VISIBLE_ALL, undefined, limit),
+    );
+    expect(executed.filter((sql) => sql.includes("bm25(concepts_tri"))).toHaveLength(1);
+    expect(executed.filter((sql) => sql.includes("bm25(concepts_fts"))).toEqual([]);
   });
 });
