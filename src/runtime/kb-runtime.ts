@@ -81,7 +81,8 @@ export class KbRuntime implements ToolRuntime {
 
   /**
    * Calls `listener` with the concept ids and documents (null: removed) of every index change a
-   * write makes (an applied plan, a rolled-back commit's re-sync), until the returned function
+   * write or a pull makes (an applied plan, a rolled-back commit's re-sync, a pull's re-index),
+   * until the returned function
    * is called. The console renders
    * large bodies ahead of their first view from it (docs/decisions.md "Console: the first render
    * of a large concept"). A listener must not throw; one that does is ignored.
@@ -149,6 +150,14 @@ export class KbRuntime implements ToolRuntime {
     });
     // Re-embeds the touched concepts in the background; the call does not wait for it.
     if (ids.length > 0) this.embeddings?.kick();
+    this.announceIndexed(ids, docs);
+  }
+
+  /**
+   * Tells the onIndexed listeners about an index change made outside a write (a pull's
+   * reindexPaths in mount-sync.ts): what a teammate's instance wrote is rendered ahead here too.
+   */
+  announceIndexed(ids: readonly string[], docs: ReadonlyArray<ConceptDoc | null>): void {
     if (ids.length === 0) return;
     for (const listener of this.indexedListeners) {
       try {

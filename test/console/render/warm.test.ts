@@ -11,6 +11,7 @@ import { RenderWarmer } from "../../../src/console/render/warm.js";
 import type { Logger } from "../../../src/logger.js";
 import { silentLogger } from "../../../src/logger.js";
 import { closeMount, type MountedKb, mountKb } from "../../../src/runtime/mount.js";
+import { reindexPaths } from "../../../src/runtime/mount-sync.js";
 import { seedKb, testKbSettings } from "../../support/kb.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
@@ -104,6 +105,21 @@ describe("RenderWarmer start pass", () => {
     warmer.stop();
     expect(docs.every((d) => d !== null)).toBe(true);
     expect(kept(cache, mount)).toEqual(["b"]);
+    expect(cache.counters.backgroundRenders).toBe(1);
+  });
+
+  it("renders a large concept a pull brings in (the pull's re-index announces it)", async () => {
+    const mount = await mounted();
+    const cache = new RenderCache();
+    const warmer = new RenderWarmer({ cache, maxConcepts: 0 });
+    warmer.watch("w", mount.runtime);
+    await warmer.settled();
+    expect(cache.counters.backgroundRenders).toBe(0);
+    // What a pull calls with the paths of `git diff old new` (mount-sync.ts onHeadMoved).
+    await reindexPaths(mount.runtime, ["data/m/e.md", "data/m/small.md"]);
+    await warmer.settled();
+    warmer.stop();
+    expect(kept(cache, mount)).toEqual(["e"]);
     expect(cache.counters.backgroundRenders).toBe(1);
   });
 });
