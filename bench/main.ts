@@ -10,6 +10,7 @@ import * as audit from "./audit-section.js";
 import * as auth from "./auth.js";
 import * as consoleSection from "./console.js";
 import * as consoleActivity from "./console-activity.js";
+import * as consoleAudit from "./console-audit.js";
 import { BenchContext } from "./context.js";
 import * as hardening from "./hardening.js";
 import { record, type Section, table } from "./harness.js";
@@ -63,6 +64,8 @@ const SECTIONS: Array<[string, SectionModule]> = [
   // Minutes (a 100,000-concept KB; BENCH_100K_KB reuses one): search p50 beside p95.
   ["search-100k", search100k],
   ["console-activity", consoleActivity],
+  // A 110 MB audit log (about 20 s to write): the console's commit index; `npm run bench -- console-audit`.
+  ["console-audit", consoleAudit],
   // About a minute (a 10,000-note vault imported into a KB folder): `npm run bench -- import`.
   ["import-10k", importSection],
   // Metrics on vs off, HTTP concept_read (docs/benchmarks.md "Metrics overhead"): `npm run bench -- metrics`.

@@ -2,6 +2,8 @@
  * A Cartographer HTTP server over one KB in its own process, for the figures that need the
  * server apart from the load (its event loop and its RSS): `node --import tsx serve-child.ts
  * <kb root>` prints `{"url": …}` once listening and stops on SIGTERM. Started by spawnServer().
+ * The server's `console: ` lines (e.g. the end of the console's render-ahead pass) follow on
+ * stdout as `{"log": …}`; `waitForLog` waits for one.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -15,6 +17,8 @@ export interface ChildServer {
   pid: number;
   /** Resident set size and its peak (VmRSS, VmHWM), in MiB, read from /proc. */
   memory(): { rssMiB: number; peakMiB: number };
+  /** The first `console: ` log line matching `pattern` (already printed or still to come). */
+  waitForLog(pattern: RegExp, timeoutMs: number): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -28,22 +32,42 @@ export function spawnServer(root: string, readers = 0): Promise<ChildServer> {
   });
   return new Promise((resolve, reject) => {
     let out = "";
+    let started = false;
+    const logs: string[] = [];
     child.once("exit", (code) => reject(new Error(`bench server exited early (${code})`)));
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString("utf8");
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) {
-        child.removeAllListeners("exit");
-        resolve(handle(child, (JSON.parse(line) as { url: string }).url));
+      let nl = out.indexOf("\n");
+      while (nl >= 0) {
+        const line = out.slice(0, nl);
+        out = out.slice(nl + 1);
+        nl = out.indexOf("\n");
+        if (line === "") continue;
+        const msg = JSON.parse(line) as { url?: string; log?: string };
+        if (msg.log !== undefined) logs.push(msg.log);
+        else if (!started && msg.url !== undefined) {
+          started = true;
+          child.removeAllListeners("exit");
+          resolve(handle(child, msg.url, logs));
+        }
       }
     });
   });
 }
 
-function handle(child: ChildProcess, url: string): ChildServer {
+function handle(child: ChildProcess, url: string, logs: readonly string[]): ChildServer {
   return {
     url,
     pid: child.pid as number,
+    async waitForLog(pattern, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = logs.find((l) => pattern.test(l));
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error(`no server log line matching ${pattern}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     memory() {
       const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
       const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
@@ -66,7 +90,14 @@ async function main(root: string, readers: number): Promise<void> {
   const identity = { name: "bench", email: "bench@cartographer.invalid" };
   const settings = { name: path.basename(root), root, allowArtifactWrite: false, autocommit: true };
   const mount = await mountKb({ ...settings, gitAuthor: identity }, { logger: silentLogger });
-  const app = await createCartographer({ mounts: [mount], logger: silentLogger });
+  // The console's lines reach the parent (waitForLog); everything else stays quiet.
+  const logger = {
+    ...silentLogger,
+    info: (m: string) => {
+      if (m.startsWith("console: ")) process.stdout.write(`${JSON.stringify({ log: m })}\n`);
+    },
+  };
+  const app = await createCartographer({ mounts: [mount], logger });
   const auth = readers > 0 ? { tokens: await readerTokens(settings.name, readers) } : undefined;
   const server = await startHttpServer({
     app,

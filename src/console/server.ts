@@ -16,6 +16,7 @@ import { ConsoleKbs, type ConsoleKbsOptions } from "./kbs.js";
 import { ConsoleError } from "./outcome.js";
 import { errorBody, layout } from "./page.js";
 import { PAGES } from "./pages/index.js";
+import { RenderWarmer, type WarmOptions } from "./render/warm.js";
 import { type ConsolePage, findPage, segmentsOf } from "./router.js";
 import {
   cookieOf,
@@ -39,12 +40,16 @@ export interface ConsoleOptions extends ConsoleKbsOptions {
   sessions?: SessionOptions;
   /** The page table (default PAGES; tests pass their own). */
   pages?: readonly ConsolePage[];
+  /** Rendering large concepts ahead of their first view (render/warm.ts); false: not at all. */
+  warm?: WarmOptions | false;
 }
 
 export interface ConsoleServer {
   handle(input: ConsoleInput): Promise<ConsoleOutput | null>;
   readonly kbs: ConsoleKbs;
   readonly sessions: SessionStore;
+  /** Renders large concepts ahead of their first view; null when `warm: false`. */
+  readonly warmer: RenderWarmer | null;
 }
 
 /** True when `pathname` is the console's (`/`, `/console`, `/console/…`). */
@@ -59,6 +64,9 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
   const auth = opts.auth;
   const pages = opts.pages ?? PAGES;
   const anonymous = () => viewerOf(ANONYMOUS, null, false, kbs, csrf);
+  const warmer =
+    opts.warm === false ? null : new RenderWarmer({ logger: opts.app.logger, ...opts.warm });
+  for (const [name, surface] of opts.app.surfaces) warmer?.watch(name, surface.runtime);
 
   async function handle(input: ConsoleInput): Promise<ConsoleOutput | null> {
     const method = input.method;
@@ -134,7 +142,7 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
     const next = localTarget(input.query.get("next"));
     if (auth === null) return output({ redirect: "/" });
     if (method !== "POST")
-      return output({ status: 200, html: signinPage(anonymous(), next, false) });
+      return output({ status: 200, html: signinPage(anonymous(), next, false, sessions.limits) });
     const read = await readForm(input);
     if ("refusal" in read) return read.refusal === null ? null : output(read.refusal);
     const viewer = anonymous();
@@ -150,7 +158,8 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
       });
     const target = localTarget(read.form.get("next"));
     const cookie = await signIn(read.form.get("token") ?? "", auth, sessions, input.audiences);
-    if (cookie === null) return output({ status: 401, html: signinPage(viewer, target, true) });
+    if (cookie === null)
+      return output({ status: 401, html: signinPage(viewer, target, true, sessions.limits) });
     return output({ redirect: target }, { "Set-Cookie": sessionCookie(cookie, input.secure) });
   }
 
@@ -175,7 +184,7 @@ export function createConsole(opts: ConsoleOptions): ConsoleServer {
     );
   }
 
-  return { handle, kbs, sessions };
+  return { handle, kbs, sessions, warmer };
 }
 
 type FormRead = { form: URLSearchParams } | { refusal: ConsoleReply | null };

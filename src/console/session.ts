@@ -15,9 +15,9 @@ export const DEFAULT_ABSOLUTE_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 1000;
 
 export interface SessionOptions {
-  /** Idle expiry. Default 8 h. */
+  /** Idle expiry (`console.session_idle_timeout`). Default 8 h. */
   idleMs?: number;
-  /** Absolute expiry from sign-in. Default 24 h. */
+  /** Absolute expiry from sign-in (`console.session_lifetime`). Default 24 h. */
   absoluteMs?: number;
   /** Most live sessions; signing in past it drops the least recently used. Default 1000. */
   maxSessions?: number;
@@ -85,6 +85,11 @@ export class SessionStore {
 
   get size(): number {
     return this.#sessions.size;
+  }
+
+  /** The idle and absolute expiry this store applies (ms), for the sign-in page's hint. */
+  get limits(): { idleMs: number; absoluteMs: number } {
+    return { idleMs: this.#idle, absoluteMs: this.#absolute };
   }
 
   #expired(s: Session, now: number): boolean {

@@ -12,8 +12,16 @@ import { consoleUrl } from "./paths.js";
 import type { SessionStore } from "./session.js";
 import type { Viewer } from "./types.js";
 
-/** The sign-in page; `failed` adds the refusal message (and the page is answered 401). */
-export function signinPage(viewer: Viewer, next: string, failed: boolean): string {
+/**
+ * The sign-in page; `failed` adds the refusal message (and the page is answered 401). `limits`
+ * are the session store's (the configured idle timeout and lifetime), told to the user.
+ */
+export function signinPage(
+  viewer: Viewer,
+  next: string,
+  failed: boolean,
+  limits: { idleMs: number; absoluteMs: number },
+): string {
   const body = html`<h1>Sign in</h1>
 ${failed ? html`<p class="error" role="alert">That token was not accepted: it is unknown, expired or malformed. Paste the bearer token you use for MCP.</p>` : null}
 <form class="signin" method="post" action="${consoleUrl.signin()}">
@@ -21,10 +29,26 @@ ${failed ? html`<p class="error" role="alert">That token was not accepted: it is
 <input type="hidden" name="next" value="${next}">
 <label for="token">Bearer token</label>
 <input id="token" name="token" type="password" autocomplete="off" required spellcheck="false">
-<p class="hint">The token is held by the server for this session only (8 hours idle, 24 hours at most) and is never shown again.</p>
+<p class="hint">The token is held by the server for this session only (${span(limits.idleMs)} idle, ${span(limits.absoluteMs)} at most) and is never shown again.</p>
 <button type="submit">Sign in</button>
 </form>`;
   return layout({ title: "Sign in", viewer, body });
+}
+
+/** A duration as the hint says it: `8 hours`, `30 minutes`, `90 seconds`, `2.5 days`. */
+export function span(ms: number): string {
+  const units: Array<[number, string]> = [
+    [86_400_000, "day"],
+    [3_600_000, "hour"],
+    [60_000, "minute"],
+  ];
+  for (const [size, name] of units)
+    if (ms >= size && (ms % size === 0 || ms >= 2 * size)) {
+      const n = Math.round((ms / size) * 10) / 10;
+      return `${n} ${name}${n === 1 ? "" : "s"}`;
+    }
+  const s = Math.round(ms / 100) / 10;
+  return `${s} second${s === 1 ? "" : "s"}`;
 }
 
 /** The page a request without a session gets instead of a form POST's effect. */

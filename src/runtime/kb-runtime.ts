@@ -31,6 +31,12 @@ export interface WriteSession {
   ids: Set<string>;
 }
 
+/** Concept ids an index change touched and their documents (`docs[i]` null: removed). */
+export type IndexedListener = (
+  ids: readonly string[],
+  docs: ReadonlyArray<ConceptDoc | null>,
+) => void;
+
 export class KbRuntime implements ToolRuntime {
   private session: WriteSession | null = null;
   /** Remote sync of this KB (docs/sync.md); absent when the KB is local only. Set by the mount. */
@@ -51,6 +57,8 @@ export class KbRuntime implements ToolRuntime {
   passes = new PassQueue();
   /** The tool calls under way (the pipeline registers them; shutdown drains them). */
   readonly calls = new CallTracker();
+  /** Told each index change a write makes (onIndexed). */
+  private readonly indexedListeners = new Set<IndexedListener>();
 
   constructor(
     readonly store: KbStore,
@@ -69,6 +77,19 @@ export class KbRuntime implements ToolRuntime {
     if (this.indexStatus.ready) return null;
     const { state, done, total } = this.indexStatus.progress;
     return { state, done, total };
+  }
+
+  /**
+   * Calls `listener` with the concept ids and documents (null: removed) of every index change a
+   * write or a pull makes (an applied plan, a rolled-back commit's re-sync, a pull's re-index),
+   * until the returned function
+   * is called. The console renders
+   * large bodies ahead of their first view from it (docs/decisions.md "Console: the first render
+   * of a large concept"). A listener must not throw; one that does is ignored.
+   */
+  onIndexed(listener: IndexedListener): () => void {
+    this.indexedListeners.add(listener);
+    return () => this.indexedListeners.delete(listener);
   }
 
   get settings(): KbSettings {
@@ -129,5 +150,21 @@ export class KbRuntime implements ToolRuntime {
     });
     // Re-embeds the touched concepts in the background; the call does not wait for it.
     if (ids.length > 0) this.embeddings?.kick();
+    this.announceIndexed(ids, docs);
+  }
+
+  /**
+   * Tells the onIndexed listeners about an index change made outside a write (a pull's
+   * reindexPaths in mount-sync.ts): what a teammate's instance wrote is rendered ahead here too.
+   */
+  announceIndexed(ids: readonly string[], docs: ReadonlyArray<ConceptDoc | null>): void {
+    if (ids.length === 0) return;
+    for (const listener of this.indexedListeners) {
+      try {
+        listener(ids, docs);
+      } catch {
+        // A listener's failure never disturbs the write.
+      }
+    }
   }
 }

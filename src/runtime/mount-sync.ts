@@ -82,4 +82,5 @@ export async function reindexPaths(
   list.forEach((id, i) => {
     if (!docs[i]) index.remove(id);
   });
+  runtime.announceIndexed(list, docs);
 }

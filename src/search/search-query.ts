@@ -6,7 +6,7 @@
  * `concept_list` stat each answered hit's file").
  */
 import type { SearchHit, SearchQuery, SearchResult } from "./api.js";
-import { wholeTokenTerms } from "./prefix-terms.js";
+import { exactTerms } from "./prefix-terms.js";
 import { ftsExpression, parseTerms, type QueryTerms } from "./query-terms.js";
 import type { OffThread } from "./ranking/rank-thread.js";
 import { type Ranker, topRanked } from "./ranking/top-ranked.js";
@@ -111,11 +111,13 @@ function fetch(
   const indexable = op === "AND" ? terms.words.length === terms.all.length : terms.words.length > 0;
   if (!indexable) return likeSearch(cache, terms.all, op, filters, limit);
   const where = andAll(filters);
-  // The word index holds folded text (vocabulary.ts): fold the terms the same way. A term no
-  // longer token starts with is matched exactly, the same rows and scores (prefix-terms.ts).
-  const words = terms.words.map(foldText);
-  const whole = wholeTokenTerms(cache, words);
-  const prefix = (t: string) => !whole.has(t);
+  // The word index holds folded text (vocabulary.ts): fold the terms the same way. A term only
+  // one token starts with is matched as that token, the same rows and scores (prefix-terms.ts).
+  const folded = terms.words.map(foldText);
+  const exact = exactTerms(cache, folded);
+  const words = folded.map((w) => exact.get(w) ?? w);
+  const tokens = new Set(exact.values());
+  const prefix = (t: string) => !tokens.has(t);
   const wordExpr = ftsExpression(words, op, prefix);
   // Substrings of id/title/tags (trigram); under AND every term must be long enough for it.
   const triTerms =

@@ -1,11 +1,11 @@
 /**
- * A word-prefix term runs as an exact term only while no longer token starts with it
- * (prefix-terms.ts): the answer must stay what the prefix query answers, also right
- * after a write adds such a token.
+ * A word-prefix term runs as an exact term only while one token alone starts with it (the term
+ * itself or one longer token; prefix-terms.ts): the answer must stay what the prefix query
+ * answers, also right after a write adds another such token.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../src/kb/core/types.js";
-import { wholeTokenTerms } from "../../src/search/prefix-terms.js";
+import { completions, exactTerms } from "../../src/search/prefix-terms.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { StatementCache } from "../../src/search/statement-cache.js";
 import { doc } from "./docs.js";
@@ -22,22 +22,55 @@ const ids = (query: string) =>
     .sort();
 
 describe("prefix terms matched exactly when no longer token exists", () => {
-  it("tells whole tokens from prefixes of longer ones, and plain ASCII tokens only", () => {
+  it("maps a term to the one token starting with it, plain ASCII terms only", () => {
     index = openSearchIndex(":memory:");
     index.reconcile([note("ops/a", "alpha gate gateway beta"), note("ops/b", "café x9")]);
     const cache = new StatementCache(index.database());
-    const whole = wholeTokenTerms(cache, [
-      "alpha",
-      "gate",
-      "gateway",
-      "alp",
-      "zzz",
-      "caf",
-      "x9",
-      "a-b",
+    const exact = exactTerms(cache, ["alpha", "gate", "gateway", "alp", "zzz", "caf", "x9", "a-b"]);
+    // gate: gate and gateway; alp → alpha; caf → cafe; a-b is two tokens; zzz matches nothing.
+    expect([...exact].sort()).toEqual([
+      ["alp", "alpha"],
+      ["alpha", "alpha"],
+      ["caf", "cafe"],
+      ["gateway", "gateway"],
+      ["x9", "x9"],
+      ["zzz", "zzz"],
     ]);
-    // gate → gateway exists; alp → alpha; caf → cafe; a-b is two tokens; zzz matches nothing.
-    expect([...whole].sort()).toEqual(["alpha", "gateway", "x9", "zzz"]);
+  });
+
+  it("lists a prefix's tokens in order, up to a count", () => {
+    index = openSearchIndex(":memory:");
+    index.reconcile([note("ops/a", "gate gateway gates gather"), note("ops/b", "gatekeeper go")]);
+    const cache = new StatementCache(index.database());
+    expect([...completions(cache, "gate", 10)]).toEqual(["gate", "gatekeeper", "gates", "gateway"]);
+    expect([...completions(cache, "ga", 2)]).toEqual(["gate", "gatekeeper"]);
+    expect([...completions(cache, "zz", 5)]).toEqual([]);
+  });
+
+  it("a prefix with one completion answers as the prefix query, also after writes", () => {
+    index = openSearchIndex(":memory:");
+    index.reconcile([
+      note("ops/a", "backup restores nightly restores"),
+      note("ops/b", "backup restores"),
+      note("ops/c", "restores only"),
+    ]);
+    const cache = new StatementCache(index.database());
+    expect(exactTerms(cache, ["restor"]).get("restor")).toBe("restores");
+    const ranked = (q: string) =>
+      index.search({ query: q, limit: 10, visibility: VISIBLE_ALL }).results.map((h) => h.id);
+    // Ordered by bm25 (ops/a holds the word twice): the order the prefix query gives.
+    const db = index.database();
+    const prefixOrder = db
+      .prepare(
+        "SELECT c.id FROM concepts_fts f JOIN concepts c ON c.rowid = f.rowid WHERE concepts_fts MATCH ? " +
+          "ORDER BY bm25(concepts_fts, 4.0, 8.0, 3.0, 1.0), c.id",
+      )
+      .pluck()
+      .all('"backup" AND "restor"*');
+    expect(ranked("backup restor")).toEqual(prefixOrder);
+    index.upsert(note("ops/d", "backup restored"));
+    expect(exactTerms(cache, ["restor"]).has("restor")).toBe(false);
+    expect(ids("backup restor")).toEqual(["ops/a", "ops/b", "ops/d"]);
   });
 
   it("a write adding a longer token makes the term a prefix query again", () => {
@@ -57,10 +90,11 @@ describe("prefix terms matched exactly when no longer token exists", () => {
     const cache = new StatementCache(db);
     db.exec("BEGIN");
     try {
-      expect(wholeTokenTerms(cache, ["alpha"]).size).toBe(0);
+      expect(exactTerms(cache, ["alpha"]).size).toBe(0);
+      expect([...completions(cache, "alp", 5)]).toEqual([]);
     } finally {
       db.exec("ROLLBACK");
     }
-    expect(wholeTokenTerms(cache, ["alpha"]).size).toBe(1);
+    expect(exactTerms(cache, ["alpha"]).size).toBe(1);
   });
 });

@@ -227,6 +227,10 @@ async function runHttp(
     corsOrigins: [...config.corsOrigins],
     maxBodyBytes: config.maxBodyBytes,
     ...config.httpLimits,
+    consoleSessions: {
+      idleMs: config.console.sessionIdleMs,
+      absoluteMs: config.console.sessionLifetimeMs,
+    },
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     auth: auth.compiled.enabled
       ? {

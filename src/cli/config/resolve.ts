@@ -8,6 +8,7 @@ import { SettingError } from "../../common/errors.js";
 import { resolveAudit } from "./audit-keys.js";
 import { resolveAuthSettings } from "./auth-keys.js";
 import { loadConfigFile } from "./config-file.js";
+import { resolveConsole } from "./console-keys.js";
 import { warnDeprecated } from "./deprecated-keys.js";
 import { resolveEmbeddings } from "./embeddings-keys.js";
 import { goKeyWarnings } from "./go-keys.js";
@@ -139,6 +140,7 @@ export function resolveServerConfig(flags: ServeFlags, env: Env, cwd: string): S
     auth: resolveAuthSettings(settings, flags, file),
     allowInsecureNoAuth: flags.insecureNoAuth ?? false,
     audit: resolveAudit(settings, flags, file, at),
+    console: resolveConsole(settings, file.console),
     metrics: resolveMetrics(settings, file.metrics),
     sync: resolveSyncConfig(settings, file, at, flags),
     embeddings: resolveEmbeddings(file.search, settings, flags),

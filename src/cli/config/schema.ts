@@ -4,6 +4,7 @@
  * src/auth/config.ts; here it is carried through as data.
  */
 import { z } from "zod";
+import { consoleSchema } from "./console-keys.js";
 import { embeddingsSchema } from "./embeddings-keys.js";
 import { type GoSection, ignoredKeysOf } from "./go-keys.js";
 import { MAX_CONNECTIONS, MAX_TIMEOUT_SECONDS } from "./http-limits.js";
@@ -131,6 +132,8 @@ export const fileConfigSchema = z.strictObject({
     })
     .optional(),
   auth: z.unknown().optional(),
+  /** Console session limits (console-keys.ts). */
+  console: consoleSchema.optional(),
   /** GET /metrics (metrics-keys.ts). */
   metrics: metricsSchema.optional(),
   audit: z

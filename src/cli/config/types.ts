@@ -51,6 +51,14 @@ export interface HttpLimits {
   requestTimeoutMs: number;
 }
 
+/** Console session limits (console-keys.ts). */
+export interface ConsoleSettings {
+  /** A session unused this long ends. */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in, however used. */
+  sessionLifetimeMs: number;
+}
+
 /** Server-wide sync settings (sync-keys.ts; per-KB keys are on each KbMountSpec). */
 export interface SyncConfig {
   /** `git.sync` / CARTOGRAPHER_GIT_SYNC (default on: sync runs when a KB has an origin). */
@@ -133,6 +141,8 @@ export interface ServerConfig {
   };
   allowInsecureNoAuth: boolean;
   audit: AuditSettings | null;
+  /** The governance console's session limits (console-keys.ts). */
+  console: ConsoleSettings;
   /** GET /metrics (metrics-keys.ts); the token is a secret: never print it. */
   metrics: MetricsSettings;
   /** Seconds between background index refreshes of each KB (0 = off). */

@@ -50,6 +50,58 @@ interface LineFields {
   commit_sha?: unknown;
 }
 
+/** One line of our format (attempt or completion), or null for anything else (pure). */
+function parseLine(line: string): (LineFields & { request_id: string; kb: string }) | null {
+  let v: LineFields;
+  try {
+    v = JSON.parse(line) as LineFields;
+  } catch {
+    return null;
+  }
+  if (typeof v.request_id !== "string" || typeof v.kb !== "string") return null;
+  if (v.phase !== "attempt" && v.phase !== "completion") return null;
+  return v as LineFields & { request_id: string; kb: string };
+}
+
+function newCall(v: LineFields & { request_id: string; kb: string }, seq: number): AuditCall {
+  return {
+    request_id: v.request_id,
+    kb: v.kb,
+    principal_id: String(v.principal_id ?? ""),
+    transport: String(v.transport ?? ""),
+    tool: String(v.tool ?? ""),
+    read_only: v.read_only === true,
+    resources:
+      typeof v.resources === "object" && v.resources !== null
+        ? (v.resources as Record<string, unknown>)
+        : {},
+    timestamp: String(v.timestamp ?? ""),
+    attempted: v.phase === "attempt",
+    seq,
+  };
+}
+
+/** Records a completion's outcome on `call`; its commit sha, if any. */
+function complete(call: AuditCall, v: LineFields): string | null {
+  call.outcome = v.outcome as AuditOutcome;
+  if (typeof v.duration_ms === "number") call.duration_ms = v.duration_ms;
+  const sha = typeof v.commit_sha === "string" ? v.commit_sha : null;
+  call.commit_sha = sha;
+  return sha;
+}
+
+/**
+ * The call a completion line records, read alone (its attempt is not looked up: a completion
+ * carries the principal, tool, transport and resources too); null for any other line. Pure.
+ */
+export function completionCall(line: string): AuditCall | null {
+  const v = parseLine(line);
+  if (v === null || v.phase !== "completion") return null;
+  const call = newCall(v, 0);
+  complete(call, v);
+  return call;
+}
+
 /** Folds parsed lines into calls (pure; exported for tests). */
 export class CallFolder {
   readonly calls: AuditCall[] = [];
@@ -58,39 +110,16 @@ export class CallFolder {
   private seq = 0;
 
   add(line: string): void {
-    let v: LineFields;
-    try {
-      v = JSON.parse(line) as LineFields;
-    } catch {
-      return;
-    }
-    if (typeof v.request_id !== "string" || typeof v.kb !== "string") return;
-    if (v.phase !== "attempt" && v.phase !== "completion") return;
+    const v = parseLine(line);
+    if (v === null) return;
     let call = this.byRequest.get(v.request_id);
     if (!call) {
-      call = {
-        request_id: v.request_id,
-        kb: v.kb,
-        principal_id: String(v.principal_id ?? ""),
-        transport: String(v.transport ?? ""),
-        tool: String(v.tool ?? ""),
-        read_only: v.read_only === true,
-        resources:
-          typeof v.resources === "object" && v.resources !== null
-            ? (v.resources as Record<string, unknown>)
-            : {},
-        timestamp: String(v.timestamp ?? ""),
-        attempted: v.phase === "attempt",
-        seq: ++this.seq,
-      };
+      call = newCall(v, ++this.seq);
       this.byRequest.set(v.request_id, call);
       this.calls.push(call);
     }
     if (v.phase === "completion") {
-      call.outcome = v.outcome as AuditOutcome;
-      if (typeof v.duration_ms === "number") call.duration_ms = v.duration_ms;
-      const sha = typeof v.commit_sha === "string" ? v.commit_sha : null;
-      call.commit_sha = sha;
+      const sha = complete(call, v);
       if (sha) this.bySha.set(sha, call);
     }
     if (this.calls.length > MAX_CALLS) this.dropOldest(this.calls.length - MAX_CALLS);

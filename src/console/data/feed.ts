@@ -36,8 +36,8 @@ export interface FeedQuery {
   cursor: number;
   /** Default PAGE_SIZE. */
   size?: number;
-  /** The principal of a commit, from the audit (audit-window.ts), when one is known. */
-  principalOf?: (sha: string) => string | undefined;
+  /** The principals of those of `shas` whose call the audit holds (audit-links.ts). */
+  principalsOf?: (shas: readonly string[]) => Promise<ReadonlyMap<string, string>>;
   now?: () => number;
 }
 
@@ -88,13 +88,17 @@ export async function readFeed(root: string, scope: ViewScope, q: FeedQuery): Pr
     const visible = scope.all
       ? new Set<string>()
       : await scope.visibleIds(batch.flatMap(idsOfCommit));
+    const principals =
+      principal !== undefined && q.principalsOf
+        ? await q.principalsOf(batch.map((c) => c.sha))
+        : new Map<string, string>();
     for (const raw of batch) {
       cursor++;
       scanned++;
       if (tool !== undefined && !raw.subject.startsWith(`${tool}: `)) continue;
       const t = Date.parse(raw.time);
       if (!(t >= lo && t <= hi)) continue;
-      if (principal !== undefined && q.principalOf?.(raw.sha) !== principal) continue;
+      if (principal !== undefined && principals.get(raw.sha) !== principal) continue;
       const seen = viewCommit(raw, scope.all, visible);
       if (seen) out.push(seen);
       if (out.length === size) return { commits: out, next: cursor, scanned, partial: false };

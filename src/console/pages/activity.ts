@@ -3,7 +3,7 @@
  * by map, tool, principal and time, 50 commits a page; each commit links to its diff and to its
  * audit record (principal, tool, transport, outcome).
  */
-import { type AuditWindow, auditWindow } from "../data/audit-window.js";
+import { type CommitCalls, commitCalls } from "../data/audit-links.js";
 import { readFeed } from "../data/feed.js";
 import { govKb } from "../data/viewer-kb.js";
 import { html, type Safe } from "../html.js";
@@ -21,17 +21,24 @@ export const activityPage: ConsolePage = {
     const kb = req.params.kb as string;
     const { access, scope } = govKb(kbs, req.viewer, kb);
     const q = activityQuery(req.query);
-    const window = await windowOf(kbs);
     const page = await readFeed(access.root, scope, {
       filter: q.filter,
       cursor: q.at,
-      principalOf: (sha) => window?.callOfCommit(sha)?.principal_id,
+      principalsOf: async (shas) => {
+        const calls = await callsOf(kbs, kb, shas);
+        return new Map(shas.flatMap((sha) => principalOf(calls, sha)));
+      },
     });
+    const calls = await callsOf(
+      kbs,
+      kb,
+      page.commits.map((c) => c.sha),
+    );
     const path = consoleUrl.activity(kb);
     const body = html`<h1>Activity</h1>
-${filterForm(path, q, window !== null)}
+${filterForm(path, q, kbs.auditFiles() !== null)}
 ${page.partial ? html`<p class="note">This page stopped after reading ${page.scanned} commits; older ones continue on the next page.</p>` : null}
-${commitList(kb, page.commits, (sha) => window?.callOfCommit(sha))}
+${commitList(kb, page.commits, calls)}
 ${pager(path, filterParams(q.filter), previous(q), page.next === null ? null : { at: page.next, back: nextBack(q) })}`;
     return {
       status: 200,
@@ -40,10 +47,18 @@ ${pager(path, filterParams(q.filter), previous(q), page.next === null ? null : {
   },
 };
 
-/** The audit window when the server keeps an audit log, else null (no attribution). */
-export async function windowOf(kbs: ConsoleKbs): Promise<AuditWindow | null> {
-  const files = kbs.auditFiles();
-  return files === null ? null : auditWindow(files.log);
+/** The calls that made `shas` on `kb` (none when the server keeps no audit log). */
+export function callsOf(
+  kbs: ConsoleKbs,
+  kb: string,
+  shas: readonly string[],
+): Promise<CommitCalls> {
+  return commitCalls(kbs.auditFiles(), kb, shas);
+}
+
+function principalOf(calls: CommitCalls, sha: string): Array<[string, string]> {
+  const call = calls.get(sha);
+  return call ? [[sha, call.principal_id]] : [];
 }
 
 /** The back stack of the next page: this page's cursor pushed (the first page's 0 is implied). */

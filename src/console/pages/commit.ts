@@ -8,7 +8,7 @@ import { html } from "../html.js";
 import { ConsoleError } from "../outcome.js";
 import { layout } from "../page.js";
 import type { ConsolePage } from "../router.js";
-import { windowOf } from "./activity.js";
+import { callsOf } from "./activity.js";
 import { auditLine } from "./activity-render.js";
 import { diffBlock } from "./commit-render.js";
 
@@ -30,10 +30,10 @@ export const commitPage: ConsolePage = {
     const d = await commitDiff(access.root, scope, req.params.sha as string);
     if (d === null) throw new ConsoleError("not_found", "not found");
     const c = d.commit;
-    const window = await windowOf(kbs);
+    const calls = await callsOf(kbs, kb, [c.sha]);
     const body = html`<h1>${c.subject}</h1>
 <p class="meta"><code>${c.sha}</code> · <time datetime="${c.time}">${c.time}</time> · ${c.author}${c.merge ? " · merge (shown against its first parent)" : ""}</p>
-<p>${auditLine(kb, window?.callOfCommit(c.sha))}</p>
+<p>${auditLine(kb, c.sha, calls)}</p>
 <h2>Files</h2>
 ${c.filesCut ? html`<p class="note">The commit touched more files than listed; only the first ${c.files.length} are shown.</p>` : null}
 <ul class="files">${c.files.map((f) => html`<li><span class="status">${STATUS[f.status] ?? f.status}</span> <code>${f.paths.join(" → ")}</code></li>`)}</ul>

@@ -3,16 +3,15 @@
  * frontmatter as a table, the concepts it links to that the viewer may see, and with `?links=1`
  * its backlinks and neighbours (concept-data.ts). Missing and hidden concepts answer the same 404.
  */
-import { html, type Safe } from "../html.js";
+import { html, raw, type Safe } from "../html.js";
 import { layout } from "../page.js";
 import { consoleUrl, withQuery } from "../paths.js";
-import { RenderCache } from "../render/cache.js";
+import { RENDERS } from "../render/cache.js";
+import { prepareMarkdown } from "../render/markdown.js";
+import { linkForViewer } from "../render/viewer-links.js";
 import type { ConsolePage } from "../router.js";
 import { type Neighbor, readConcept, readNeighbors } from "./concept-data.js";
 import { frontmatterTable, NONE } from "./frontmatter.js";
-
-/** Large bodies rendered once per content and visible-link set (render/cache.ts). */
-const RENDERS = new RenderCache();
 
 export const conceptPage: ConsolePage = {
   pattern: "/console/:kb/c/*id",
@@ -21,14 +20,15 @@ export const conceptPage: ConsolePage = {
     const kb = req.params.kb as string;
     const id = req.params.id as string;
     const concept = await readConcept(kbs, req.viewer, kb, id);
-    const rendered = RENDERS.render(
-      concept.body,
-      concept.hash,
-      { kb, fromPath: concept.path },
-      (ids) => kbs.visibleIds(req.viewer, kb, ids),
-    );
-    const body = rendered.html;
-    const visible = rendered.visible;
+    const place = { kb, fromPath: concept.path };
+    // One rendering for every viewer (render/cache.ts), linked for this one (viewer-links.ts).
+    const shared = await RENDERS.obtain(concept.body, concept.hash, place);
+    const visible = kbs.visibleIds(req.viewer, kb, shared.targets);
+    const linked = linkForViewer(shared, visible);
+    const body =
+      linked !== null
+        ? raw(linked)
+        : prepareMarkdown(concept.body, place).render((t) => visible.has(t));
     const linksAsked = req.query.get("links") === "1";
     const neighbors = linksAsked ? await readNeighbors(kbs, req.viewer, kb, id) : null;
     const title = typeof concept.frontmatter.title === "string" ? concept.frontmatter.title : id;
@@ -44,7 +44,7 @@ ${frontmatterTable(concept.frontmatter)}
 <h2>Links to</h2>
 ${linkList(
   kb,
-  rendered.targets.filter((t) => visible.has(t)).map((t) => ({ id: t, title: null })),
+  shared.targets.filter((t) => visible.has(t)).map((t) => ({ id: t, title: null })),
 )}
 ${neighbors === null ? html`<p><a href="${withQuery(consoleUrl.concept(kb, id), { links: "1" })}">Show backlinks and neighbours</a> <small>(reads the whole KB)</small></p>` : neighborSections(kb, neighbors)}
 </aside>

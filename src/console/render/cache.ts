@@ -1,86 +1,220 @@
 /**
- * Rendered concept bodies, kept for the next view (docs/decisions.md "Console: rendered bodies
- * are cached"). Rendering is a pure function of the text, its place and which linked concepts
- * the viewer sees, so an entry is keyed by KB, file path and content hash, and holds the linked
- * ids (no second parse to learn them) and the HTML per set of visible targets — a narrower reader
- * never gets a rendering made for a wider one. Only bodies over MIN_BYTES are kept; the whole
- * cache is bounded in bytes, least recently used out first.
+ * Shared renderings of concept bodies, kept for every viewer (docs/decisions.md "Console:
+ * rendered bodies are cached", "Console: the first render of a large concept"). A rendering is
+ * a pure function of the text and its place, so an entry is keyed by KB, file path and content
+ * hash (and checked against the text's length: an over-limit file's opening has the whole
+ * file's hash); who sees which link is applied per view by viewer-links.ts, never stored. Only
+ * bodies of at least MIN_BYTES are kept; the whole cache is bounded in bytes, least recently
+ * used out first. A large body's render (a view's, or one ahead of views: warm.ts) is
+ * registered here while under way, so another view of the same body waits for it instead of
+ * making a second one; smaller bodies are rendered in process on every view.
  */
-import type { Safe } from "../html.js";
-import { type MarkdownPlace, prepareMarkdown } from "./markdown.js";
+import type { MarkdownPlace, SharedRender } from "./markdown.js";
+import { renderShared } from "./markdown.js";
+import { RenderPool } from "./render-pool.js";
+
+/** Makes a shared rendering of a large body (RenderPool: off the main thread). */
+export type Renderer = (text: string, place: MarkdownPlace) => Promise<SharedRender>;
+
+const inProcess: Renderer = async (text, place) => renderShared(text, place);
 
 export const MIN_BYTES = 32 * 1024;
 export const MAX_BYTES = 64 * 1024 * 1024;
-/** Renderings kept per body (distinct visible-target sets). */
-const PER_BODY = 4;
+
+/** What the cache has done, for tests and the benchmark (observable, not timed). */
+export interface RenderCounters {
+  /** Renders made by a view (nothing prepared). */
+  viewRenders: number;
+  /** Renders made ahead of a view (warm.ts). */
+  backgroundRenders: number;
+  /** Views answered from a kept rendering. */
+  hits: number;
+  /** Views that waited for a background render of their body. */
+  waits: number;
+}
 
 interface Entry {
-  targets: readonly string[];
-  renders: Map<string, Safe>;
+  render: SharedRender;
+  length: number;
+  /** placeKey of the file it renders. */
+  place: string;
   bytes: number;
+}
+
+function placeKey(place: MarkdownPlace): string {
+  return `${place.kb}\u0000${place.fromPath}`;
+}
+
+export function renderKey(place: MarkdownPlace, hash: string): string {
+  return `${placeKey(place)}\u0000${hash}`;
+}
+
+/** Bytes an entry holds: the HTML and the ids (UTF-16, two bytes a code unit). */
+function sizeOf(r: SharedRender): number {
+  let n = r.html.length;
+  for (const id of r.anchors) n += id.length + 8;
+  for (const id of r.targets) n += id.length + 8;
+  return n * 2;
 }
 
 export class RenderCache {
   readonly #entries = new Map<string, Entry>();
+  /** The one kept key of each file: a newer content replaces the older one's rendering. */
+  readonly #byPlace = new Map<string, string>();
+  readonly #pending = new Map<string, Promise<void>>();
   #bytes = 0;
+  /** Bytes kept per character of Markdown, the largest seen so far (link-dense text runs high). */
+  #ratio = 4;
+  readonly counters: RenderCounters = { viewRenders: 0, backgroundRenders: 0, hits: 0, waits: 0 };
+
   constructor(
-    private readonly maxBytes = MAX_BYTES,
-    private readonly minBytes = MIN_BYTES,
+    readonly maxBytes = MAX_BYTES,
+    readonly minBytes = MIN_BYTES,
+    private readonly renderer: Renderer = inProcess,
   ) {}
 
   /**
-   * The HTML of `text` (content hash `hash`) at `place`, linking the targets `visibleOf` admits;
-   * and the concept ids the text links to.
+   * The shared rendering of `text` (content hash `hash`) at `place`: kept, awaited from a
+   * render of the same body under way, or made now — by the renderer and kept for a body of at
+   * least MIN_BYTES, in process and not kept for a smaller one.
    */
-  render(
-    text: string,
-    hash: string,
-    place: MarkdownPlace,
-    visibleOf: (targets: readonly string[]) => ReadonlySet<string>,
-  ): { html: Safe; targets: readonly string[]; visible: ReadonlySet<string> } {
-    const key = `${place.kb}\u0000${place.fromPath}\u0000${hash}`;
-    const cached = text.length >= this.minBytes ? this.#entries.get(key) : undefined;
-    if (cached !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, cached);
-      const visible = visibleOf(cached.targets);
-      const vkey = [...visible].sort().join("\u0000");
-      const hit = cached.renders.get(vkey);
-      if (hit !== undefined) return { html: hit, targets: cached.targets, visible };
-      const html = prepareMarkdown(text, place).render((id) => visible.has(id));
-      this.#add(key, cached, vkey, html);
-      return { html, targets: cached.targets, visible };
+  async obtain(text: string, hash: string, place: MarkdownPlace): Promise<SharedRender> {
+    if (text.length < this.minBytes) {
+      this.counters.viewRenders++;
+      return renderShared(text, place);
     }
-    const prepared = prepareMarkdown(text, place);
-    const visible = visibleOf(prepared.conceptTargets);
-    const html = prepared.render((id) => visible.has(id));
-    if (text.length >= this.minBytes) {
-      const entry: Entry = { targets: prepared.conceptTargets, renders: new Map(), bytes: 0 };
-      this.#entries.set(key, entry);
-      this.#add(key, entry, [...visible].sort().join("\u0000"), html);
+    const key = renderKey(place, hash);
+    const pending = this.#pending.get(key);
+    if (pending !== undefined) {
+      this.counters.waits++;
+      await pending;
     }
-    return { html, targets: prepared.conceptTargets, visible };
+    const kept = this.#take(key, text.length);
+    if (kept !== null) {
+      this.counters.hits++;
+      return kept;
+    }
+    this.counters.viewRenders++;
+    const made = this.renderer(text, place);
+    const run = made.then(
+      (render) => this.#put(place, hash, render, text.length),
+      () => {},
+    );
+    this.#pending.set(key, run);
+    try {
+      return await made;
+    } finally {
+      if (this.#pending.get(key) === run) this.#pending.delete(key);
+    }
   }
 
-  #add(_key: string, entry: Entry, vkey: string, html: Safe): void {
-    if (entry.renders.size >= PER_BODY) {
-      const first = entry.renders.keys().next().value as string;
-      const dropped = entry.renders.get(first)?.value.length ?? 0;
-      entry.renders.delete(first);
-      entry.bytes -= dropped;
-      this.#bytes -= dropped;
+  /** True when the rendering of `hash` at `place` is kept. */
+  has(place: MarkdownPlace, hash: string): boolean {
+    return this.#entries.has(renderKey(place, hash));
+  }
+
+  /**
+   * Runs `read` and renders what it read as the background render of `hash` at `place`: views of
+   * that body wait for it. `read` returns the text and its content hash as read now (it may be
+   * newer than `hash`, the index's), or null when there is nothing to render; the rendering is
+   * kept under the hash read when the text has at least MIN_BYTES.
+   */
+  async prepare(
+    place: MarkdownPlace,
+    hash: string,
+    read: () => Promise<{ text: string; hash: string } | null>,
+    opts: { evict?: boolean } = {},
+  ): Promise<"rendered" | "kept" | "skipped" | "full"> {
+    const key = renderKey(place, hash);
+    if (this.#entries.has(key)) return "kept";
+    const running = this.#pending.get(key);
+    if (running !== undefined) {
+      await running;
+      return "kept";
     }
-    entry.renders.set(vkey, html);
-    entry.bytes += html.value.length;
-    this.#bytes += html.value.length;
-    while (this.#bytes > this.maxBytes && this.#entries.size > 0) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#bytes -= this.#entries.get(oldest)?.bytes ?? 0;
-      this.#entries.delete(oldest);
+    let outcome: "rendered" | "skipped" | "full" = "skipped";
+    const run = (async () => {
+      const doc = await read();
+      if (doc === null || doc.text.length < this.minBytes) return;
+      const readKey = renderKey(place, doc.hash);
+      if (this.#entries.has(readKey)) return;
+      const render = await this.renderer(doc.text, place);
+      this.counters.backgroundRenders++;
+      if (
+        opts.evict === false &&
+        this.#bytes + this.#measure(render, doc.text.length) > this.maxBytes
+      )
+        outcome = "full";
+      else {
+        this.#put(place, doc.hash, render, doc.text.length);
+        outcome = "rendered";
+      }
+    })();
+    // Views wait for it whatever its outcome: a failed read leaves them to render themselves.
+    this.#pending.set(
+      key,
+      run.catch(() => {}),
+    );
+    try {
+      await run;
+    } finally {
+      this.#pending.delete(key);
     }
+    return outcome;
+  }
+
+  /**
+   * True when a rendering of `textLength` characters would likely fit without evicting (by the
+   * largest bytes-per-character seen; `prepare` with `evict: false` checks the real size).
+   */
+  fits(textLength: number): boolean {
+    return this.#bytes + textLength * this.#ratio <= this.maxBytes;
+  }
+
+  #measure(render: SharedRender, length: number): number {
+    const bytes = sizeOf(render);
+    if (length > 0) this.#ratio = Math.max(this.#ratio, bytes / length);
+    return bytes;
   }
 
   get bytes(): number {
     return this.#bytes;
   }
+
+  #take(key: string, length: number): SharedRender | null {
+    const entry = this.#entries.get(key);
+    if (entry === undefined || entry.length !== length) return null;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.render;
+  }
+
+  #put(place: MarkdownPlace, hash: string, render: SharedRender, length: number): void {
+    const bytes = this.#measure(render, length);
+    if (bytes > this.maxBytes) return;
+    const key = renderKey(place, hash);
+    const previous = this.#byPlace.get(placeKey(place));
+    if (previous !== undefined) this.#drop(previous);
+    this.#drop(key);
+    this.#entries.set(key, { render, length, place: placeKey(place), bytes });
+    this.#byPlace.set(placeKey(place), key);
+    this.#bytes += bytes;
+    while (this.#bytes > this.maxBytes) this.#drop(this.#entries.keys().next().value as string);
+  }
+
+  #drop(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+    if (this.#byPlace.get(entry.place) === key) this.#byPlace.delete(entry.place);
+  }
 }
+
+/** The thread that renders large bodies for RENDERS. */
+export const RENDER_POOL = new RenderPool();
+
+/** The console's one cache: the concept page reads it, warm.ts fills it. */
+export const RENDERS = new RenderCache(MAX_BYTES, MIN_BYTES, (text, place) =>
+  RENDER_POOL.render(text, place),
+);

@@ -11,6 +11,12 @@
  * assets (served by the console); a remote image becomes a link, so reading a page never calls
  * out. Headings move one level down (the page's `<h1>` is the title). Parsing happens once: `prepareMarkdown` parses and lists the concept ids linked, the page
  * asks which of them the viewer sees, then `render` turns the same tokens into HTML.
+ *
+ * `renderShared` is the same rendering made once for every viewer (docs/decisions.md "Console:
+ * the first render of a large concept"): each link to a listed concept becomes an anchor marked
+ * with the class CONCEPT_LINK, whatever the viewer sees, and viewer-links.ts later turns the
+ * marked anchors a viewer may not follow into the missing-link text this module would have
+ * produced for that viewer.
  */
 
 import type { Token } from "markdown-it";
@@ -36,8 +42,28 @@ export interface PreparedMarkdown {
   render(visible: (id: string) => boolean): Safe;
 }
 
+/**
+ * The class that marks a concept anchor of a shared rendering. Only this module's renderer
+ * writes a class on an anchor (raw HTML is off), so text cannot produce it.
+ */
+export const CONCEPT_LINK = "concept-link";
+/** How a link to a concept the viewer may not see (or that does not exist) opens. */
+export const MISSING_LINK_OPEN = '<span class="missing-link">';
+
+/** A rendering for every viewer: sanitized HTML with marked concept anchors (viewer-links.ts). */
+export interface SharedRender {
+  readonly html: string;
+  /** The concept id of each marked anchor, in document order. */
+  readonly anchors: readonly string[];
+  /** Concept ids the text links to, as PreparedMarkdown.conceptTargets. */
+  readonly targets: readonly string[];
+}
+
 interface Env {
   place: MarkdownPlace;
+  /** Concept anchors are marked and kept for every viewer; their ids are listed in `anchors`. */
+  shared: boolean;
+  anchors: string[];
   visible: (id: string) => boolean;
   targets: ReadonlySet<string>;
   /** Whether each open link became an `<a>` (true) or a `<span>` (false), innermost last. */
@@ -84,7 +110,9 @@ function classify(href: string, fromPath: string): Target {
 }
 
 function conceptHref(env: Env, id: string, section?: string): string | null {
-  if (!env.targets.has(id) || !env.visible(id)) return null;
+  if (!env.targets.has(id)) return null;
+  if (env.shared) env.anchors.push(id);
+  else if (!env.visible(id)) return null;
   const url = consoleUrl.concept(env.place.kb, id);
   return section ? `${url}#${encodeURIComponent(section)}` : url;
 }
@@ -97,7 +125,9 @@ rules.wikilink = (tokens, idx, _options, env: Env) => {
   const href = conceptHref(env, meta.target, meta.section);
   return href === null
     ? html`<span class="missing-link">${text}</span>`.value
-    : html`<a class="wikilink" href="${href}">${text}</a>`.value;
+    : env.shared
+      ? html`<a class="${CONCEPT_LINK} wikilink" href="${href}">${text}</a>`.value
+      : html`<a class="wikilink" href="${href}">${text}</a>`.value;
 };
 
 rules.link_open = (tokens, idx, _options, env: Env) => {
@@ -110,8 +140,9 @@ rules.link_open = (tokens, idx, _options, env: Env) => {
   else if (target.kind === "concept") href = conceptHref(env, target.id, target.section);
   else if (target.kind === "asset") href = consoleUrl.asset(env.place.kb, target.path);
   env.open.push(href !== null);
-  if (href === null) return html`<span class="missing-link">`.value;
-  return html`<a href="${href}"${title ? html` title="${title}"` : null}>`.value;
+  if (href === null) return MISSING_LINK_OPEN;
+  const mark = env.shared && target.kind === "concept" ? html` class="${CONCEPT_LINK}"` : null;
+  return html`<a${mark} href="${href}"${title ? html` title="${title}"` : null}>`.value;
 };
 
 rules.link_close = (_tokens, _idx, _options, env: Env) => (env.open.pop() ? "</a>" : "</span>");
@@ -170,7 +201,11 @@ const SANITIZE: sanitizeHtml.IOptions = {
     code: ["class"],
     ol: ["start"],
   },
-  allowedClasses: { a: ["wikilink"], span: ["missing-link"], code: [/^language-[\w-]+$/] },
+  allowedClasses: {
+    a: ["wikilink", CONCEPT_LINK],
+    span: ["missing-link"],
+    code: [/^language-[\w-]+$/],
+  },
   allowedSchemes: ["http", "https", "mailto"],
   allowedSchemesByTag: { img: [] },
   allowedSchemesAppliedToAttributes: ["href", "src"],
@@ -187,7 +222,14 @@ const SANITIZE: sanitizeHtml.IOptions = {
   },
 };
 
-export function prepareMarkdown(text: string, place: MarkdownPlace): PreparedMarkdown {
+interface Parsed {
+  tokens: Token[];
+  targets: string[];
+  seen: ReadonlySet<string>;
+  classified: ReadonlyMap<Token, Target>;
+}
+
+function parse(text: string, place: MarkdownPlace): Parsed {
   const tokens = md.parse(text, {});
   // The page's own <h1> is the concept's title: the body's headings sit one level below it.
   for (const t of tokens)
@@ -211,13 +253,37 @@ export function prepareMarkdown(text: string, place: MarkdownPlace): PreparedMar
       }
     }
   }
-  return {
-    conceptTargets: targets,
-    render(visible) {
-      const env: Env = { place, visible, targets: seen, open: [], classified };
-      return raw(sanitizeHtml(md.renderer.render(tokens, md.options, env), SANITIZE));
-    },
+  return { tokens, targets, seen, classified };
+}
+
+function renderTokens(p: Parsed, place: MarkdownPlace, env: Partial<Env>): string {
+  const full: Env = {
+    place,
+    shared: false,
+    anchors: [],
+    visible: () => false,
+    targets: p.seen,
+    open: [],
+    classified: p.classified,
+    ...env,
   };
+  return sanitizeHtml(md.renderer.render(p.tokens, md.options, full), SANITIZE);
+}
+
+export function prepareMarkdown(text: string, place: MarkdownPlace): PreparedMarkdown {
+  const parsed = parse(text, place);
+  return {
+    conceptTargets: parsed.targets,
+    render: (visible) => raw(renderTokens(parsed, place, { visible })),
+  };
+}
+
+/** The rendering of `text` shared by every viewer (viewer-links.ts links it for one). */
+export function renderShared(text: string, place: MarkdownPlace): SharedRender {
+  const parsed = parse(text, place);
+  const anchors: string[] = [];
+  const out = renderTokens(parsed, place, { shared: true, anchors });
+  return { html: out, anchors, targets: parsed.targets };
 }
 
 /** Renders `text` in one step (ids in `visible` are linked; everything else plain text). */

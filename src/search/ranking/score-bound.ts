@@ -12,7 +12,6 @@
  * above Σ IDF_i·(k1 + 1). A phrase no row matches adds 0 to every row. top-ranked.ts uses this to
  * skip a ranker none of whose rows could reach the page.
  */
-import type { SqlFragment } from "../sql-fragment.js";
 import type { StatementCache } from "../statement-cache.js";
 
 const K1 = 1.2;
@@ -47,27 +46,32 @@ export function bm25Bound(
 }
 
 /**
- * The same bound from each phrase's document count, counted elsewhere (the rank thread runs
- * phraseCountsQuery while the main thread ranks); `rows` as rowCountBound gives it.
+ * The same bound from a document count per phrase; `rows` as rowCountBound gives it. Any count
+ * at most the phrase's true one keeps it a bound (a smaller count only raises the IDF).
  */
 export function boundFromCounts(rows: number, hits: readonly number[]): number {
   return withSlack(hits.reduce((bound, n) => bound + share(rows, n), 0));
-}
-
-/** One row per phrase, `{ i, n }`: phrase i matches n rows. */
-export function phraseCountsQuery(table: FtsTable, phrases: readonly string[]): SqlFragment {
-  return {
-    sql: phrases
-      .map((_, i) => `SELECT ${i} AS i, count(*) AS n FROM ${table} WHERE ${table} MATCH ?`)
-      .join(" UNION ALL "),
-    params: [...phrases],
-  };
 }
 
 /** A phrase's most a row can get from it: IDF·(k1 + 1); none when no row matches it. */
 function share(rows: number, hits: number): number {
   if (hits === 0) return 0;
   return Math.max(Math.log((rows - hits + 0.5) / (hits + 0.5)), MIN_IDF) * (K1 + 1);
+}
+
+/**
+ * The fewest matching rows that bring one phrase's share under `under` (so counting that many
+ * and no more proves it); null when no count can (the IDF floor, or more rows than there are).
+ */
+export function hitsForShareBelow(rows: number, under: number): number | null {
+  const k = under / (K1 + 1);
+  if (!(k > MIN_IDF)) return null;
+  // log((rows − n + ½) / (n + ½)) < k  ⇔  n > (rows + ½ − ½·eᵏ) / (1 + eᵏ); one more for the
+  // last bits of log(), the slack covers the rest.
+  const e = Math.exp(k);
+  if (!Number.isFinite(e)) return 1;
+  const hits = Math.max(1, Math.floor((rows + 0.5 - 0.5 * e) / (1 + e)) + 2);
+  return hits > rows ? null : hits;
 }
 
 function withSlack(bound: number): number {

@@ -15,10 +15,10 @@
 
 import { placeholders, type SqlFragment } from "../sql-fragment.js";
 import type { StatementCache } from "../statement-cache.js";
+import { cannotReach } from "./below-cut.js";
 import type { OffThread } from "./rank-thread.js";
 import { type Ranker, rankerTop, type Scored } from "./ranker-query.js";
 import { splitRankers } from "./ranker-split.js";
-import { bm25Bound } from "./score-bound.js";
 
 export type { Ranker } from "./ranker-query.js";
 
@@ -43,9 +43,9 @@ export function topRanked(
   for (const [i, ranker] of rankers.entries()) {
     let rows: Scored[];
     if (split && i === 0) rows = split.first();
-    else if (split?.second) rows = split.second;
+    else if (split) rows = split.second;
     else {
-      if (cannotReachPage(cache, ranker, best, limit, split?.bound)) continue;
+      if (cannotReachPage(cache, ranker, best, limit)) continue;
       rows = rankerTop(cache, ranker, filters, window);
     }
     // Every row scoring as high as the limit-th: the cut then never splits a run of equal
@@ -84,15 +84,12 @@ function cannotReachPage(
   ranker: Ranker,
   best: ReadonlyMap<number, number>,
   limit: number,
-  counted?: () => number | null,
 ): boolean {
   // Inside a build's held transaction FTS5's row count may be ahead of its stored record.
   if (best.size < limit || cache.inTransaction) return false;
   const cut = [...best.values()].sort((a, b) => b - a)[limit - 1] as number;
   if (!Number.isFinite(cut)) return false;
-  const bound = counted?.();
-  if (bound !== undefined && bound !== null) return bound < cut;
-  return bm25Bound(cache, ranker.table, ranker.phrases, (partial) => partial >= cut) < cut;
+  return cannotReach(cache, ranker.table, ranker.phrases, cut);
 }
 
 /**

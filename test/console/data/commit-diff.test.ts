@@ -1,9 +1,9 @@
 /**
- * One commit's diff and a concept's history per viewer: the diff holds only visible files; an
- * unknown, malformed, foreign or wholly hidden sha answers the same null (one 404 for all).
+ * One commit's diff per viewer: the diff holds only visible files; an unknown, malformed, foreign
+ * or wholly hidden sha answers the same null (one 404 for all).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitDiff, conceptHistory } from "../../../src/console/data/commit-diff.js";
+import { commitDiff } from "../../../src/console/data/commit-diff.js";
 import { readFeed } from "../../../src/console/data/feed.js";
 import { LOCAL_ADMIN } from "../../../src/mcp/context.js";
 import { git } from "../../support/kb.js";
@@ -58,36 +58,5 @@ describe("commitDiff", () => {
     // A blob's sha is not a commit.
     const blob = git(kb.root, ["rev-parse", "HEAD:data/alpha/public.md"]);
     expect(await commitDiff(kb.root, kb.scopeOf(LOCAL_ADMIN), blob)).toBeNull();
-  });
-});
-
-describe("conceptHistory", () => {
-  it("lists the commits of a visible concept", async () => {
-    const read = JSON.parse(await kb.call("concept_read", { id: "alpha/public" })) as {
-      hash: string;
-    };
-    await kb.call("concept_write", {
-      id: "alpha/public",
-      frontmatter: { type: "note", title: "Public note" },
-      body: "second version\n",
-      if_match: read.hash,
-    });
-    const page = await conceptHistory(kb.root, kb.scopeOf(NARROW), "alpha/public", 0);
-    expect(page?.commits.map((c) => c.subject)).toEqual([
-      "concept_write: alpha/public",
-      "concept_write: alpha/public",
-    ]);
-    expect(page?.commits.every((c) => c.paths.includes("data/alpha/public.md"))).toBe(true);
-  });
-
-  it("answers null alike for a hidden, unknown or malformed id", async () => {
-    const narrow = kb.scopeOf(NARROW);
-    expect(
-      await conceptHistory(kb.root, kb.scopeOf(LOCAL_ADMIN), "beta/secret-x", 0),
-    ).not.toBeNull();
-    expect(await conceptHistory(kb.root, narrow, "beta/secret-x", 0)).toBeNull();
-    expect(await conceptHistory(kb.root, narrow, "alpha/in-task", 0)).toBeNull();
-    expect(await conceptHistory(kb.root, narrow, "alpha/never-written", 0)).toBeNull();
-    expect(await conceptHistory(kb.root, narrow, "../etc", 0)).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
  * path, id or title (docs/decisions.md "Console: a commit as the viewer sees it").
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditWindow } from "../../../src/console/data/audit-window.js";
+import { commitCalls } from "../../../src/console/data/audit-links.js";
 import { checkFilter, readFeed } from "../../../src/console/data/feed.js";
 import { LOCAL_ADMIN } from "../../../src/mcp/context.js";
 import { type GovKb, govKb, HIDDEN_WORDS, NARROW } from "./gov-kb.js";
@@ -66,13 +66,20 @@ describe("readFeed", () => {
       frontmatter: { type: "note" },
       body: "y\n",
     });
-    const window = await auditWindow(kb.auditLog);
-    const principalOf = (sha: string) => window.callOfCommit(sha)?.principal_id;
+    const principalsOf = async (shas: readonly string[]) => {
+      const calls = await commitCalls({ log: kb.auditLog }, "main", shas);
+      return new Map(
+        shas.flatMap((sha) => {
+          const id = calls.get(sha)?.principal_id;
+          return id === undefined ? [] : [[sha, id] as [string, string]];
+        }),
+      );
+    };
     const admin = kb.scopeOf(LOCAL_ADMIN);
     const mine = await readFeed(kb.root, admin, {
       filter: { principal: "local-admin" },
       cursor: 0,
-      principalOf,
+      principalsOf,
     });
     expect(subjects(mine)[0]).toBe("concept_write: alpha/by-narrow-admin");
     // init's commit has no audit record: never attributed.
@@ -80,7 +87,7 @@ describe("readFeed", () => {
     const nobody = await readFeed(kb.root, admin, {
       filter: { principal: "nobody" },
       cursor: 0,
-      principalOf,
+      principalsOf,
     });
     expect(nobody.commits).toEqual([]);
   });

@@ -27,7 +27,7 @@ describe("activity page", () => {
     expect(r.body).toContain(
       "by <strong>local-admin</strong> via concept_batch (in-memory), success",
     );
-    expect(r.body).toMatch(/href="\/console\/main\/audit\?request=[0-9a-f-]{36}"/);
+    expect(r.body).toMatch(/href="\/console\/main\/audit\?commit=[0-9a-f]{40}"/);
     expect(r.body).toContain('<label for="f-map">Map</label>');
   });
 

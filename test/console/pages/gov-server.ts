@@ -44,16 +44,25 @@ export interface GovServer {
 
 /** Serves `mount` (default: a fresh KB seeded with the governance fixture). */
 export async function govServer(
-  opts: { mount?: MountedKb; audit?: boolean } = {},
+  opts: {
+    mount?: MountedKb;
+    audit?: boolean;
+    /**
+     * Runs on the fresh KB's folder and the audit log's path before the server starts; the KB
+     * is then left as it made it (no governance fixture).
+     */
+    beforeStart?: (kbRoot: string, auditLog: string) => Promise<void>;
+  } = {},
 ): Promise<GovServer> {
   const tmp = tempDir("carto-gov-");
+  const auditLog = join(tmp.dir, "audit", "audit.jsonl");
   let mount = opts.mount;
   if (!mount) {
     const root = join(tmp.dir, "kb");
     await seedKb(root);
+    await opts.beforeStart?.(root, auditLog);
     mount = await mountKb(testKbSettings(root, { name: "main" }), { logger: silentLogger });
   }
-  const auditLog = join(tmp.dir, "audit", "audit.jsonl");
   const app = await createCartographer({
     mounts: [mount],
     logger: silentLogger,
@@ -110,7 +119,7 @@ export async function govServer(
       tmp.cleanup();
     },
   };
-  if (!opts.mount) await seedGov(s);
+  if (!opts.mount && !opts.beforeStart) await seedGov(s);
   return s;
 }
 
