@@ -24,8 +24,12 @@ export type PathEdit = { blob: string; mode: "100644" | "100755" } | null;
 const CANONICAL_MODES = new Set(["100644", "100755", "120000", "160000", "40000"]);
 /** The empty tree: git's index never holds one, so write-tree never writes a folder of it. */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-/** Trees (by entries held) kept parsed between writes: the folders writes keep touching. */
-const CACHE_ENTRIES = 100_000;
+/**
+ * Tree entries kept parsed between writes, least recently used dropped first: a write needs
+ * the few folders on its paths (hundreds of entries at 10,000 concepts); a few MB per KB at most,
+ * however many KBs are mounted.
+ */
+const CACHE_ENTRIES = 20_000;
 const ATTRIBUTES = ".gitattributes";
 
 export function parseTree(body: Buffer): TreeEntry[] {
