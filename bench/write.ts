@@ -1,12 +1,13 @@
 /**
  * Section `write`: concept write + commit per second through the store (plan → withLock →
- * apply → commit) against a raw `git add && git commit` loop on the same repo, interleaved so
- * both see the same machine load.
+ * apply → commit, opened with the server's environment as `serve` opens it) against a raw `git
+ * add && git commit` loop on the same repo, interleaved so both see the same machine load.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import { openKb } from "../src/kb/store/store.js";
 import type { BenchContext } from "./context.js";
 import { BENCH_GIT_ENV } from "./gen-kb.js";
 import type { Section } from "./harness.js";
@@ -16,7 +17,9 @@ const ROUNDS = 20;
 
 export async function run(ctx: BenchContext): Promise<Section> {
   const kb = await ctx.kb();
-  const store = await ctx.store();
+  // The server's environment, as the CLI passes it: without one every write is `git commit
+  // <paths>` (kb/git/path-commit.ts), which is not what a served KB runs.
+  const store = await openKb({ ...ctx.settings(kb.root), gitEnv: process.env });
   const map = kb.maps[1] ?? (kb.maps[0] as string);
   const env = { ...process.env, ...BENCH_GIT_ENV };
   const body = (i: number) =>

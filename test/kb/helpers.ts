@@ -39,7 +39,7 @@ export function settingsFor(root: string, extra: Partial<KbSettings> = {}): KbSe
     allowArtifactWrite: true,
     gitAuthor: AUTHOR,
     autocommit: true,
-    // As the CLI passes the server's: writes commit through the private index (path-commit.ts).
+    // As the CLI passes the server's: writes commit through objects written in process (path-commit.ts).
     gitEnv: process.env,
     ...extra,
   };

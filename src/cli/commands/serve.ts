@@ -144,7 +144,7 @@ const kbSettings =
     ...(kb.sopsAgeKeyFile ? { sops: { ageKeyFile: kb.sopsAgeKeyFile, env } } : {}),
     // Remote sync runs when the KB has an origin (docs/sync.md, kb-clone.ts).
     sync: syncSettingsFor(config, kb, env),
-    // A write's commit adds GIT_INDEX_FILE to the server's environment (kb/git/path-commit.ts).
+    // A write's commit reads git's setup from the server's environment (kb/git/path-commit.ts).
     gitEnv: env,
     ...(kb.artifactSigningSeed ? { artifactSigningSeed: kb.artifactSigningSeed } : {}),
     ...(kb.mcpAllowlist ? { mcpAllowlist: kb.mcpAllowlist } : {}),

@@ -85,9 +85,9 @@ export interface KbSettings {
   /** Remote sync (docs/sync.md, kb/sync/); absent = local only. */
   sync?: SyncSettings;
   /**
-   * The environment local git commands may start from with variables of their own added (the
-   * CLI passes the server's). Absent: each write commits with `git commit <paths>`, as the
-   * private-index commit needs GIT_INDEX_FILE in its environment (kb/git/path-commit.ts).
+   * The environment local git commands start from (the CLI passes the server's). A write's
+   * commit reads git's configuration and committer from it and writes the objects itself
+   * (kb/git/path-commit.ts); absent, each write commits with `git commit <paths>`.
    */
   gitEnv?: Readonly<Record<string, string | undefined>>;
   /** `artifact_signing_seed` (64 hex): signs the KB's provisioning artifacts; absent = unsigned. */

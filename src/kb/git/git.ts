@@ -69,6 +69,37 @@ export function runGit(
   });
 }
 
+/**
+ * Runs git in `cwd` for its raw output bytes (an object's body: a tree holds binary ids, a path
+ * need not be UTF-8), killed after `timeoutMs`. Throws `git_failed` on a non-zero exit.
+ */
+export function gitBytes(
+  cwd: string,
+  args: string[],
+  env: Readonly<Record<string, string | undefined>> | undefined,
+  timeoutMs: number,
+): Promise<Buffer> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(
+      "git",
+      args,
+      {
+        cwd,
+        encoding: "buffer",
+        maxBuffer: 256 * 1024 * 1024,
+        timeout: timeoutMs,
+        killSignal: "SIGKILL",
+        ...(env ? { env } : {}),
+      },
+      (error, stdout, stderr) => {
+        if (!error) return resolvePromise(stdout);
+        const why = error.killed ? `timed out after ${timeoutMs} ms` : summarize(String(stderr));
+        reject(new KbError("git_failed", `git ${args[0]} failed: ${why}`));
+      },
+    );
+  });
+}
+
 export function summarize(stderr: string): string {
   const lines = stderr.trim().split("\n").filter(Boolean);
   return lines.slice(0, 5).join(" | ").slice(0, 600) || "no output";

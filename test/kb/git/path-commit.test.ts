@@ -1,6 +1,6 @@
 /**
- * The store's one commit per write through the private index (path-commit.ts, docs/decisions.md
- * "A write commits through plumbing on a private index"), on real git: the commit is the one
+ * The store's one commit per write through objects written in process (path-commit.ts,
+ * docs/decisions.md "A write commits through objects written in process"), on real git: the commit is the one
  * `git commit <paths>` made (author, committer, message, parent, tree), nothing else staged goes
  * in, a HEAD moved by someone else is built on (never reverted), and the git processes a write
  * runs are counted through a logging `git` first on PATH.
@@ -76,7 +76,7 @@ describe("PathCommitter", () => {
     const { root, store } = await kb();
     await write(store, "alpha", "Alpha.\n");
     await write(store, "old", "Old.\n");
-    // Their commit adds, changes and deletes: the private index catches up by that diff.
+    // Their commit adds, changes and deletes: ours is built on it, its tree theirs + bravo.
     writeFileSync(join(root, "data", "theirs.md"), "---\ntype: note\n---\ntheirs\n");
     writeFileSync(join(root, "data", "alpha.md"), "---\ntype: note\n---\nchanged by them\n");
     gitIn(root, ["rm", "-q", "data/old.md"]);
@@ -145,27 +145,71 @@ describe("PathCommitter", () => {
       chmodSync(join(bin, "git"), 0o755);
     });
 
-    it("add beside update-index, write-tree, commit-tree; then update-ref: no git commit", async () => {
-      const { store } = await kb();
-      await write(store, "alpha", "Alpha.\n"); // the first write also reads HEAD's tree in
+    const traced = async (fn: () => Promise<unknown>): Promise<string[]> => {
       const path = process.env.PATH;
       writeFileSync(log, "");
       process.env.PATH = `${bin}:${path}`;
       try {
-        await write(store, "bravo", "Bravo.\n");
+        await fn();
       } finally {
         process.env.PATH = path;
       }
-      const ran = readFileSync(log, "utf8").trim().split("\n");
-      // git add runs beside the private index's three; HEAD moves last, once both succeeded.
-      expect([...ran].sort()).toEqual([
+      return readFileSync(log, "utf8").trim().split("\n");
+    };
+
+    it("git add, then update-ref: the objects are written in process, no git commit", async () => {
+      const { root, store } = await kb();
+      // The first write also reads the repository's setup (rev-parse, config).
+      expect([...(await traced(() => write(store, "alpha", "Alpha.\n")))].sort()).toEqual([
         "add",
-        "commit-tree",
-        "update-index",
+        "config",
+        "rev-parse",
         "update-ref",
-        "write-tree",
       ]);
-      expect(ran.at(-1)).toBe("update-ref");
+      const ran = await traced(() => write(store, "bravo", "Bravo.\n"));
+      // HEAD moves last, once git add succeeded and every object is stored.
+      expect(ran).toEqual(["add", "update-ref"]);
+      // A commit by someone else in between changes nothing: the parent is read, not followed.
+      writeFileSync(join(root, "data", "theirs.md"), "---\ntype: note\n---\ntheirs\n");
+      gitIn(root, ["add", "data/theirs.md"]);
+      gitIn(root, ["commit", "-q", "-m", "theirs"]);
+      expect(await traced(() => write(store, "charlie", "Charlie.\n"))).toEqual([
+        "add",
+        "update-ref",
+      ]);
+      expect(committer(store).counts).toEqual({ plumbing: 3, partial: 0 });
     });
+  });
+
+  it("a lost update-ref race goes through git commit, which builds on the moved HEAD", async () => {
+    const { root, store } = await kb();
+    await write(store, "alpha", "Alpha.\n");
+    // A `git` first on PATH whose `add` first lets someone else commit: HEAD moves after the
+    // commit object was built on the old one, before update-ref.
+    const bin = tmp();
+    const realGit = gitIn(process.cwd(), ["--exec-path"]).trim();
+    writeFileSync(
+      join(bin, "git"),
+      `#!/bin/sh\ncase " $* " in *" add -A "*) sleep 0.3; GIT_AUTHOR_NAME=them GIT_AUTHOR_EMAIL=them@x GIT_COMMITTER_NAME=them GIT_COMMITTER_EMAIL=them@x "${realGit}/git" commit -q --allow-empty -m theirs;; esac\nexec "${realGit}/git" "$@"\n`,
+    );
+    chmodSync(join(bin, "git"), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    let sha: string | null;
+    try {
+      sha = await write(store, "bravo", "Bravo.\n");
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(committer(store).counts).toEqual({ plumbing: 1, partial: 1 });
+    expect(committer(store).lastFallback).toBe("HEAD moved before update-ref");
+    expect(show(root, "HEAD", "%H")).toBe(sha);
+    expect(show(root, "HEAD^", "%an|%s")).toBe("them|theirs");
+    expect(gitIn(root, ["show", "--name-only", "--format=", "HEAD"]).trim()).toBe("data/bravo.md");
+    expect(gitIn(root, ["status", "--porcelain"])).toBe("");
+    // The next write builds on that commit again, in process.
+    await write(store, "charlie", "Charlie.\n");
+    expect(committer(store).counts).toEqual({ plumbing: 2, partial: 1 });
+    expect(show(root, "HEAD", "%P")).toBe(sha);
   });
 });
