@@ -8,10 +8,8 @@
  * same either way: a batch the worker cannot read (or a worker that died) is read again in process,
  * which reports its errors as before.
  */
-import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { siblingModule, startModuleWorker } from "../common/module-worker.js";
 import type { ConceptFileStat } from "../kb/core/api.js";
 import type { ConceptDoc, MapDescriptor } from "../kb/core/types.js";
 import { readIndexDocs } from "../kb/store/index-read.js";
@@ -113,7 +111,7 @@ class ReadWorker {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker();
+    const worker = startModuleWorker(WORKER_URL);
     worker.on("message", (reply: ReadReply) => this.answer(reply));
     // A crash (out of memory, a bug): what it had not answered is read in process.
     worker.on("error", () => this.lost(worker));
@@ -202,24 +200,5 @@ export class ReadWorkerPool implements DocReader {
   }
 }
 
-/**
- * The worker's module next to this one: `.js` in dist/ (the bundle rewrites import.meta.url to
- * this file's tsc-built URL, scripts/bundle.ts), `.ts` under tsx and vitest, where the worker
- * first registers tsx's loader (Node 20 does not apply `--import` hooks to a worker's entry).
- */
-const WORKER_URL = new URL(
-  import.meta.url.endsWith(".ts") ? "./build-read-worker.ts" : "./build-read-worker.js",
-  import.meta.url,
-);
-
-const TS_BOOTSTRAP = `
-const { workerData } = require("node:worker_threads");
-import(workerData.tsx).then((tsx) => { tsx.register(); return import(workerData.entry); });
-`;
-
-function startWorker(): Worker {
-  if (!WORKER_URL.pathname.endsWith(".ts")) return new Worker(WORKER_URL);
-  const tsxPackage = createRequire(import.meta.url).resolve("tsx/package.json");
-  const tsx = pathToFileURL(path.join(path.dirname(tsxPackage), "dist/esm/api/index.mjs")).href;
-  return new Worker(TS_BOOTSTRAP, { eval: true, workerData: { tsx, entry: WORKER_URL.href } });
-}
+/** The worker's module beside this one (common/module-worker.ts: dist/ and source alike). */
+const WORKER_URL = siblingModule(import.meta.url, "build-read-worker");

@@ -6,10 +6,8 @@
  * IDLE_MS without work (its heap is tens of MB); requests queue on it in order. When the thread
  * cannot be started or dies, what it had not answered is rendered in process: same result.
  */
-import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { siblingModule, startModuleWorker } from "../../common/module-worker.js";
 import { type MarkdownPlace, renderShared, type SharedRender } from "./markdown.js";
 
 /** What the main thread sends the worker. */
@@ -24,27 +22,8 @@ export type RenderReply = { id: number; render: SharedRender } | { id: number; f
 
 const IDLE_MS = 5_000;
 
-/**
- * The worker's module next to this one: `.js` in dist/ (the bundle rewrites import.meta.url to
- * this file's tsc-built URL, scripts/bundle.ts), `.ts` under tsx and vitest, where the thread
- * first registers tsx's loader, as search/build-reader.ts does for its own worker.
- */
-const WORKER_URL = new URL(
-  import.meta.url.endsWith(".ts") ? "./render-worker.ts" : "./render-worker.js",
-  import.meta.url,
-);
-
-const TSX_THEN_ENTRY = `
-const { workerData: data } = require("node:worker_threads");
-import(data.tsx).then((api) => api.register()).then(() => import(data.entry));
-`;
-
-function startWorker(url: URL): Worker {
-  if (!url.pathname.endsWith(".ts")) return new Worker(url);
-  const tsxPackage = createRequire(import.meta.url).resolve("tsx/package.json");
-  const tsx = pathToFileURL(path.join(path.dirname(tsxPackage), "dist/esm/api/index.mjs")).href;
-  return new Worker(TSX_THEN_ENTRY, { eval: true, workerData: { tsx, entry: url.href } });
-}
+/** The worker's module beside this one (common/module-worker.ts: dist/ and source alike). */
+const WORKER_URL = siblingModule(import.meta.url, "render-worker");
 
 export class RenderPool {
   #worker: Worker | null = null;
@@ -96,7 +75,7 @@ export class RenderPool {
 
   #started(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = startWorker(this.workerUrl);
+    const worker = startModuleWorker(this.workerUrl);
     worker.on("message", (reply: RenderReply) => this.#answer(reply));
     // A crash (out of memory, a bug): what it had not answered is rendered in process.
     worker.on("error", () => this.#lost(worker));
