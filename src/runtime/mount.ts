@@ -18,9 +18,10 @@ import type { ReconcileStats, SearchIndex } from "../search/api.js";
 import { BuildStatus } from "../search/build-status.js";
 import type { EmbeddingsConfig } from "../search/embeddings/config.js";
 import { openKbIndex } from "../search/index.js";
-import { buildKbIndex, openKbIndexFile, refreshKbIndex } from "../search/kb-index.js";
+import { buildKbIndex, openKbIndexFile } from "../search/kb-index.js";
 import type { SqliteSearchIndex } from "../search/sqlite-index.js";
 import type { IndexBuildScheduler, ScheduledBuild } from "./index-build.js";
+import { announcer, type IndexRefresh, startIndexRefresh } from "./index-refresh.js";
 import { KbRuntime } from "./kb-runtime.js";
 import { publicReason } from "./kb-status.js";
 import { attachEmbeddings } from "./mount-embeddings.js";
@@ -95,15 +96,20 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
       throw err;
     },
   );
-  const intervalMs = opts.indexRefreshMs ?? 0;
-  const refresh =
-    intervalMs > 0
-      ? startIndexRefresh(store, index, { intervalMs, logger: opts.logger, kb: settings.name })
-      : undefined;
   const indexStatus = new BuildStatus("ready");
   const indexed = index.count();
   indexStatus.set("ready", indexed, indexed);
   const runtime = new KbRuntime(store, index, indexStatus);
+  const intervalMs = opts.indexRefreshMs ?? 0;
+  const refresh =
+    intervalMs > 0
+      ? startIndexRefresh(store, index, {
+          intervalMs,
+          logger: opts.logger,
+          kb: settings.name,
+          onIndexed: announcer(runtime),
+        })
+      : undefined;
   await attachSync(runtime, opts.logger);
   if (opts.embeddings)
     await attachEmbeddings(runtime, opts.embeddings, { ...opts, kb: settings.name });
@@ -196,6 +202,7 @@ function mountInBackground(
   // calls that need the index, not the mount.
   const index = onFirstUse(() => openKbIndexFile(store, { logger }));
   const indexStatus = new BuildStatus("queued");
+  const runtime = new KbRuntime(store, index, indexStatus);
   const intervalMs = opts.indexRefreshMs ?? 0;
   let refresh: IndexRefresh | undefined;
   const build = scheduler.schedule(async (signal) => {
@@ -234,7 +241,12 @@ function mountInBackground(
       );
     }
     if (intervalMs > 0)
-      refresh = startIndexRefresh(store, index, { intervalMs, logger, kb: settings.name });
+      refresh = startIndexRefresh(store, index, {
+        intervalMs,
+        logger,
+        kb: settings.name,
+        onIndexed: announcer(runtime),
+      });
   }, opts.buildOrder);
   const mount: MountedKb = Object.freeze({
     name: settings.name,
@@ -242,7 +254,7 @@ function mountInBackground(
     store,
     index,
     indexStatus,
-    runtime: new KbRuntime(store, index, indexStatus),
+    runtime,
     processLock,
   });
   builds.set(mount, { build, refresh: () => refresh });
@@ -290,69 +302,4 @@ export async function closeMount(mount: MountedKb, opts: { graceMs?: number } = 
   await mount.runtime.embeddings?.close();
   await mount.store.withLock(async () => mount.index.close());
   await mount.processLock?.release();
-}
-
-export interface IndexRefresh {
-  readonly intervalMs: number;
-  /** Stops the timer; resolves once a run under way has finished. Idempotent. */
-  stop(): Promise<void>;
-}
-
-/**
- * Every `intervalMs`, runs the stat-based reconcile (refreshKbIndex) under the KB's write lock,
- * so it never races a tool write. The next run is scheduled only when one ends (runs never
- * overlap) on an unref'd timer (it never keeps the process alive). A failure is a warning,
- * logged once per run of consecutive failures, never a crash: the index is derived data.
- */
-export function startIndexRefresh(
-  store: KbStore,
-  index: SqliteSearchIndex,
-  opts: { intervalMs: number; logger: Logger; kb: string },
-): IndexRefresh {
-  const { intervalMs, logger, kb } = opts;
-  let stopped = false;
-  let failing = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-
-  const runOnce = async (): Promise<void> => {
-    try {
-      // stop() may have come while this run waited for the lock: no use reconciling an index
-      // that is about to close.
-      const stats = await store.withLock(async () =>
-        stopped ? null : refreshKbIndex(store, index),
-      );
-      if (failing) logger.info(`index refresh of KB '${kb}' works again`);
-      failing = false;
-      if (stats && stats.added + stats.changed + stats.removed > 0)
-        logger.info(
-          `index refresh of KB '${kb}': ${stats.added} added, ${stats.changed} changed, ${stats.removed} removed`,
-        );
-    } catch (err) {
-      if (!failing)
-        logger.warn(
-          `index refresh of KB '${kb}' failed: ${(err as Error).message ?? err}; search and concept_list may miss edits made outside the server until a refresh succeeds (retrying every ${intervalMs / 1000} s, further failures not logged)`,
-        );
-      failing = true;
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce().finally(() => {
-        running = null;
-        schedule();
-      });
-    }, intervalMs);
-    timer.unref();
-  };
-  schedule();
-  return {
-    intervalMs,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
 }

@@ -101,10 +101,11 @@ export function buildKbIndex(
 export function refreshKbIndex(
   store: KbStore,
   index: SqliteSearchIndex,
-  opts: Pick<KbIndexOptions, "bulkReadThreshold"> = {},
+  opts: Pick<KbIndexOptions, "bulkReadThreshold"> & Pick<PassControl, "onIndexed"> = {},
 ): Promise<ReconcileStats> {
   const threshold = opts.bulkReadThreshold ?? BULK_READ_THRESHOLD;
-  return recovering(index, () => reconcileFromStore(store, index, threshold));
+  const control: PassControl = opts.onIndexed ? { onIndexed: opts.onIndexed } : {};
+  return recovering(index, () => reconcileFromStore(store, index, threshold, control));
 }
 
 /**
@@ -141,6 +142,11 @@ export interface PassControl {
    * (and for smaller passes): in process.
    */
   reader?: DocReader;
+  /**
+   * Told the documents each batch added or changed, once they are in the index (the background
+   * refresh: the console renders a large concept edited outside the tools ahead of its view).
+   */
+  onIndexed?: (docs: readonly ConceptDoc[]) => void;
 }
 
 /** Concepts written per transaction in a reconcile pass; the event loop runs between batches. */
@@ -235,6 +241,7 @@ async function reconcilePass(
       }
       index.upsertMany(upserts);
     });
+    if (upserts.length > 0) control.onIndexed?.(upserts.map((u) => u.doc));
     done += batch.length;
     control.onProgress?.(done, total);
   };

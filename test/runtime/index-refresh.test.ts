@@ -9,7 +9,8 @@ import type { KbStore } from "../../src/kb/core/api.js";
 import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { initKb } from "../../src/kb/store/init.js";
 import { memoryLogger, silentLogger } from "../../src/logger.js";
-import { closeMount, type MountedKb, mountKb, startIndexRefresh } from "../../src/runtime/mount.js";
+import { startIndexRefresh } from "../../src/runtime/index-refresh.js";
+import { closeMount, type MountedKb, mountKb } from "../../src/runtime/mount.js";
 import { openKbIndex } from "../../src/search/kb-index.js";
 import type { SqliteSearchIndex } from "../../src/search/sqlite-index.js";
 import { TEST_AUTHOR } from "../support/mcp-kit.js";
@@ -87,6 +88,14 @@ describe("background index refresh", () => {
     const m = await mount(200);
     expect(hits(m, "gateway")).toEqual(["alpha"]);
     expect(listed(m)).toContain("beta");
+    // What a refresh indexed is announced as a write's index change is (the console renders
+    // large concepts ahead from it).
+    const announced: string[] = [];
+    m.runtime.onIndexed((ids, docs) => {
+      ids.forEach((id, i) => {
+        if (docs[i]?.id === id) announced.push(id);
+      });
+    });
 
     await writeFile(join(root, "data", "alpha.md"), concept("Alpha", "The alpha router."));
     await writeFile(join(root, "data", "gamma.md"), concept("Gamma", "Gamma is a new gateway."));
@@ -98,6 +107,7 @@ describe("background index refresh", () => {
       expect(hits(m, "backups")).toEqual([]);
       expect(listed(m)).toContain("gamma");
       expect(listed(m)).not.toContain("beta");
+      expect(announced.sort()).toEqual(["alpha", "gamma"]);
     });
   });
 
