@@ -10,6 +10,7 @@ import { z } from "zod";
 import { SettingError } from "../../common/errors.js";
 import type { Settings } from "./pick.js";
 import type { ConsoleSettings } from "./types.js";
+import { durationMs } from "./values.js";
 
 export const DEFAULT_CONSOLE: ConsoleSettings = {
   sessionIdleMs: 8 * 3_600_000,
@@ -62,14 +63,9 @@ export function resolveConsole(
   return { sessionIdleMs, sessionLifetimeMs };
 }
 
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
 /** Seconds (number or digits) or `<n>s|m|h|d` → ms, within MIN_SESSION_SECONDS..maxSeconds. */
 export function parseSessionDuration(value: unknown, setting: string, maxSeconds: number): number {
-  const text =
-    typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  const m = /^(\d+(?:\.\d+)?)([smhd])?$/.exec(text);
-  const ms = m ? Math.round(Number(m[1]) * (UNIT_MS[m[2] ?? "s"] as number)) : Number.NaN;
+  const ms = durationMs(value, ["s", "m", "h", "d"]);
   if (!Number.isFinite(ms) || ms < MIN_SESSION_SECONDS * 1000 || ms > maxSeconds * 1000)
     throw new SettingError(
       `${setting}: '${String(value)}' is not a session duration; use seconds (3600) or 90s, 30m, 8h, 7d, from ${MIN_SESSION_SECONDS} s up to ${maxSeconds / 86_400} days`,

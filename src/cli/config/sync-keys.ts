@@ -17,7 +17,7 @@ import { urlCredentials } from "../../kb/sync/url-credentials.js";
 import type { Settings } from "./pick.js";
 import type { FileConfig, KbEntry } from "./schema.js";
 import type { GoServeFlags, SyncConfig } from "./types.js";
-import { booleanSetting, normalizeKbName, parseList } from "./values.js";
+import { booleanSetting, durationMs, normalizeKbName, parseList } from "./values.js";
 
 /** Per-KB remote keys of one `kbs[]` entry. */
 export interface KbRemoteKeys {
@@ -32,11 +32,7 @@ const MAX_SECONDS = 86_400;
 
 /** Seconds (number or digits) or a Go duration (`30s`, `500ms`, `2m`, `1h`) → ms. */
 export function parseDurationMs(value: unknown, key: string): number {
-  const text =
-    typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m?.[2] ?? "s") as "s"];
-  const ms = m ? Math.round(Number(m[1]) * unit) : Number.NaN;
+  const ms = durationMs(value, ["ms", "s", "m", "h"]);
   if (!Number.isFinite(ms) || ms > MAX_SECONDS * 1000)
     throw new SettingError(
       `${key}: '${String(value)}' is not a duration; use seconds (30) or 30s, 500ms, 2m (0 = off/immediate, at most ${MAX_SECONDS} s)`,

@@ -61,6 +61,23 @@ export function parseRefreshSeconds(value: string, setting: string): number {
   return seconds;
 }
 
+/** Milliseconds per unit of a duration setting (`500ms`, `30s`, `2m`, `8h`, `7d`). */
+export const DURATION_UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+export type DurationUnit = keyof typeof DURATION_UNIT_MS;
+
+/**
+ * Seconds (a number or digits) or `<n><unit>` with one of `units` → ms; NaN when it is neither
+ * (the caller names the setting and its own bounds in the error).
+ */
+export function durationMs(value: unknown, units: readonly DurationUnit[]): number {
+  const text =
+    typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  const m = /^(\d+(?:\.\d+)?)([a-z]+)?$/.exec(text);
+  const unit = (m?.[2] ?? "s") as DurationUnit;
+  if (!m || !units.includes(unit)) return Number.NaN;
+  return Math.round(Number(m[1]) * DURATION_UNIT_MS[unit]);
+}
+
 export function parseList(value: string): string[] {
   return value
     .split(",")
