@@ -89,6 +89,12 @@ async function dump(root: string, outFile: string): Promise<void> {
   } as never);
   const { index } = await openKbIndex(store);
   try {
+    // The trigram memory (trigram-accel.ts) answers once built: wait for it, say whether it was.
+    index.warmSearch();
+    for (let waited = 0; waited < 60_000 && index.trigramMemory().state !== "ready"; waited += 50) {
+      if (index.trigramMemory().state === "off" && waited > 1_000) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const maps = fs
       .readdirSync(path.join(root, "data"), { withFileTypes: true })
       .filter((d) => d.isDirectory())
@@ -100,7 +106,10 @@ async function dump(root: string, outFile: string): Promise<void> {
     }));
     fs.writeFileSync(outFile, JSON.stringify(answers, null, 1));
     const hits = answers.reduce((n, a) => n + a.r.results.length, 0);
-    process.stdout.write(`${answers.length} queries, ${hits} hits → ${outFile}\n`);
+    const memory = index.trigramMemory();
+    process.stdout.write(
+      `${answers.length} queries, ${hits} hits → ${outFile} (trigram memory ${memory.state}, answered ${memory.served} rankers)\n`,
+    );
   } finally {
     index.close();
   }

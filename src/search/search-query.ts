@@ -12,10 +12,11 @@ import { type Ranker, topRanked } from "./ranking/top-ranked.js";
 import { BM25_WEIGHTS, TRI_WEIGHTS } from "./schema.js";
 import { scopeSql } from "./scope.js";
 import { makeSnippet } from "./snippet.js";
-import { andAll, escapeLike, placeholders, type SqlFragment } from "./sql-fragment.js";
+import { andAll, escapeLike, placeholders, type SqlFragment, TRUE_SQL } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 import { substringRows } from "./substring-fallback.js";
 import { foldText, SNIPPET_WINDOW_CHARS } from "./text-bounds.js";
+import type { TrigramAccel } from "./trigram-accel.js";
 import { visibilitySql } from "./visibility-sql.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -41,7 +42,9 @@ export type PathExists = (path: string) => boolean;
 /** What a search may use beyond the index's connection. */
 export interface SearchContext {
   /** Rows whose file is gone are dropped (see `live`). */
-  exists?: PathExists;
+  exists?: PathExists | undefined;
+  /** The trigram ranker's memory, used while it matches the data (trigram-accel.ts). */
+  trigrams?: TrigramAccel | undefined;
 }
 
 export function runSearch(
@@ -50,7 +53,7 @@ export function runSearch(
   vocab: Vocabulary,
   context: SearchContext = {},
 ): SearchResult {
-  const { exists } = context;
+  const { exists, trigrams } = context;
   const terms = parseTerms(query.query);
   const limit = Math.max(0, Math.floor(query.limit));
   if (terms.all.length === 0 || limit === 0) return { results: [], match: "none" };
@@ -58,10 +61,15 @@ export function runSearch(
   const scope = scopeSql(query.scope, "c");
   if (scope) filters.push(scope);
 
-  const all = live((n) => fetch(cache, terms, "AND", filters, n), limit, exists);
+  // The word index holds folded text (vocabulary.ts): fold the terms the same way. A term only
+  // one token starts with is matched as that token, the same rows and scores (prefix-terms.ts);
+  // asked once, for the all-terms and the any-term pass alike.
+  const folded = terms.words.map(foldText);
+  const words = { folded, exact: exactTerms(cache, folded, vocab) };
+  const all = live((n) => fetch(cache, terms, words, "AND", filters, n, trigrams), limit, exists);
   if (all.length > 0) return { results: toHits(all, terms), match: "all_terms" };
   if (terms.all.length >= 2) {
-    const any = live((n) => fetch(cache, terms, "OR", filters, n), limit, exists);
+    const any = live((n) => fetch(cache, terms, words, "OR", filters, n, trigrams), limit, exists);
     if (any.length > 0) return { results: toHits(any, terms), match: "any_term" };
   }
   const sub = live((n) => substringRows(cache, vocab, query.query, filters, n), limit, exists);
@@ -95,22 +103,26 @@ function live<R extends { path: string }>(
     .slice(0, limit);
 }
 
+/** The query's word terms folded, and those matched as one token (exactTerms). */
+interface WordTerms {
+  folded: string[];
+  exact: ReadonlyMap<string, string>;
+}
+
 function fetch(
   cache: StatementCache,
   terms: QueryTerms,
+  { folded, exact }: WordTerms,
   op: "AND" | "OR",
   filters: SqlFragment[],
   limit: number,
+  trigrams: TrigramAccel | undefined,
 ) {
   // A term made only of punctuation matches no index; with AND it could never be satisfied
   // through one, so such queries take the LIKE path (they are rare and short).
   const indexable = op === "AND" ? terms.words.length === terms.all.length : terms.words.length > 0;
   if (!indexable) return likeSearch(cache, terms.all, op, filters, limit);
   const where = andAll(filters);
-  // The word index holds folded text (vocabulary.ts): fold the terms the same way. A term only
-  // one token starts with is matched as that token, the same rows and scores (prefix-terms.ts).
-  const folded = terms.words.map(foldText);
-  const exact = exactTerms(cache, folded);
   const words = folded.map((w) => exact.get(w) ?? w);
   const tokens = new Set(exact.values());
   const prefix = (t: string) => !tokens.has(t);
@@ -136,6 +148,14 @@ function fetch(
       match: ftsExpression(triTerms, op, false),
       phrases: triTerms.map((t) => ftsExpression([t], op, false)),
       allTerms: op === "AND",
+      // From memory where FTS5 scores every match (one phrase, or any of several); under AND
+      // FTS5 scores only the rows with every phrase, as fast as the memory finds them.
+      ...(trigrams && (op === "OR" || triTerms.length === 1) && filters.every((f) => f === TRUE_SQL)
+        ? {
+            inMemory: (n: number) =>
+              trigrams.rank({ terms: triTerms, allTerms: op === "AND", weights: TRI_WEIGHTS }, n),
+          }
+        : {}),
     });
   const top = topRanked(cache, rankers, filters, limit);
   if (top !== null) return pageRows(cache, top);

@@ -7,6 +7,7 @@ import type Database from "better-sqlite3";
 import type { ConceptDoc, Visibility } from "../kb/core/types.js";
 import type { SearchIndex } from "./api.js";
 import type { FileStat } from "./rows.js";
+import type { TrigramMemoryStatus } from "./trigram-accel.js";
 
 /** What the index remembers of a concept file, for the warm reconcile. */
 export interface IndexedFile {
@@ -35,6 +36,13 @@ export interface SqliteSearchIndex extends SearchIndex {
    * for a file created at open or last closed cleanly by the previous process (clean-close.ts).
    */
   checkIntegrity(): Promise<"skipped" | "ok" | "damaged">;
+  /**
+   * Starts building the trigram ranker's memory (trigram-accel.ts) for a large index; call
+   * once it is ready. Searches never wait for it.
+   */
+  warmSearch(): void;
+  /** The trigram memory's state, size and use (trigram-accel.ts). */
+  trigramMemory(): TrigramMemoryStatus;
   /** Moves the damaged file aside and continues on a fresh, empty one (refill it next). */
   recreate(reason: string): void;
   /** Which of `ids` are indexed and visible under `visibility` (one keyed query per chunk). */

@@ -22,9 +22,15 @@ import { runList, runVisibleIds } from "./list-query.js";
 import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
 import type { ConceptRow, FileStat } from "./rows.js";
 import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
-import { type PathExists, runSearch, type SearchContext } from "./search-query.js";
+import { type PathExists, runSearch } from "./search-query.js";
 import type { IndexedFile, SqliteSearchIndex } from "./sqlite-index-api.js";
 import { StatementCache } from "./statement-cache.js";
+import {
+  TRIGRAM_MAX_TEXT_BYTES,
+  TRIGRAM_MIN_ROWS,
+  TrigramAccel,
+  type TrigramAccelOptions,
+} from "./trigram-accel.js";
 import { fillVocabulary, fillVocabularyStep, Vocabulary } from "./vocabulary.js";
 
 export type { IndexedFile, SqliteSearchIndex } from "./sqlite-index-api.js";
@@ -38,6 +44,10 @@ export interface OpenSearchIndexOptions {
   exists?: PathExists;
   /** See OpenDbOptions.deferQuickCheck (the background build runs checkIntegrity()). */
   deferQuickCheck?: boolean;
+  /** Bounds and pace of the trigram ranker's memory (trigram-accel.ts); tests lower them. */
+  trigramMemory?: Partial<
+    Pick<TrigramAccelOptions, "minRows" | "maxTextBytes" | "quietMs" | "minGapMs">
+  >;
 }
 
 /**
@@ -51,7 +61,12 @@ export function openSearchIndex(
 ): SqliteSearchIndex {
   const logger = opts.logger ?? silentLogger;
   const { db, fresh } = openIndexDb(dbPath, logger, { deferQuickCheck: opts.deferQuickCheck });
-  return new Index(db, fresh, { dbPath, logger, exists: opts.exists });
+  const trigrams = {
+    minRows: TRIGRAM_MIN_ROWS,
+    maxTextBytes: TRIGRAM_MAX_TEXT_BYTES,
+    ...opts.trigramMemory,
+  };
+  return new Index(db, fresh, { dbPath, logger, exists: opts.exists, trigrams });
 }
 
 const PROGRESS_EVERY = 250;
@@ -59,6 +74,8 @@ const PROGRESS_EVERY = 250;
 class Index implements SqliteSearchIndex {
   private cache: StatementCache;
   private vocab: Vocabulary;
+  /** The trigram ranker's memory of this connection (trigram-accel.ts). */
+  private accel: TrigramAccel;
   private closed = false;
   private wasDamaged = false;
   /** Ids written by upsert()/remove() while a bulk pass runs (trackWrites). */
@@ -74,10 +91,11 @@ class Index implements SqliteSearchIndex {
   constructor(
     private db: Database.Database,
     private isFresh: boolean,
-    private readonly opts: { dbPath: string; logger: Logger } & SearchContext,
+    private readonly opts: IndexOptions,
   ) {
     this.cache = new StatementCache(db);
     this.vocab = new Vocabulary(this.cache);
+    this.accel = this.newAccel();
     this.closedCleanly = !isFresh && opts.dbPath !== ":memory:" && takeCleanClose(db);
   }
 
@@ -109,6 +127,8 @@ class Index implements SqliteSearchIndex {
     this.db = recreateIndexDb(this.opts.dbPath, reason, this.opts.logger);
     this.cache = new StatementCache(this.db);
     this.vocab = new Vocabulary(this.cache);
+    this.accel.close();
+    this.accel = this.newAccel();
     this.isFresh = true;
     this.wasDamaged = false;
     this.held.forget();
@@ -267,7 +287,16 @@ class Index implements SqliteSearchIndex {
   }
 
   search(query: SearchQuery): SearchResult {
-    return this.guard(() => runSearch(this.cache, query, this.vocab, this.opts));
+    const context = { exists: this.opts.exists, trigrams: this.accel };
+    return this.guard(() => runSearch(this.cache, query, this.vocab, context));
+  }
+
+  warmSearch(): void {
+    this.accel.warm();
+  }
+
+  trigramMemory() {
+    return this.accel.status();
   }
 
   list(query: ListQuery): ListResult {
@@ -353,9 +382,15 @@ class Index implements SqliteSearchIndex {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.accel.close();
     this.cache.clear();
     if (!this.wasDamaged && this.opts.dbPath !== ":memory:") markCleanClose(this.db);
     this.db.close();
+  }
+
+  private newAccel(): TrigramAccel {
+    const { dbPath, logger, trigrams } = this.opts;
+    return new TrigramAccel(this.db, this.cache, { ...trigrams, dbPath, logger });
   }
 
   private ids(): string[] {
@@ -372,6 +407,13 @@ class Index implements SqliteSearchIndex {
   private insertRow(doc: ConceptDoc, stat: FileStat | undefined, asciiVocabLater = false): void {
     insertConceptRow(this.cache, this.vocab, doc, stat, asciiVocabLater, takePreparedRow(doc));
   }
+}
+
+interface IndexOptions {
+  dbPath: string;
+  logger: Logger;
+  exists?: PathExists;
+  trigrams: Omit<TrigramAccelOptions, "dbPath" | "logger">;
 }
 
 /** The hash ignores `timestamp` and comments; placement can change without the file changing. */

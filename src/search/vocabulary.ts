@@ -54,6 +54,15 @@ export class Vocabulary {
     return this.known;
   }
 
+  /**
+   * The first token of the table after `token` (binary order), or null: a candidate the caller
+   * checks in the word index (prefix-terms.ts), the table may hold tokens no concept has now.
+   */
+  after(token: string): string | null {
+    const next = this.cache.get("SELECT term FROM vocab WHERE term > ? LIMIT 1").pluck().get(token);
+    return typeof next === "string" ? next : null;
+  }
+
   /** Forgets the in-memory copy (after the table was dropped or the database replaced). */
   reset(): void {
     this.known = null;

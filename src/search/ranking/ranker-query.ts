@@ -16,6 +16,11 @@ export interface Ranker {
   phrases: string[];
   /** Whether `match` joins its phrases with AND (else OR). */
   allTerms: boolean;
+  /**
+   * The same first rows computed without SQL (the trigram memory), or null to run the query;
+   * only given when no filter applies.
+   */
+  inMemory?: (n: number) => Scored[] | null;
 }
 
 export interface Scored {
@@ -30,6 +35,8 @@ export function rankerTop(
   filters: SqlFragment[],
   n: number,
 ): Scored[] {
+  const remembered = ranker.inMemory?.(n);
+  if (remembered) return remembered;
   const { sql, params } = rankerQuery(ranker, filters, n);
   return cache.get(sql).all(...params) as Scored[];
 }

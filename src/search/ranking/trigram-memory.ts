@@ -1,0 +1,242 @@
+/**
+ * The id, title and tags of every concept held in memory with a trigram → rows table, so the
+ * trigram ranker's matches and their frequencies are found without FTS5 (trigram-rank.ts scores
+ * them exactly as FTS5's bm25 would; docs/decisions.md "The trigram ranker in memory").
+ *
+ * Only for pure-ASCII fields: there the trigram tokenizer's folding is A–Z → a–z, a phrase matches
+ * exactly where its folded text occurs as a substring of one field (overlapping occurrences each
+ * count), and a field of L characters holds max(0, L − 2) tokens. Any other character makes the
+ * build answer null and the ranker stays in FTS5, whose folding is not reproduced here.
+ *
+ * Pure: built from rows, then only read. Every array is transferable (a worker builds it).
+ */
+
+/** The arrays of a TrigramMemory (what a build worker sends back). */
+export interface TrigramArrays {
+  /** Every field's folded bytes, one after another (row by row: id, title, tags). */
+  text: Uint8Array;
+  /** Field k of row i spans text[starts[3i + k], starts[3i + k + 1]). */
+  starts: Int32Array;
+  /** The concept rowid of each row. */
+  rowids: Int32Array;
+  /** Tokens of each row (bm25's |D|): Σ max(0, field length − 2). */
+  sizes: Int32Array;
+  /** Rows holding trigram t are postings[offsets[t], offsets[t + 1]), in row order. */
+  offsets: Int32Array;
+  postings: Int32Array;
+}
+
+/** The rows a memory is built from, in rowid order (TrigramRow). */
+export const TRIGRAM_ROWS_SQL = "SELECT rowid, id, title, tags FROM concepts ORDER BY rowid";
+
+/** A row as read from `concepts`: rowid, id, title, tags. */
+export type TrigramRow = readonly [number, string, string | null, string];
+
+const FIELDS = 3;
+/** Trigram keys: three 7-bit characters. */
+const KEYS = 1 << 21;
+const ASCII_MAX = 0x7f;
+
+/**
+ * The arrays for `rows`, or null when a field holds a character outside ASCII or the fields
+ * add up to more than `maxTextBytes` (memory: ~4.7 bytes per field byte, plus 8 MiB of offsets).
+ */
+export function buildTrigramArrays(
+  rows: readonly TrigramRow[],
+  maxTextBytes: number,
+): TrigramArrays | null {
+  const n = rows.length;
+  const starts = new Int32Array(n * FIELDS + 1);
+  const rowids = new Int32Array(n);
+  const sizes = new Int32Array(n);
+  let length = 0;
+  for (let i = 0; i < n; i++) {
+    const row = rows[i] as TrigramRow;
+    rowids[i] = row[0];
+    let size = 0;
+    for (let k = 0; k < FIELDS; k++) {
+      const field = fieldOf(row, k);
+      starts[i * FIELDS + k] = length;
+      length += field.length;
+      size += Math.max(0, field.length - 2);
+    }
+    sizes[i] = size;
+  }
+  starts[n * FIELDS] = length;
+  if (length > maxTextBytes) return null;
+  const text = new Uint8Array(length);
+  for (let i = 0; i < n; i++) {
+    const row = rows[i] as TrigramRow;
+    for (let k = 0; k < FIELDS; k++) {
+      if (!foldInto(text, starts[i * FIELDS + k] as number, fieldOf(row, k))) return null;
+    }
+  }
+  const { offsets, postings } = postingsOf(text, starts, n);
+  return { text, starts, rowids, sizes, offsets, postings };
+}
+
+/** Field k (0 id, 1 title, 2 tags) of a row; a missing title holds no tokens. */
+function fieldOf(row: TrigramRow, k: number): string {
+  const value = k === 0 ? row[1] : k === 1 ? row[2] : row[3];
+  return value ?? "";
+}
+
+/** Writes `field` folded (A–Z → a–z) at `at`; false on a character outside ASCII. */
+function foldInto(text: Uint8Array, at: number, field: string): boolean {
+  for (let j = 0; j < field.length; j++) {
+    let c = field.charCodeAt(j);
+    if (c > ASCII_MAX) return false;
+    if (c >= 65 && c <= 90) c += 32;
+    text[at + j] = c;
+  }
+  return true;
+}
+
+function keyAt(bytes: Uint8Array, at: number): number {
+  return (
+    ((bytes[at] as number) << 14) | ((bytes[at + 1] as number) << 7) | (bytes[at + 2] as number)
+  );
+}
+
+/** Each trigram's rows, each row once: a counting pass, then a filling pass. */
+function postingsOf(text: Uint8Array, starts: Int32Array, n: number) {
+  const offsets = new Int32Array(KEYS + 1);
+  const lastRow = new Int32Array(KEYS).fill(-1);
+  const eachKey = (visit: (key: number, row: number) => void) => {
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < FIELDS; k++) {
+        const end = starts[i * FIELDS + k + 1] as number;
+        for (let at = starts[i * FIELDS + k] as number; at + 3 <= end; at++) {
+          const key = keyAt(text, at);
+          if (lastRow[key] === i) continue;
+          lastRow[key] = i;
+          visit(key, i);
+        }
+      }
+    }
+  };
+  eachKey((key) => {
+    offsets[key + 1] = (offsets[key + 1] as number) + 1;
+  });
+  for (let key = 0; key < KEYS; key++)
+    offsets[key + 1] = (offsets[key + 1] as number) + (offsets[key] as number);
+  const postings = new Int32Array(offsets[KEYS] as number);
+  const fill = offsets.slice(0, KEYS);
+  lastRow.fill(-1);
+  eachKey((key, row) => {
+    postings[fill[key] as number] = row;
+    fill[key] = (fill[key] as number) + 1;
+  });
+  return { offsets, postings };
+}
+
+/** The rows a phrase occurs in and its column-weighted frequency in each (bm25's f). */
+export interface PhraseHits {
+  /** Row indexes (not rowids), ascending. */
+  rows: Int32Array;
+  freq: Float64Array;
+}
+
+export class TrigramMemory {
+  constructor(private readonly a: TrigramArrays) {}
+
+  get rowCount(): number {
+    return this.a.rowids.length;
+  }
+
+  /** Bytes held (typed arrays only). */
+  get bytes(): number {
+    const { text, starts, rowids, sizes, offsets, postings } = this.a;
+    return [text, starts, rowids, sizes, offsets, postings].reduce((s, x) => s + x.byteLength, 0);
+  }
+
+  rowid(row: number): number {
+    return this.a.rowids[row] as number;
+  }
+
+  size(row: number): number {
+    return this.a.sizes[row] as number;
+  }
+
+  /**
+   * Where `phrase` (3 or more ASCII characters, already folded) occurs: the rows holding its
+   * trigrams, each checked field by field. `weights`: bm25's per-column weights (id, title, tags).
+   */
+  hits(phrase: Uint8Array, weights: readonly number[]): PhraseHits {
+    const { starts, text } = this.a;
+    const candidates = this.rowsWithTrigramsOf(phrase);
+    const rows = new Int32Array(candidates.length);
+    const freq = new Float64Array(candidates.length);
+    const [w0, w1, w2] = weights as [number, number, number];
+    const length = phrase.length;
+    const c0 = phrase[0] as number;
+    const c1 = phrase[1] as number;
+    let found = 0;
+    for (let c = 0; c < candidates.length; c++) {
+      const row = candidates[c] as number;
+      // The row's three fields lie side by side: one scan, each match credited to its field
+      // when it ends inside it (a match across two fields is no match).
+      const title = starts[row * FIELDS + 1] as number;
+      const tags = starts[row * FIELDS + 2] as number;
+      const end = starts[row * FIELDS + 3] as number;
+      let f = 0;
+      for (let at = starts[row * FIELDS] as number; at + length <= end; at++) {
+        if (text[at] !== c0 || text[at + 1] !== c1) continue;
+        let j = 2;
+        while (j < length && text[at + j] === phrase[j]) j++;
+        if (j < length) continue;
+        if (at < title) f += at + length <= title ? w0 : 0;
+        else if (at < tags) f += at + length <= tags ? w1 : 0;
+        else f += w2;
+      }
+      if (f > 0) {
+        rows[found] = row;
+        freq[found] = f;
+        found++;
+      }
+    }
+    return { rows: rows.subarray(0, found), freq: freq.subarray(0, found) };
+  }
+
+  /**
+   * Rows holding every trigram of `phrase` (its rarest first, then up to MAX_INTERSECTED more),
+   * ascending: the rows it can occur in, fewer to check field by field.
+   */
+  private rowsWithTrigramsOf(phrase: Uint8Array): Int32Array {
+    const { offsets, postings } = this.a;
+    const lists: Int32Array[] = [];
+    const seen = new Set<number>();
+    for (let at = 0; at + 3 <= phrase.length; at++) {
+      const key = keyAt(phrase, at);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      lists.push(postings.subarray(offsets[key] as number, offsets[key + 1] as number));
+    }
+    lists.sort((x, y) => x.length - y.length);
+    let rows = lists[0] as Int32Array;
+    for (const other of lists.slice(1, 1 + MAX_INTERSECTED)) rows = intersect(rows, other);
+    return rows;
+  }
+}
+
+/** Trigram lists intersected beyond the rarest: each is one merge pass over its rows. */
+const MAX_INTERSECTED = 3;
+
+/** The rows in both ascending lists, ascending. */
+export function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let n = 0;
+  let j = 0;
+  for (let i = 0; i < a.length && j < b.length; i++) {
+    const row = a[i] as number;
+    while (j < b.length && (b[j] as number) < row) j++;
+    if (b[j] === row) out[n++] = row;
+  }
+  return out.subarray(0, n);
+}
+
+/** `term` folded as the trigram tokenizer folds ASCII, or null when it is not all ASCII. */
+export function foldedPhrase(term: string): Uint8Array | null {
+  const out = new Uint8Array(term.length);
+  return foldInto(out, 0, term) ? out : null;
+}

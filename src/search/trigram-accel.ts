@@ -1,0 +1,240 @@
+/**
+ * The trigram memory of one index connection (ranking/trigram-memory.ts): built on a worker
+ * thread, used only while it matches the data exactly, rebuilt after writes settle
+ * (docs/decisions.md "The trigram ranker in memory").
+ *
+ * It matches while the connection's `total_changes()` (every row this connection changed,
+ * committed or rolled back) and `PRAGMA data_version` (commits by any other connection) are what
+ * they were when the worker read its snapshot: any write, by any path, makes it unused until the
+ * next build. Searches meanwhile rank in FTS5, the same answers more slowly. A build starts
+ * QUIET_MS after a search found the memory stale, at most once per MIN_GAP_MS, so a stream of
+ * writes costs at most one build per gap.
+ */
+
+import type { Worker } from "node:worker_threads";
+import type Database from "better-sqlite3";
+import { siblingModule, startModuleWorker } from "../common/module-worker.js";
+import type { Logger } from "../logger.js";
+import type { Scored } from "./ranking/ranker-query.js";
+import {
+  buildTrigramArrays,
+  TRIGRAM_ROWS_SQL,
+  type TrigramArrays,
+  TrigramMemory,
+} from "./ranking/trigram-memory.js";
+import {
+  rankInMemory,
+  readTotals,
+  type TableTotals,
+  type TrigramQuery,
+} from "./ranking/trigram-rank.js";
+import type { StatementCache } from "./statement-cache.js";
+
+export interface TrigramBuildRequest {
+  dbPath: string;
+  maxTextBytes: number;
+}
+
+export type TrigramBuildReply = { arrays: TrigramArrays | null } | { error: string };
+
+export interface TrigramAccelOptions {
+  dbPath: string;
+  /** Below this many concepts FTS5's trigram ranker is cheap enough: no memory is built. */
+  minRows: number;
+  /** The id, title and tags of all concepts above this many bytes: no memory (bounds RAM). */
+  maxTextBytes: number;
+  /** A build waits this long after a search found the memory stale (writes settle first). */
+  quietMs?: number;
+  /** Builds start at most this often (a stream of writes costs one build per gap). */
+  minGapMs?: number;
+  logger?: Logger;
+}
+
+/** What an operator (and a test) can see of the memory. */
+export interface TrigramMemoryStatus {
+  /** ready: used; stale: data changed since, a build follows; off: not built for this data. */
+  state: "ready" | "stale" | "building" | "off";
+  bytes: number;
+  /** Ranker calls answered from memory since open. */
+  served: number;
+}
+
+/** 100,000 concepts: FTS5's trigram ranker took 1–8 ms a query, the memory 0.2–2 (benchmarks.md). */
+export const TRIGRAM_MIN_ROWS = 10_000;
+/** ~160,000 concepts of the benchmark's shape; the memory then holds ~85 MiB. */
+export const TRIGRAM_MAX_TEXT_BYTES = 16 * 1024 * 1024;
+const QUIET_MS = 2_000;
+/** One build of 100,000 concepts is ~1 s of a worker's CPU: at most ~3% of a core. */
+const MIN_GAP_MS = 30_000;
+
+const WORKER_URL = siblingModule(import.meta.url, "trigram-build-worker");
+
+export class TrigramAccel {
+  private memory: { memory: TrigramMemory; stamp: string } | null = null;
+  /** The data a build found unusable (non-ASCII, too large, too few rows): not retried until it changes. */
+  private declined: string | null = null;
+  private building = false;
+  private lastBuildStart = Number.NEGATIVE_INFINITY;
+  private timer: NodeJS.Timeout | undefined;
+  private worker: Worker | undefined;
+  private closed = false;
+  private lnUsable = true;
+  private served = 0;
+  private readonly quietMs: number;
+  private readonly minGapMs: number;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly cache: StatementCache,
+    private readonly opts: TrigramAccelOptions,
+  ) {
+    this.quietMs = opts.quietMs ?? QUIET_MS;
+    this.minGapMs = opts.minGapMs ?? MIN_GAP_MS;
+  }
+
+  /** The memory when it matches the data now, else null (and a build is scheduled). */
+  current(): TrigramMemory | null {
+    if (this.closed || !this.lnUsable || this.cache.inTransaction) return null;
+    const stamp = this.stamp();
+    if (this.memory?.stamp === stamp) return this.memory.memory;
+    this.memory = null;
+    this.schedule(stamp, this.quietMs);
+    return null;
+  }
+
+  /**
+   * The trigram ranker's first `n` rows from memory, with FTS5's scores; null when the memory is
+   * not usable for this query (stale, absent, a term not all ASCII): the caller asks FTS5.
+   */
+  rank(query: TrigramQuery, n: number): Scored[] | null {
+    const memory = this.current();
+    const totals = memory ? this.totals() : null;
+    if (!memory || !totals || totals.rows === 0) return null;
+    const ranked = rankInMemory(memory, query, totals, (x) => this.ln(x), n);
+    if (ranked) this.served++;
+    return ranked;
+  }
+
+  /** Starts a build now when none is under way (the index just became ready). */
+  warm(): void {
+    if (this.closed || this.cache.inTransaction) return;
+    const stamp = this.stamp();
+    if (this.memory?.stamp !== stamp) this.schedule(stamp, 0);
+  }
+
+  /** The table's N and token total, as bm25 reads them. */
+  totals(): TableTotals | null {
+    const block = this.cache.get("SELECT block FROM concepts_tri_data WHERE id = 1").pluck().get();
+    return block instanceof Uint8Array ? readTotals(block, 3) : null;
+  }
+
+  /** SQLite's ln(), the log bm25 itself calls. */
+  ln(x: number): number {
+    return this.cache.get("SELECT ln(?)").pluck().get(x) as number;
+  }
+
+  status(): TrigramMemoryStatus {
+    const served = this.served;
+    if (this.building) return { state: "building", bytes: 0, served };
+    if (this.memory === null) {
+      const stale = this.timer !== undefined;
+      return { state: stale ? "stale" : "off", bytes: 0, served };
+    }
+    const fresh = !this.cache.inTransaction && this.memory.stamp === this.stamp();
+    return { state: fresh ? "ready" : "stale", bytes: this.memory.memory.bytes, served };
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    void this.worker?.terminate();
+    this.worker = undefined;
+    this.memory = null;
+  }
+
+  private stamp(): string {
+    const changes = this.cache.get("SELECT total_changes()").pluck().get();
+    const version = this.cache.get("PRAGMA data_version").pluck().get();
+    return `${changes}:${version}`;
+  }
+
+  private schedule(stamp: string, delay: number): void {
+    if (this.building || this.timer !== undefined || stamp === this.declined) return;
+    const wait = Math.max(delay, this.lastBuildStart + this.minGapMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.build();
+    }, wait);
+    this.timer.unref();
+  }
+
+  private async build(): Promise<void> {
+    if (this.closed || this.building) return;
+    if (this.cache.inTransaction) return this.schedule(this.stamp(), this.quietMs);
+    const stamp = this.stamp();
+    const totals = this.totals();
+    if (!totals || totals.rows < this.opts.minRows || !this.lnWorks()) {
+      this.declined = stamp;
+      return;
+    }
+    this.building = true;
+    this.lastBuildStart = Date.now();
+    let arrays: TrigramArrays | null = null;
+    try {
+      arrays = await this.read();
+    } catch (err) {
+      this.opts.logger?.warn(
+        `search: the trigram memory could not be built (${(err as Error).message}); searches rank in FTS5`,
+      );
+      this.declined = stamp;
+      return;
+    } finally {
+      this.building = false;
+    }
+    if (this.closed) return;
+    const now = this.cache.inTransaction ? null : this.stamp();
+    if (now !== stamp) {
+      if (now !== null) this.schedule(now, this.quietMs);
+      return;
+    }
+    if (arrays === null) this.declined = stamp;
+    else this.memory = { memory: new TrigramMemory(arrays), stamp };
+  }
+
+  /** The arrays, read on a worker (a file) or here (`:memory:`, tests' small indexes). */
+  private read(): Promise<TrigramArrays | null> {
+    const request: TrigramBuildRequest = {
+      dbPath: this.opts.dbPath,
+      maxTextBytes: this.opts.maxTextBytes,
+    };
+    if (request.dbPath === ":memory:") {
+      const rows = this.db.prepare(TRIGRAM_ROWS_SQL).raw().all() as Array<
+        [number, string, string | null, string]
+      >;
+      return Promise.resolve(buildTrigramArrays(rows, request.maxTextBytes));
+    }
+    const worker = startModuleWorker(WORKER_URL);
+    this.worker = worker;
+    return new Promise<TrigramArrays | null>((resolve, reject) => {
+      worker.once("message", (reply: TrigramBuildReply) =>
+        "error" in reply ? reject(new Error(reply.error)) : resolve(reply.arrays),
+      );
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`worker exited (${code})`)));
+      worker.postMessage(request);
+    }).finally(() => {
+      this.worker = undefined;
+      void worker.terminate();
+    });
+  }
+
+  private lnWorks(): boolean {
+    try {
+      this.lnUsable = Number.isFinite(this.ln(2));
+    } catch {
+      this.lnUsable = false; // SQLite built without its math functions
+    }
+    return this.lnUsable;
+  }
+}

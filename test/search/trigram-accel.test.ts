@@ -1,0 +1,90 @@
+/**
+ * The trigram memory of an index file: built on a worker once asked, used by searches only while
+ * it matches the data (answers identical to an index that never builds one), unused from the
+ * first write on until it is rebuilt, and declined for a KB with a title outside ASCII.
+ */
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { VISIBLE_ALL } from "../../src/kb/core/types.js";
+import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
+import { useTempDirs } from "../support/temp-dir.js";
+import { doc } from "./docs.js";
+
+const newDir = useTempDirs("carto-trigram-accel-");
+let index: SqliteSearchIndex;
+let plain: SqliteSearchIndex;
+afterEach(() => {
+  index?.close();
+  plain?.close();
+});
+
+const NAMES = ["primary", "gateway", "replica", "router", "backup"];
+const concept = (i: number, title?: string) =>
+  doc(`ops/${NAMES[i % 5]}-${i}`, {
+    frontmatter: {
+      type: "note",
+      title: title ?? `${NAMES[(i * 3) % 5]} ${NAMES[(i * 7) % 5]} node ${i}`,
+      tags: [NAMES[(i * 2) % 5] as string],
+    },
+    body: `notes on ${NAMES[(i * 4) % 5]} and more`,
+  });
+const QUERIES = ["primary", "gateway", "prim", "ateway node", "backup router", "replica", "nod"];
+
+async function until(what: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const answers = (ix: SqliteSearchIndex) =>
+  QUERIES.map((query) => JSON.stringify(ix.search({ query, limit: 7, visibility: VISIBLE_ALL })));
+
+function open(): void {
+  const file = path.join(newDir(), "index.db");
+  index = openSearchIndex(file, { trigramMemory: { minRows: 50, quietMs: 50, minGapMs: 0 } });
+  index.reconcile(Array.from({ length: 300 }, (_, i) => concept(i)));
+  // A second connection to the same file that never builds a memory: the FTS5 answers.
+  plain = openSearchIndex(file, { trigramMemory: { minRows: Number.POSITIVE_INFINITY } });
+}
+
+describe("trigram memory of an index file", () => {
+  it("answers exactly as FTS5 once built on a worker, and is used", async () => {
+    open();
+    expect(index.trigramMemory().state).toBe("off");
+    index.warmSearch();
+    await until(() => index.trigramMemory().state === "ready");
+    expect(index.trigramMemory().bytes).toBeGreaterThan(0);
+    expect(answers(index)).toEqual(answers(plain));
+    // One-term queries rank trigrams from memory; all-terms ones stay in FTS5 (search-query.ts).
+    const oneTerm = QUERIES.filter((q) => !q.includes(" ")).length;
+    expect(index.trigramMemory().served).toBeGreaterThanOrEqual(oneTerm);
+  });
+
+  it("is unused from the first write on, then rebuilt", async () => {
+    open();
+    index.warmSearch();
+    await until(() => index.trigramMemory().state === "ready");
+    index.upsert(concept(1000, "Primary zebra"));
+    const served = index.trigramMemory().served;
+    const zebra = index.search({ query: "zebra primary", limit: 5, visibility: VISIBLE_ALL });
+    expect(zebra.results.map((h) => h.id)).toEqual(["ops/primary-1000"]);
+    expect(answers(index)).toEqual(answers(plain));
+    expect(index.trigramMemory().served).toBe(served); // stale: FTS5 answered
+    await until(() => index.trigramMemory().state === "ready");
+    expect(answers(index)).toEqual(answers(plain));
+    expect(index.trigramMemory().served).toBeGreaterThan(served);
+  });
+
+  it("declines a KB with a title outside ASCII, answering from FTS5", async () => {
+    open();
+    index.upsert(concept(2000, "Café primary"));
+    index.warmSearch();
+    await until(() => index.trigramMemory().state === "off");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(index.trigramMemory()).toMatchObject({ state: "off", served: 0 });
+    expect(answers(index)).toEqual(answers(plain));
+    expect(index.trigramMemory().served).toBe(0);
+  });
+});
