@@ -2,7 +2,11 @@
  * Section `search-100k`: search p50 AND p95 over stdio (official SDK client, the built binary)
  * on a generated 100,000-concept KB, overall and per kind of query: the shared hits, prefix
  * expansions (a short last term matching many tokens) and common words (long doclists) — the
- * two kinds behind the 10–16 ms outliers a p50 alone hides. Generation takes minutes:
+ * two kinds behind the 10–16 ms outliers a p50 alone hides. The figures are the steady state,
+ * taken once the server has settled (SETTLE_MS: the trigram memory builds on a worker in the
+ * first second or two after the index is ready, docs/decisions.md "The trigram ranker in
+ * memory"); the calls of the first seconds, while it builds, are reported apart. Generation
+ * takes minutes:
  * `BENCH_100K_KB=<root>` reuses a KB generated earlier (it is then kept);
  * `npm run bench -- search-100k` runs only this section.
  */
@@ -17,6 +21,8 @@ import { BIN } from "./stdio.js";
 
 const CONCEPTS = 100_000;
 const ROUNDS = 20;
+/** After the index is ready: the worker's build (~0.6 s of CPU at 100,000 concepts) and margin. */
+const SETTLE_MS = 3_000;
 const KINDS: Array<[string, string[]]> = [
   ["hits", HIT_QUERIES],
   ["prefix expansion", ["gate", "back", "cert", "firew", "backup rest"]],
@@ -35,6 +41,9 @@ export async function run(ctx: BenchContext): Promise<Section> {
   const figures: Figure[] = [];
   try {
     await untilIndexed(server.client);
+    const argsOfHits = (i: number) => ({ query: HIT_QUERIES[i % HIT_QUERIES.length] as string });
+    const early = summarize(await sequential(server.client, "search", argsOfHits, 120, 0));
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const all: number[] = [];
     for (const [kind, queries] of KINDS) {
       const argsOf = (i: number) => ({ query: queries[i % queries.length] as string });
@@ -53,7 +62,7 @@ export async function run(ctx: BenchContext): Promise<Section> {
         value: s.p50,
         unit: "ms",
         target: { on: "value", op: "<=", value: 5 },
-        note: `${all.length} calls over stdio, ${KINDS.length} kinds of query`,
+        note: `${all.length} calls over stdio, ${KINDS.length} kinds of query, ${SETTLE_MS / 1000} s after the index was ready`,
       },
       {
         name: "100k search p95",
@@ -61,6 +70,15 @@ export async function run(ctx: BenchContext): Promise<Section> {
         unit: "ms",
         target: { on: "value", op: "<=", value: 10 },
       },
+    );
+    figures.push(
+      {
+        name: "100k search p50, first seconds",
+        value: early.p50,
+        unit: "ms",
+        note: "120 hit queries right after the index was ready, the trigram memory still building",
+      },
+      { name: "100k search p95, first seconds", value: early.p95, unit: "ms" },
     );
   } finally {
     await server.close();

@@ -92,7 +92,7 @@ async function dump(root: string, outFile: string): Promise<void> {
     // The trigram memory (trigram-accel.ts) answers once built: wait for it, say whether it was.
     index.warmSearch();
     for (let waited = 0; waited < 60_000 && index.trigramMemory().state !== "ready"; waited += 50) {
-      if (index.trigramMemory().state === "off" && waited > 1_000) break;
+      if (["declined", "off"].includes(index.trigramMemory().state) && waited > 1_000) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const maps = fs

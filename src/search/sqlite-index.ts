@@ -46,7 +46,7 @@ export interface OpenSearchIndexOptions {
   deferQuickCheck?: boolean;
   /** Bounds and pace of the trigram ranker's memory (trigram-accel.ts); tests lower them. */
   trigramMemory?: Partial<
-    Pick<TrigramAccelOptions, "minRows" | "maxTextBytes" | "quietMs" | "minGapMs">
+    Pick<TrigramAccelOptions, "minRows" | "maxTextBytes" | "quietMs" | "minGapMs" | "budgetBytes">
   >;
 }
 

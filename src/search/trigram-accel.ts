@@ -47,13 +47,18 @@ export interface TrigramAccelOptions {
   quietMs?: number;
   /** Builds start at most this often (a stream of writes costs one build per gap). */
   minGapMs?: number;
+  /** What all KBs' memories in this process may hold together (PROCESS_BUDGET_BYTES). */
+  budgetBytes?: number;
   logger?: Logger;
 }
 
 /** What an operator (and a test) can see of the memory. */
 export interface TrigramMemoryStatus {
-  /** ready: used; stale: data changed since, a build follows; off: not built for this data. */
-  state: "ready" | "stale" | "building" | "off";
+  /**
+   * ready: used; stale: the data changed since, a build follows; building; declined: not for
+   * this data (under minRows, a field outside ASCII, over a bound); off: not asked for yet.
+   */
+  state: "ready" | "stale" | "building" | "declined" | "off";
   bytes: number;
   /** Ranker calls answered from memory since open. */
   served: number;
@@ -63,6 +68,13 @@ export interface TrigramMemoryStatus {
 export const TRIGRAM_MIN_ROWS = 10_000;
 /** ~160,000 concepts of the benchmark's shape; the memory then holds ~85 MiB. */
 export const TRIGRAM_MAX_TEXT_BYTES = 16 * 1024 * 1024;
+/**
+ * All KBs' memories together, in one process: a server of many large KBs keeps the first that
+ * fit and ranks the others in FTS5 (the answers are the same).
+ */
+const PROCESS_BUDGET_BYTES = 256 * 1024 * 1024;
+/** Bytes of the memories held now, in this process (each thread has its own count). */
+let held = 0;
 const QUIET_MS = 2_000;
 /** One build of 100,000 concepts is ~1 s of a worker's CPU: at most ~3% of a core. */
 const MIN_GAP_MS = 30_000;
@@ -80,8 +92,11 @@ export class TrigramAccel {
   private closed = false;
   private lnUsable = true;
   private served = 0;
+  /** The first build is logged; rebuilds after writes are not (one per 30 s at most). */
+  private announced = false;
   private readonly quietMs: number;
   private readonly minGapMs: number;
+  private readonly budgetBytes: number;
 
   constructor(
     private readonly db: Database.Database,
@@ -90,6 +105,7 @@ export class TrigramAccel {
   ) {
     this.quietMs = opts.quietMs ?? QUIET_MS;
     this.minGapMs = opts.minGapMs ?? MIN_GAP_MS;
+    this.budgetBytes = opts.budgetBytes ?? PROCESS_BUDGET_BYTES;
   }
 
   /** The memory when it matches the data now, else null (and a build is scheduled). */
@@ -97,7 +113,7 @@ export class TrigramAccel {
     if (this.closed || !this.lnUsable || this.cache.inTransaction) return null;
     const stamp = this.stamp();
     if (this.memory?.stamp === stamp) return this.memory.memory;
-    this.memory = null;
+    this.drop();
     this.schedule(stamp, this.quietMs);
     return null;
   }
@@ -137,8 +153,9 @@ export class TrigramAccel {
     const served = this.served;
     if (this.building) return { state: "building", bytes: 0, served };
     if (this.memory === null) {
-      const stale = this.timer !== undefined;
-      return { state: stale ? "stale" : "off", bytes: 0, served };
+      if (this.timer !== undefined) return { state: "stale", bytes: 0, served };
+      const declined = this.declined !== null && this.declined === this.stamp();
+      return { state: declined ? "declined" : "off", bytes: 0, served };
     }
     const fresh = !this.cache.inTransaction && this.memory.stamp === this.stamp();
     return { state: fresh ? "ready" : "stale", bytes: this.memory.memory.bytes, served };
@@ -150,6 +167,12 @@ export class TrigramAccel {
     this.timer = undefined;
     void this.worker?.terminate();
     this.worker = undefined;
+    this.drop();
+  }
+
+  /** Lets the memory go (stale or closing) and returns its bytes to the process budget. */
+  private drop(): void {
+    if (this.memory) held -= this.memory.memory.bytes;
     this.memory = null;
   }
 
@@ -198,8 +221,27 @@ export class TrigramAccel {
       if (now !== null) this.schedule(now, this.quietMs);
       return;
     }
-    if (arrays === null) this.declined = stamp;
-    else this.memory = { memory: new TrigramMemory(arrays), stamp };
+    const memory = arrays && new TrigramMemory(arrays);
+    if (memory === null || held + memory.bytes > this.budgetBytes) {
+      if (memory) this.overBudget(memory.bytes);
+      this.declined = stamp;
+      return;
+    }
+    held += memory.bytes;
+    this.memory = { memory, stamp };
+    if (!this.announced) {
+      this.announced = true;
+      this.opts.logger?.info(
+        `search: trigram memory ready (${memory.rowCount} concepts, ${Math.round(memory.bytes / 2 ** 20)} MiB, built in ${Date.now() - this.lastBuildStart} ms)`,
+      );
+    }
+  }
+
+  private overBudget(bytes: number): void {
+    const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
+    this.opts.logger?.info(
+      `search: no trigram memory for this KB (${mib(bytes)} would pass the server's ${mib(this.budgetBytes)} for all KBs, ${mib(held)} held); its searches rank in FTS5`,
+    );
   }
 
   /** The arrays, read on a worker (a file) or here (`:memory:`, tests' small indexes). */

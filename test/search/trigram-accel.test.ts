@@ -77,13 +77,31 @@ describe("trigram memory of an index file", () => {
     expect(index.trigramMemory().served).toBeGreaterThan(served);
   });
 
+  it("declines a KB whose memory would pass the process's budget for all KBs", async () => {
+    open();
+    index.warmSearch();
+    await until(() => index.trigramMemory().state === "ready");
+    const held = index.trigramMemory().bytes;
+    const second = openSearchIndex(path.join(newDir(), "index.db"), {
+      trigramMemory: { minRows: 50, quietMs: 50, minGapMs: 0, budgetBytes: held + 1024 },
+    });
+    try {
+      second.reconcile(Array.from({ length: 300 }, (_, i) => concept(i)));
+      second.warmSearch();
+      await until(() => second.trigramMemory().state === "declined");
+      expect(second.trigramMemory()).toMatchObject({ state: "declined", served: 0 });
+      expect(answers(second)).toEqual(answers(plain));
+    } finally {
+      second.close();
+    }
+  });
+
   it("declines a KB with a title outside ASCII, answering from FTS5", async () => {
     open();
     index.upsert(concept(2000, "Café primary"));
     index.warmSearch();
-    await until(() => index.trigramMemory().state === "off");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(index.trigramMemory()).toMatchObject({ state: "off", served: 0 });
+    await until(() => index.trigramMemory().state === "declined");
+    expect(index.trigramMemory()).toMatchObject({ state: "declined", served: 0 });
     expect(answers(index)).toEqual(answers(plain));
     expect(index.trigramMemory().served).toBe(0);
   });
