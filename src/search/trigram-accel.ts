@@ -257,6 +257,7 @@ export class TrigramAccel {
       return Promise.resolve(buildTrigramArrays(rows, request.maxTextBytes));
     }
     const worker = startModuleWorker(WORKER_URL);
+    worker.unref(); // a build in flight never keeps a closing process alive
     this.worker = worker;
     return new Promise<TrigramArrays | null>((resolve, reject) => {
       worker.once("message", (reply: TrigramBuildReply) =>
