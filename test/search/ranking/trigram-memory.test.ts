@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ConceptDoc } from "../../../src/kb/core/types.js";
 import {
   buildTrigramArrays,
+  TRIGRAM_ROWS_SQL,
   TrigramMemory,
   type TrigramRow,
 } from "../../../src/search/ranking/trigram-memory.js";
@@ -48,21 +49,24 @@ function ftsScores(db: ReturnType<SqliteSearchIndex["database"]>, match: string)
   return new Map(rows.map((r) => [r.rowid, r.score]));
 }
 
+/** An index of `count` generated concepts, its memory, the table's totals and SQLite's ln(). */
+function indexed(count: number) {
+  index = openSearchIndex(":memory:");
+  index.reconcile(concepts(count));
+  const db = index.database();
+  const rows = db.prepare(TRIGRAM_ROWS_SQL).raw().all() as TrigramRow[];
+  const arrays = buildTrigramArrays(rows, 1 << 20);
+  expect(arrays).not.toBeNull();
+  const memory = new TrigramMemory(arrays as NonNullable<typeof arrays>);
+  const block = db.prepare("SELECT block FROM concepts_tri_data WHERE id = 1").pluck().get();
+  const totals = readTotals(block as Buffer, 3);
+  const ln = (x: number) => db.prepare("SELECT ln(?)").pluck().get(x) as number;
+  return { db, memory, totals, ln };
+}
+
 describe("trigram ranker in memory", () => {
   it("scores every match as FTS5's bm25 does, bit for bit", () => {
-    index = openSearchIndex(":memory:");
-    index.reconcile(concepts(400));
-    const db = index.database();
-    const rows = db
-      .prepare("SELECT rowid, id, title, tags FROM concepts")
-      .raw()
-      .all() as TrigramRow[];
-    const arrays = buildTrigramArrays(rows, 1 << 20);
-    expect(arrays).not.toBeNull();
-    const memory = new TrigramMemory(arrays as NonNullable<typeof arrays>);
-    const block = db.prepare("SELECT block FROM concepts_tri_data WHERE id = 1").pluck().get();
-    const totals = readTotals(block as Buffer, 3);
-    const ln = (x: number) => db.prepare("SELECT ln(?)").pluck().get(x) as number;
+    const { db, memory, totals, ln } = indexed(400);
     const queries: Array<[string[], boolean]> = [
       ...TERMS.map((t): [string[], boolean] => [[t], true]),
       [["primary", "gateway"], false],
@@ -84,20 +88,9 @@ describe("trigram ranker in memory", () => {
   });
 
   it("returns the first n by score, best first", () => {
-    index = openSearchIndex(":memory:");
-    index.reconcile(concepts(200));
-    const db = index.database();
-    const rows = db
-      .prepare("SELECT rowid, id, title, tags FROM concepts")
-      .raw()
-      .all() as TrigramRow[];
-    const memory = new TrigramMemory(
-      buildTrigramArrays(rows, 1 << 20) as NonNullable<ReturnType<typeof buildTrigramArrays>>,
-    );
-    const block = db.prepare("SELECT block FROM concepts_tri_data WHERE id = 1").pluck().get();
-    const ln = (x: number) => db.prepare("SELECT ln(?)").pluck().get(x) as number;
+    const { db, memory, totals, ln } = indexed(200);
     const query = { terms: ["prim"], allTerms: true, weights: TRI_WEIGHTS };
-    const top = rankInMemory(memory, query, readTotals(block as Buffer, 3), ln, 5) ?? [];
+    const top = rankInMemory(memory, query, totals, ln, 5) ?? [];
     const all = [...ftsScores(db, '"prim"').values()].sort((a, b) => b - a);
     expect(top).toHaveLength(5);
     expect(top.map((r) => r.score)).toEqual(all.slice(0, 5));
