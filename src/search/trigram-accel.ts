@@ -66,7 +66,7 @@ export interface TrigramMemoryStatus {
 
 /** 100,000 concepts: FTS5's trigram ranker took 1–8 ms a query, the memory 0.2–2 (benchmarks.md). */
 export const TRIGRAM_MIN_ROWS = 10_000;
-/** ~160,000 concepts of the benchmark's shape; the memory then holds ~85 MiB. */
+/** ~160,000 concepts of the benchmark's shape; the memory then holds ~62 MiB. */
 export const TRIGRAM_MAX_TEXT_BYTES = 16 * 1024 * 1024;
 /**
  * All KBs' memories together, in one process: a server of many large KBs keeps the first that
@@ -75,6 +75,29 @@ export const TRIGRAM_MAX_TEXT_BYTES = 16 * 1024 * 1024;
 const PROCESS_BUDGET_BYTES = 256 * 1024 * 1024;
 /** Bytes of the memories held now, in this process (each thread has its own count). */
 let held = 0;
+/** The build running or last queued in this process: builds take turns (takeTurn). */
+let turns: Promise<void> = Promise.resolve();
+/** Builds running now in this process: never more than one (read by a test). */
+let running = 0;
+
+/** Runs `build` once every build queued before it has ended: one worker at a time. */
+function takeTurn(build: () => Promise<void>): Promise<void> {
+  const mine = turns.then(async () => {
+    running++;
+    try {
+      await build();
+    } finally {
+      running--;
+    }
+  });
+  turns = mine.catch(() => undefined);
+  return mine;
+}
+
+/** How many trigram builds run at this moment in this process. */
+export function trigramBuildsRunning(): number {
+  return running;
+}
 const QUIET_MS = 2_000;
 /** One build of 100,000 concepts is ~1 s of a worker's CPU: at most ~3% of a core. */
 const MIN_GAP_MS = 30_000;
@@ -94,6 +117,8 @@ export class TrigramAccel {
   private served = 0;
   /** The first build is logged; rebuilds after writes are not (one per 30 s at most). */
   private announced = false;
+  /** The build under way found the data changing: schedule another when it ends. */
+  private again = false;
   private readonly quietMs: number;
   private readonly minGapMs: number;
   private readonly budgetBytes: number;
@@ -192,16 +217,29 @@ export class TrigramAccel {
     this.timer.unref();
   }
 
+  /** One build at a time in this process, whatever the number of KBs (taking a turn). */
   private async build(): Promise<void> {
     if (this.closed || this.building) return;
-    if (this.cache.inTransaction) return this.schedule(this.stamp(), this.quietMs);
+    this.building = true;
+    this.again = false;
+    try {
+      await takeTurn(() => this.buildNow());
+    } finally {
+      this.building = false;
+    }
+    if (this.again && !this.closed && !this.cache.inTransaction)
+      this.schedule(this.stamp(), this.quietMs);
+  }
+
+  private async buildNow(): Promise<void> {
+    if (this.closed) return;
+    if (this.cache.inTransaction) return this.reschedule();
     const stamp = this.stamp();
     const totals = this.totals();
     if (!totals || totals.rows < this.opts.minRows || !this.lnWorks()) {
       this.declined = stamp;
       return;
     }
-    this.building = true;
     this.lastBuildStart = Date.now();
     let arrays: TrigramArrays | null = null;
     try {
@@ -212,16 +250,18 @@ export class TrigramAccel {
       );
       this.declined = stamp;
       return;
-    } finally {
-      this.building = false;
     }
     if (this.closed) return;
-    const now = this.cache.inTransaction ? null : this.stamp();
-    if (now !== stamp) {
-      if (now !== null) this.schedule(now, this.quietMs);
-      return;
-    }
-    const memory = arrays && new TrigramMemory(arrays);
+    if (this.cache.inTransaction || this.stamp() !== stamp) return this.reschedule();
+    this.install(arrays && new TrigramMemory(arrays), stamp);
+  }
+
+  /** The data changed while the build read it: another build once writes settle. */
+  private reschedule(): void {
+    this.again = true; // scheduled by build() once this one has ended
+  }
+
+  private install(memory: TrigramMemory | null, stamp: string): void {
     if (memory === null || held + memory.bytes > this.budgetBytes) {
       if (memory) this.overBudget(memory.bytes);
       this.declined = stamp;

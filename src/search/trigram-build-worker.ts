@@ -28,7 +28,7 @@ port.on("message", (req: TrigramBuildRequest) => {
   }
   const a = "arrays" in reply ? reply.arrays : null;
   const buffers = a
-    ? [a.text, a.starts, a.rowids, a.sizes, a.offsets, a.postings].map((x) => x.buffer)
+    ? [a.text, a.starts, a.rowids, a.sizes, a.keys, a.offsets, a.postings].map((x) => x.buffer)
     : [];
   port.postMessage(reply, buffers as ArrayBuffer[]);
 });

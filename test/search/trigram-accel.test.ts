@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
+import { trigramBuildsRunning } from "../../src/search/trigram-accel.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { doc } from "./docs.js";
 
@@ -34,7 +35,7 @@ async function until(what: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (!what()) {
     if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
 
@@ -93,6 +94,27 @@ describe("trigram memory of an index file", () => {
       expect(answers(second)).toEqual(answers(plain));
     } finally {
       second.close();
+    }
+  });
+
+  it("builds one memory at a time in a process, however many KBs ask", async () => {
+    const indexes = [0, 1, 2].map(() => {
+      const ix = openSearchIndex(path.join(newDir(), "index.db"), {
+        trigramMemory: { minRows: 50, quietMs: 0, minGapMs: 0 },
+      });
+      ix.reconcile(Array.from({ length: 400 }, (_, i) => concept(i)));
+      return ix;
+    });
+    try {
+      let most = 0;
+      for (const ix of indexes) ix.warmSearch();
+      await until(() => {
+        most = Math.max(most, trigramBuildsRunning());
+        return indexes.every((ix) => ix.trigramMemory().state === "ready");
+      });
+      expect(most).toBe(1);
+    } finally {
+      for (const ix of indexes) ix.close();
     }
   });
 

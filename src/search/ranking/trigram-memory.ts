@@ -21,7 +21,11 @@ export interface TrigramArrays {
   rowids: Int32Array;
   /** Tokens of each row (bm25's |D|): Σ max(0, field length − 2). */
   sizes: Int32Array;
-  /** Rows holding trigram t are postings[offsets[t], offsets[t + 1]), in row order. */
+  /**
+   * The trigrams present, ascending: trigram keys[i] is held by the rows
+   * postings[offsets[i], offsets[i + 1]), in row order.
+   */
+  keys: Int32Array;
   offsets: Int32Array;
   postings: Int32Array;
 }
@@ -39,7 +43,7 @@ const ASCII_MAX = 0x7f;
 
 /**
  * The arrays for `rows`, or null when a field holds a character outside ASCII or the fields
- * add up to more than `maxTextBytes` (memory: ~4.7 bytes per field byte, plus 8 MiB of offsets).
+ * add up to more than `maxTextBytes` (memory: ~3.9 bytes per field byte).
  */
 export function buildTrigramArrays(
   rows: readonly TrigramRow[],
@@ -71,8 +75,8 @@ export function buildTrigramArrays(
       if (!foldInto(text, starts[i * FIELDS + k] as number, fieldOf(row, k))) return null;
     }
   }
-  const { offsets, postings } = postingsOf(text, starts, n);
-  return { text, starts, rowids, sizes, offsets, postings };
+  const { keys, offsets, postings } = postingsOf(text, starts, n);
+  return { text, starts, rowids, sizes, keys, offsets, postings };
 }
 
 /** Field k (0 id, 1 title, 2 tags) of a row; a missing title holds no tokens. */
@@ -122,12 +126,25 @@ function postingsOf(text: Uint8Array, starts: Int32Array, n: number) {
     offsets[key + 1] = (offsets[key + 1] as number) + (offsets[key] as number);
   const postings = new Int32Array(offsets[KEYS] as number);
   const fill = offsets.slice(0, KEYS);
+  let present = 0;
+  for (let key = 0; key < KEYS; key++) if (offsets[key + 1] !== offsets[key]) present++;
   lastRow.fill(-1);
   eachKey((key, row) => {
     postings[fill[key] as number] = row;
     fill[key] = (fill[key] as number) + 1;
   });
-  return { offsets, postings };
+  // Only the trigrams present are kept (a dense table of every key is 8 MiB whatever the KB).
+  const keys = new Int32Array(present);
+  const spans = new Int32Array(present + 1);
+  let at = 0;
+  for (let key = 0; key < KEYS; key++) {
+    if (offsets[key + 1] === offsets[key]) continue;
+    keys[at] = key;
+    spans[at] = offsets[key] as number;
+    at++;
+  }
+  spans[present] = offsets[KEYS] as number;
+  return { keys, offsets: spans, postings };
 }
 
 /** The rows a phrase occurs in and its column-weighted frequency in each (bm25's f). */
@@ -146,8 +163,9 @@ export class TrigramMemory {
 
   /** Bytes held (typed arrays only). */
   get bytes(): number {
-    const { text, starts, rowids, sizes, offsets, postings } = this.a;
-    return [text, starts, rowids, sizes, offsets, postings].reduce((s, x) => s + x.byteLength, 0);
+    const { text, starts, rowids, sizes, keys, offsets, postings } = this.a;
+    const arrays = [text, starts, rowids, sizes, keys, offsets, postings];
+    return arrays.reduce((sum, x) => sum + x.byteLength, 0);
   }
 
   rowid(row: number): number {
@@ -203,20 +221,36 @@ export class TrigramMemory {
    * ascending: the rows it can occur in, fewer to check field by field.
    */
   private rowsWithTrigramsOf(phrase: Uint8Array): Int32Array {
-    const { offsets, postings } = this.a;
+    const { keys, offsets, postings } = this.a;
     const lists: Int32Array[] = [];
     const seen = new Set<number>();
     for (let at = 0; at + 3 <= phrase.length; at++) {
       const key = keyAt(phrase, at);
       if (seen.has(key)) continue;
       seen.add(key);
-      lists.push(postings.subarray(offsets[key] as number, offsets[key + 1] as number));
+      const i = indexOf(keys, key);
+      if (i < 0) return new Int32Array(0); // a trigram no row holds: the phrase occurs nowhere
+      lists.push(postings.subarray(offsets[i] as number, offsets[i + 1] as number));
     }
     lists.sort((x, y) => x.length - y.length);
     let rows = lists[0] as Int32Array;
     for (const other of lists.slice(1, 1 + MAX_INTERSECTED)) rows = intersect(rows, other);
     return rows;
   }
+}
+
+/** Where `key` is in the ascending `keys`, or −1. */
+function indexOf(keys: Int32Array, key: number): number {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = keys[mid] as number;
+    if (at === key) return mid;
+    if (at < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** Trigram lists intersected beyond the rarest: each is one merge pass over its rows. */
