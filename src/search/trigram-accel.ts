@@ -13,15 +13,9 @@
 
 import type { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
-import { siblingModule, startModuleWorker } from "../common/module-worker.js";
 import type { Logger } from "../logger.js";
 import type { Scored } from "./ranking/ranker-query.js";
-import {
-  buildTrigramArrays,
-  TRIGRAM_ROWS_SQL,
-  type TrigramArrays,
-  TrigramMemory,
-} from "./ranking/trigram-memory.js";
+import { type TrigramArrays, TrigramMemory } from "./ranking/trigram-memory.js";
 import {
   rankInMemory,
   readTotals,
@@ -29,13 +23,14 @@ import {
   type TrigramQuery,
 } from "./ranking/trigram-rank.js";
 import type { StatementCache } from "./statement-cache.js";
-
-export interface TrigramBuildRequest {
-  dbPath: string;
-  maxTextBytes: number;
-}
-
-export type TrigramBuildReply = { arrays: TrigramArrays | null } | { error: string };
+import {
+  heldBytes,
+  PROCESS_BUDGET_BYTES,
+  readTrigramArrays,
+  release,
+  reserve,
+  takeTurn,
+} from "./trigram-build.js";
 
 export interface TrigramAccelOptions {
   dbPath: string;
@@ -47,7 +42,7 @@ export interface TrigramAccelOptions {
   quietMs?: number;
   /** Builds start at most this often (a stream of writes costs one build per gap). */
   minGapMs?: number;
-  /** What all KBs' memories in this process may hold together (PROCESS_BUDGET_BYTES). */
+  /** What all KBs' memories in this process may hold together (trigram-build.ts). */
   budgetBytes?: number;
   logger?: Logger;
 }
@@ -68,41 +63,9 @@ export interface TrigramMemoryStatus {
 export const TRIGRAM_MIN_ROWS = 10_000;
 /** ~160,000 concepts of the benchmark's shape; the memory then holds ~62 MiB. */
 export const TRIGRAM_MAX_TEXT_BYTES = 16 * 1024 * 1024;
-/**
- * All KBs' memories together, in one process: a server of many large KBs keeps the first that
- * fit and ranks the others in FTS5 (the answers are the same).
- */
-const PROCESS_BUDGET_BYTES = 256 * 1024 * 1024;
-/** Bytes of the memories held now, in this process (each thread has its own count). */
-let held = 0;
-/** The build running or last queued in this process: builds take turns (takeTurn). */
-let turns: Promise<void> = Promise.resolve();
-/** Builds running now in this process: never more than one (read by a test). */
-let running = 0;
-
-/** Runs `build` once every build queued before it has ended: one worker at a time. */
-function takeTurn(build: () => Promise<void>): Promise<void> {
-  const mine = turns.then(async () => {
-    running++;
-    try {
-      await build();
-    } finally {
-      running--;
-    }
-  });
-  turns = mine.catch(() => undefined);
-  return mine;
-}
-
-/** How many trigram builds run at this moment in this process. */
-export function trigramBuildsRunning(): number {
-  return running;
-}
 const QUIET_MS = 2_000;
 /** One build of 100,000 concepts is ~1 s of a worker's CPU: at most ~3% of a core. */
 const MIN_GAP_MS = 30_000;
-
-const WORKER_URL = siblingModule(import.meta.url, "trigram-build-worker");
 
 export class TrigramAccel {
   private memory: { memory: TrigramMemory; stamp: string } | null = null;
@@ -197,7 +160,7 @@ export class TrigramAccel {
 
   /** Lets the memory go (stale or closing) and returns its bytes to the process budget. */
   private drop(): void {
-    if (this.memory) held -= this.memory.memory.bytes;
+    if (this.memory) release(this.memory.memory.bytes);
     this.memory = null;
   }
 
@@ -262,12 +225,11 @@ export class TrigramAccel {
   }
 
   private install(memory: TrigramMemory | null, stamp: string): void {
-    if (memory === null || held + memory.bytes > this.budgetBytes) {
+    if (memory === null || !reserve(memory.bytes, this.budgetBytes)) {
       if (memory) this.overBudget(memory.bytes);
       this.declined = stamp;
       return;
     }
-    held += memory.bytes;
     this.memory = { memory, stamp };
     if (!this.announced) {
       this.announced = true;
@@ -280,35 +242,15 @@ export class TrigramAccel {
   private overBudget(bytes: number): void {
     const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
     this.opts.logger?.info(
-      `search: no trigram memory for this KB (${mib(bytes)} would pass the server's ${mib(this.budgetBytes)} for all KBs, ${mib(held)} held); its searches rank in FTS5`,
+      `search: no trigram memory for this KB (${mib(bytes)} would pass the server's ${mib(this.budgetBytes)} for all KBs, ${mib(heldBytes())} held); its searches rank in FTS5`,
     );
   }
 
   /** The arrays, read on a worker (a file) or here (`:memory:`, tests' small indexes). */
   private read(): Promise<TrigramArrays | null> {
-    const request: TrigramBuildRequest = {
-      dbPath: this.opts.dbPath,
-      maxTextBytes: this.opts.maxTextBytes,
-    };
-    if (request.dbPath === ":memory:") {
-      const rows = this.db.prepare(TRIGRAM_ROWS_SQL).raw().all() as Array<
-        [number, string, string | null, string]
-      >;
-      return Promise.resolve(buildTrigramArrays(rows, request.maxTextBytes));
-    }
-    const worker = startModuleWorker(WORKER_URL);
-    worker.unref(); // a build in flight never keeps a closing process alive
-    this.worker = worker;
-    return new Promise<TrigramArrays | null>((resolve, reject) => {
-      worker.once("message", (reply: TrigramBuildReply) =>
-        "error" in reply ? reject(new Error(reply.error)) : resolve(reply.arrays),
-      );
-      worker.once("error", reject);
-      worker.once("exit", (code) => reject(new Error(`worker exited (${code})`)));
-      worker.postMessage(request);
-    }).finally(() => {
-      this.worker = undefined;
-      void worker.terminate();
+    const { dbPath, maxTextBytes } = this.opts;
+    return readTrigramArrays(this.db, { dbPath, maxTextBytes }, (worker) => {
+      this.worker = worker;
     });
   }
 

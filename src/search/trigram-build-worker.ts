@@ -1,5 +1,5 @@
 /**
- * The worker thread of trigram-accel.ts: reads every concept's id, title and tags over its own
+ * The worker thread of trigram-build.ts: reads every concept's id, title and tags over its own
  * read-only connection (WAL lets it read beside the server's writer) and builds the trigram
  * memory's arrays, sent back without copying. Reading 100,000 rows is ~0.5 s of the build, kept
  * off the thread that answers calls.
@@ -7,7 +7,7 @@
 import { parentPort } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { buildTrigramArrays, TRIGRAM_ROWS_SQL, type TrigramRow } from "./ranking/trigram-memory.js";
-import type { TrigramBuildReply, TrigramBuildRequest } from "./trigram-accel.js";
+import type { TrigramBuildReply, TrigramBuildRequest } from "./trigram-build.js";
 
 const port = parentPort;
 if (port === null) throw new Error("trigram-build-worker.ts runs as a worker thread only");

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../src/kb/core/types.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
-import { trigramBuildsRunning } from "../../src/search/trigram-accel.js";
+import { trigramBuildsRunning } from "../../src/search/trigram-build.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { doc } from "./docs.js";
 
