@@ -18,7 +18,8 @@ port.on("message", (req: TrigramBuildRequest) => {
     const db = new Database(req.dbPath, { readonly: true, fileMustExist: true });
     try {
       db.pragma("busy_timeout = 5000");
-      const rows = db.prepare(TRIGRAM_ROWS_SQL).raw().all() as TrigramRow[];
+      // Iterated, not read whole: a KB over the bound stops at the row that passes it.
+      const rows = db.prepare(TRIGRAM_ROWS_SQL).raw().iterate() as Iterable<TrigramRow>;
       reply = { arrays: buildTrigramArrays(rows, req.maxTextBytes) };
     } finally {
       db.close();

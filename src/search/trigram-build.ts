@@ -79,7 +79,7 @@ export function readTrigramArrays(
   onWorker: (worker: Worker | undefined) => void,
 ): Promise<TrigramArrays | null> {
   if (request.dbPath === ":memory:") {
-    const rows = db.prepare(TRIGRAM_ROWS_SQL).raw().all() as TrigramRow[];
+    const rows = db.prepare(TRIGRAM_ROWS_SQL).raw().iterate() as Iterable<TrigramRow>;
     return Promise.resolve(buildTrigramArrays(rows, request.maxTextBytes));
   }
   const worker = startModuleWorker(WORKER_URL);

@@ -43,40 +43,64 @@ const ASCII_MAX = 0x7f;
 
 /**
  * The arrays for `rows`, or null when a field holds a character outside ASCII or the fields
- * add up to more than `maxTextBytes` (memory: ~3.9 bytes per field byte).
+ * add up to more than `maxTextBytes` (memory: ~3.9 bytes per field byte). One pass over the
+ * rows, which may be a statement's iterator: it stops at the first field that declines, and
+ * never holds more than the fields' bytes and three numbers a row.
  */
 export function buildTrigramArrays(
-  rows: readonly TrigramRow[],
+  rows: Iterable<TrigramRow>,
   maxTextBytes: number,
 ): TrigramArrays | null {
-  const n = rows.length;
-  const starts = new Int32Array(n * FIELDS + 1);
-  const rowids = new Int32Array(n);
-  const sizes = new Int32Array(n);
+  let text = new Uint8Array(1 << 16);
+  let starts = new Int32Array(1 << 12);
+  let rowids = new Int32Array(1 << 10);
+  let sizes = new Int32Array(1 << 10);
+  let n = 0;
   let length = 0;
-  for (let i = 0; i < n; i++) {
-    const row = rows[i] as TrigramRow;
-    rowids[i] = row[0];
+  for (const row of rows) {
+    if (n === rowids.length) {
+      rowids = grown(rowids, n * 2);
+      sizes = grown(sizes, n * 2);
+    }
+    if (n * FIELDS + FIELDS >= starts.length) starts = grown(starts, starts.length * 2);
+    rowids[n] = row[0];
     let size = 0;
     for (let k = 0; k < FIELDS; k++) {
       const field = fieldOf(row, k);
-      starts[i * FIELDS + k] = length;
+      if (length + field.length > maxTextBytes) return null;
+      if (length + field.length > text.length)
+        text = grown(
+          text,
+          Math.min(Math.max(text.length * 2, length + field.length), maxTextBytes),
+        );
+      starts[n * FIELDS + k] = length;
+      if (!foldInto(text, length, field)) return null;
       length += field.length;
       size += Math.max(0, field.length - 2);
     }
-    sizes[i] = size;
+    sizes[n] = size;
+    n++;
   }
   starts[n * FIELDS] = length;
-  if (length > maxTextBytes) return null;
-  const text = new Uint8Array(length);
-  for (let i = 0; i < n; i++) {
-    const row = rows[i] as TrigramRow;
-    for (let k = 0; k < FIELDS; k++) {
-      if (!foldInto(text, starts[i * FIELDS + k] as number, fieldOf(row, k))) return null;
-    }
-  }
+  text = text.slice(0, length);
+  starts = starts.slice(0, n * FIELDS + 1);
   const { keys, offsets, postings } = postingsOf(text, starts, n);
-  return { text, starts, rowids, sizes, keys, offsets, postings };
+  return {
+    text,
+    starts,
+    rowids: rowids.slice(0, n),
+    sizes: sizes.slice(0, n),
+    keys,
+    offsets,
+    postings,
+  };
+}
+
+/** A copy of `array` with room for `size` elements. */
+function grown<T extends Uint8Array | Int32Array>(array: T, size: number): T {
+  const bigger = new (array.constructor as new (n: number) => T)(size);
+  bigger.set(array);
+  return bigger;
 }
 
 /** Field k (0 id, 1 title, 2 tags) of a row; a missing title holds no tokens. */

@@ -66,7 +66,8 @@ function indexed(count: number) {
 
 describe("trigram ranker in memory", () => {
   it("scores every match as FTS5's bm25 does, bit for bit", () => {
-    const { db, memory, totals, ln } = indexed(400);
+    // 2,500 rows: past the first sizes of the growing arrays (buildTrigramArrays).
+    const { db, memory, totals, ln } = indexed(2500);
     const queries: Array<[string[], boolean]> = [
       ...TERMS.map((t): [string[], boolean] => [[t], true]),
       [["primary", "gateway"], false],
