@@ -4,7 +4,7 @@
  */
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { SyncState } from "../kb/core/types.js";
-import { INDEX_STATES, type KbSnapshot } from "./kb-snapshot.js";
+import { INDEX_STATES, type KbSnapshot, SEARCH_MEMORY_STATES } from "./kb-snapshot.js";
 
 const SYNC_STATES: readonly SyncState[] = [
   "disabled",
@@ -47,6 +47,24 @@ export function registerKbGauges(registry: Registry, snapshot: () => Promise<KbS
   );
   gauge("cartographer_index_build_total", "Concept files the build indexes", ["kb"], (g, kb) =>
     g.set({ kb: kb.kb }, kb.index.total),
+  );
+  gauge(
+    "cartographer_search_memory_state",
+    "1 for the state of the trigram ranker's memory (ready, stale, building, declined, off)",
+    ["kb", "state"],
+    (g, kb) => {
+      if (!kb.searchMemory) return;
+      for (const state of SEARCH_MEMORY_STATES)
+        g.set({ kb: kb.kb, state }, kb.searchMemory.state === state ? 1 : 0);
+    },
+  );
+  gauge(
+    "cartographer_search_memory_bytes",
+    "Bytes the trigram ranker's memory holds",
+    ["kb"],
+    (g, kb) => {
+      if (kb.searchMemory) g.set({ kb: kb.kb }, kb.searchMemory.bytes);
+    },
   );
   const sync = (
     name: string,
@@ -97,6 +115,17 @@ export function registerKbGauges(registry: Registry, snapshot: () => Promise<KbS
     "Concepts waiting to be embedded",
     (e) => e.queueDepth,
   );
+  new Counter({
+    name: "cartographer_search_memory_served_total",
+    help: "Trigram rankers answered from memory since the index opened",
+    labelNames: ["kb"],
+    registers: [registry],
+    async collect() {
+      const kbs = await snapshot();
+      this.reset();
+      for (const kb of kbs) if (kb.searchMemory) this.inc({ kb: kb.kb }, kb.searchMemory.served);
+    },
+  });
   // A counter read at scrape time: the embeddings count the failed passes themselves.
   new Counter({
     name: "cartographer_embeddings_provider_errors_total",

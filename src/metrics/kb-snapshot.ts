@@ -7,8 +7,16 @@
 import type { KbSync } from "../kb/sync/kb-sync.js";
 import type { KbRuntime } from "../runtime/kb-runtime.js";
 import type { IndexState } from "../search/build-status.js";
+import type { TrigramMemoryStatus } from "../search/trigram-accel.js";
 
 export const INDEX_STATES: readonly IndexState[] = ["queued", "building", "ready", "failed"];
+export const SEARCH_MEMORY_STATES: readonly TrigramMemoryStatus["state"][] = [
+  "ready",
+  "stale",
+  "building",
+  "declined",
+  "off",
+];
 
 export interface KbSnapshot {
   kb: string;
@@ -26,6 +34,8 @@ export interface KbSnapshot {
   };
   /** Absent without semantic search. */
   embeddings?: { queueDepth: number; providerErrors: number };
+  /** The trigram ranker's memory (trigram-accel.ts); absent until the index is ready. */
+  searchMemory?: TrigramMemoryStatus;
 }
 
 export interface WatchedKb {
@@ -43,6 +53,14 @@ export async function snapshotOf(kb: WatchedKb, now: number): Promise<KbSnapshot
     inFlight: runtime.calls.inFlight,
     index: { state, done, total },
   };
+  // Read only once the index is open and built: a scrape never opens a queued KB's index.
+  if (state === "ready") {
+    try {
+      out.searchMemory = runtime.index.trigramMemory();
+    } catch {
+      // The index is closing: no search memory facts this scrape.
+    }
+  }
   // A KB closing under the scrape loses its sync or embeddings facts, never the scrape.
   const sync = runtime.sync;
   if (sync?.active) out.sync = await syncFacts(sync, kb.since, now).catch(() => undefined);
