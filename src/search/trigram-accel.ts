@@ -61,7 +61,7 @@ export interface TrigramMemoryStatus {
 
 /** 100,000 concepts: FTS5's trigram ranker took 1–8 ms a query, the memory 0.2–2 (benchmarks.md). */
 export const TRIGRAM_MIN_ROWS = 10_000;
-/** ~160,000 concepts of the benchmark's shape; the memory then holds ~62 MiB. */
+/** ~140,000 concepts of the benchmark's shape (fields and 20 bytes a row); ~53 MiB held then. */
 export const TRIGRAM_MAX_TEXT_BYTES = 16 * 1024 * 1024;
 const QUIET_MS = 2_000;
 /** One build of 100,000 concepts is ~1 s of a worker's CPU: at most ~3% of a core. */

@@ -37,13 +37,15 @@ export const TRIGRAM_ROWS_SQL = "SELECT rowid, id, title, tags FROM concepts ORD
 export type TrigramRow = readonly [number, string, string | null, string];
 
 const FIELDS = 3;
+/** What a row holds besides its fields' bytes: three field starts, its rowid and size. */
+const ROW_BYTES = 5 * 4;
 /** Trigram keys: three 7-bit characters. */
 const KEYS = 1 << 21;
 const ASCII_MAX = 0x7f;
 
 /**
  * The arrays for `rows`, or null when a field holds a character outside ASCII or the fields
- * add up to more than `maxTextBytes` (memory: ~3.9 bytes per field byte). One pass over the
+ * (and 20 bytes a row) add up to more than `maxTextBytes` (memory: ~3.9 bytes per field byte). One pass over the
  * rows, which may be a statement's iterator: it stops at the first field that declines, and
  * never holds more than the fields' bytes and three numbers a row.
  */
@@ -67,7 +69,8 @@ export function buildTrigramArrays(
     let size = 0;
     for (let k = 0; k < FIELDS; k++) {
       const field = fieldOf(row, k);
-      if (length + field.length > maxTextBytes) return null;
+      // Each row's numbers (field starts, rowid, size) count against the bound too.
+      if (length + field.length + (n + 1) * ROW_BYTES > maxTextBytes) return null;
       if (length + field.length > text.length)
         text = grown(
           text,
