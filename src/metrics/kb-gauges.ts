@@ -33,14 +33,23 @@ export function registerKbGauges(registry: Registry, snapshot: () => Promise<KbS
   gauge("cartographer_tool_calls_in_flight", "Tool calls under way", ["kb"], (g, kb) =>
     g.set({ kb: kb.kb }, kb.inFlight),
   );
-  gauge(
+  /** 1 for the KB's current state among `states`, 0 for the others; none when it has no state. */
+  const stateGauge = (
+    name: string,
+    help: string,
+    states: readonly string[],
+    stateOf: (kb: KbSnapshot) => string | undefined,
+  ) =>
+    gauge(name, help, ["kb", "state"], (g, kb) => {
+      const current = stateOf(kb);
+      if (current === undefined) return;
+      for (const state of states) g.set({ kb: kb.kb, state }, current === state ? 1 : 0);
+    });
+  stateGauge(
     "cartographer_index_state",
     "1 for the index build's current state (queued, building, ready, failed)",
-    ["kb", "state"],
-    (g, kb) => {
-      for (const state of INDEX_STATES)
-        g.set({ kb: kb.kb, state }, kb.index.state === state ? 1 : 0);
-    },
+    INDEX_STATES,
+    (kb) => kb.index.state,
   );
   gauge("cartographer_index_build_done", "Concept files indexed by the build", ["kb"], (g, kb) =>
     g.set({ kb: kb.kb }, kb.index.done),
@@ -48,15 +57,11 @@ export function registerKbGauges(registry: Registry, snapshot: () => Promise<KbS
   gauge("cartographer_index_build_total", "Concept files the build indexes", ["kb"], (g, kb) =>
     g.set({ kb: kb.kb }, kb.index.total),
   );
-  gauge(
+  stateGauge(
     "cartographer_search_memory_state",
     "1 for the state of the trigram ranker's memory (ready, stale, building, declined, off)",
-    ["kb", "state"],
-    (g, kb) => {
-      if (!kb.searchMemory) return;
-      for (const state of SEARCH_MEMORY_STATES)
-        g.set({ kb: kb.kb, state }, kb.searchMemory.state === state ? 1 : 0);
-    },
+    SEARCH_MEMORY_STATES,
+    (kb) => kb.searchMemory?.state,
   );
   gauge(
     "cartographer_search_memory_bytes",
@@ -74,14 +79,11 @@ export function registerKbGauges(registry: Registry, snapshot: () => Promise<KbS
     gauge(name, help, ["kb"], (g, kb) => {
       if (kb.sync) g.set({ kb: kb.kb }, value(kb.sync));
     });
-  gauge(
+  stateGauge(
     "cartographer_sync_state",
     "1 for the KB's current sync state",
-    ["kb", "state"],
-    (g, kb) => {
-      if (!kb.sync) return;
-      for (const state of SYNC_STATES) g.set({ kb: kb.kb, state }, kb.sync.state === state ? 1 : 0);
-    },
+    SYNC_STATES,
+    (kb) => kb.sync?.state,
   );
   sync(
     "cartographer_sync_pending_pushes",
