@@ -3,7 +3,7 @@
  * inserted together and deleted together, always inside the caller's transaction.
  */
 import type { ConceptDoc } from "../kb/core/types.js";
-import { type FileStat, type PreparedRow, prepareRow } from "./rows.js";
+import { type ConceptRow, type FileStat, type PreparedRow, prepareRow } from "./rows.js";
 import type { StatementCache } from "./statement-cache.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -59,4 +59,33 @@ export function insertConceptRow(
     .run(rowid, row.id, row.title, row.tags);
   const insertField = cache.get("INSERT INTO fields(concept, key, value) VALUES (?, ?, ?)");
   for (const [key, value] of prepared.fields) insertField.run(rowid, key, value);
+}
+
+/** Records a file's stat for a concept whose content did not change (no other column moves). */
+export function touchConceptStat(cache: StatementCache, id: string, stat: FileStat): void {
+  cache
+    .get("UPDATE concepts SET mtime_ms = ?, size = ?, stat_at_ms = ? WHERE id = ?")
+    .run(stat.mtimeMs, stat.size, Date.now(), id);
+}
+
+/** How `doc` stands against its stored row: absent, the same content, or changed. */
+export function storedChange(cache: StatementCache, doc: ConceptDoc): "new" | "same" | "changed" {
+  const row = cache
+    .get("SELECT path, map, journal, hash, frontmatter FROM concepts WHERE id = ?")
+    .get(doc.id) as StoredContent | undefined;
+  if (!row) return "new";
+  return sameContent(row, doc) ? "same" : "changed";
+}
+
+type StoredContent = Pick<ConceptRow, "path" | "map" | "journal" | "hash" | "frontmatter">;
+
+/** The hash ignores `timestamp` and comments; placement can change without the file changing. */
+function sameContent(row: StoredContent, doc: ConceptDoc): boolean {
+  return (
+    row.hash === doc.hash &&
+    row.path === doc.path &&
+    row.map === doc.map &&
+    row.journal === doc.journal &&
+    row.frontmatter === JSON.stringify(doc.frontmatter)
+  );
 }

@@ -5,9 +5,11 @@
  */
 import type Database from "better-sqlite3";
 import type { ConceptDoc, Visibility } from "../kb/core/types.js";
+import type { Logger } from "../logger.js";
 import type { SearchIndex } from "./api.js";
 import type { FileStat } from "./rows.js";
-import type { TrigramMemoryStatus } from "./trigram-accel.js";
+import type { PathExists } from "./search-query.js";
+import type { TrigramAccelOptions, TrigramMemoryStatus } from "./trigram-accel.js";
 
 /** What the index remembers of a concept file, for the warm reconcile. */
 export interface IndexedFile {
@@ -103,4 +105,27 @@ export interface SqliteSearchIndex extends SearchIndex {
   transaction<T>(fn: () => T): T;
   /** The open handle (a new one after recreate()): embeddings keep their tables in this file. */
   database(): Database.Database;
+}
+
+export interface OpenSearchIndexOptions {
+  logger?: Logger;
+  /**
+   * Whether a KB-root-relative path still names a file. When given, search and list drop rows
+   * whose file is gone (moved or deleted since it was indexed) before answering.
+   */
+  exists?: PathExists;
+  /** See OpenDbOptions.deferQuickCheck (the background build runs checkIntegrity()). */
+  deferQuickCheck?: boolean;
+  /** Bounds and pace of the trigram ranker's memory (trigram-accel.ts); tests lower them. */
+  trigramMemory?: Partial<
+    Pick<TrigramAccelOptions, "minRows" | "maxTextBytes" | "quietMs" | "minGapMs" | "budgetBytes">
+  >;
+}
+
+/** What an open index keeps of its options (openSearchIndex fills the trigram defaults). */
+export interface IndexOptions {
+  dbPath: string;
+  logger: Logger;
+  exists?: PathExists;
+  trigrams: Omit<TrigramAccelOptions, "dbPath" | "logger">;
 }

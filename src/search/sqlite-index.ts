@@ -4,7 +4,7 @@
 import type Database from "better-sqlite3";
 import { KbError } from "../common/errors.js";
 import type { ConceptDoc } from "../kb/core/types.js";
-import { type Logger, silentLogger } from "../logger.js";
+import { silentLogger } from "../logger.js";
 import type { ListQuery, ListResult, ReconcileStats, SearchQuery, SearchResult } from "./api.js";
 import { takePreparedRow } from "./build-reader.js";
 import {
@@ -14,41 +14,36 @@ import {
   setBulkFtsOptions,
 } from "./bulk-settings.js";
 import { markCleanClose, takeCleanClose } from "./clean-close.js";
-import { insertConceptRow, removeConceptRow } from "./concept-rows.js";
+import {
+  insertConceptRow,
+  removeConceptRow,
+  storedChange,
+  touchConceptStat,
+} from "./concept-rows.js";
 import { HeldTransaction } from "./held-transaction.js";
+import { readMeta, writeMeta } from "./index-meta.js";
 import { indexedFilesById, indexedFilesPage } from "./indexed-files.js";
 import { quickCheckInWorker } from "./integrity-check.js";
 import { runList, runVisibleIds } from "./list-query.js";
 import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
-import type { ConceptRow, FileStat } from "./rows.js";
+import type { FileStat } from "./rows.js";
 import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
-import { type PathExists, runSearch } from "./search-query.js";
-import type { IndexedFile, SqliteSearchIndex } from "./sqlite-index-api.js";
+import { runSearch } from "./search-query.js";
+import type {
+  IndexedFile,
+  IndexOptions,
+  OpenSearchIndexOptions,
+  SqliteSearchIndex,
+} from "./sqlite-index-api.js";
 import { StatementCache } from "./statement-cache.js";
-import {
-  TRIGRAM_MAX_TEXT_BYTES,
-  TRIGRAM_MIN_ROWS,
-  TrigramAccel,
-  type TrigramAccelOptions,
-} from "./trigram-accel.js";
+import { TRIGRAM_MAX_TEXT_BYTES, TRIGRAM_MIN_ROWS, TrigramAccel } from "./trigram-accel.js";
 import { fillVocabulary, fillVocabularyStep, Vocabulary } from "./vocabulary.js";
 
-export type { IndexedFile, SqliteSearchIndex } from "./sqlite-index-api.js";
-
-export interface OpenSearchIndexOptions {
-  logger?: Logger;
-  /**
-   * Whether a KB-root-relative path still names a file. When given, search and list drop rows
-   * whose file is gone (moved or deleted since it was indexed) before answering.
-   */
-  exists?: PathExists;
-  /** See OpenDbOptions.deferQuickCheck (the background build runs checkIntegrity()). */
-  deferQuickCheck?: boolean;
-  /** Bounds and pace of the trigram ranker's memory (trigram-accel.ts); tests lower them. */
-  trigramMemory?: Partial<
-    Pick<TrigramAccelOptions, "minRows" | "maxTextBytes" | "quietMs" | "minGapMs" | "budgetBytes">
-  >;
-}
+export type {
+  IndexedFile,
+  OpenSearchIndexOptions,
+  SqliteSearchIndex,
+} from "./sqlite-index-api.js";
 
 /**
  * Opens the index at `dbPath` (`:memory:` for a throwaway index). A missing, corrupt or
@@ -165,21 +160,15 @@ class Index implements SqliteSearchIndex {
     return this.transaction(() => {
       const stats: ReconcileStats = { added: 0, changed: 0, removed: 0, unchanged: 0 };
       const seen = new Set<string>();
-      const existing = this.cache.get(
-        "SELECT path, map, journal, hash, frontmatter FROM concepts WHERE id = ?",
-      );
       for (const doc of docs) {
         seen.add(doc.id);
-        const row = existing.get(doc.id) as Pick<
-          ConceptRow,
-          "path" | "map" | "journal" | "hash" | "frontmatter"
-        >;
-        if (row && sameContent(row, doc)) {
+        const change = storedChange(this.cache, doc);
+        if (change === "same") {
           stats.unchanged++;
           continue;
         }
         this.write(doc, undefined);
-        if (row) stats.changed++;
+        if (change === "changed") stats.changed++;
         else stats.added++;
       }
       for (const id of this.ids()) {
@@ -323,9 +312,7 @@ class Index implements SqliteSearchIndex {
   }
 
   touchStat(id: string, stat: FileStat): void {
-    this.cache
-      .get("UPDATE concepts SET mtime_ms = ?, size = ?, stat_at_ms = ? WHERE id = ?")
-      .run(stat.mtimeMs, stat.size, Date.now(), id);
+    touchConceptStat(this.cache, id, stat);
   }
 
   replaceAll(
@@ -351,18 +338,11 @@ class Index implements SqliteSearchIndex {
   }
 
   getMeta(key: string): string | null {
-    const row = this.cache.get("SELECT value FROM meta WHERE key = ?").get(key) as
-      | { value: string }
-      | undefined;
-    return row?.value ?? null;
+    return readMeta(this.cache, key);
   }
 
   setMeta(key: string, value: string): void {
-    this.cache
-      .get(
-        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      )
-      .run(key, value);
+    writeMeta(this.cache, key, value);
   }
 
   transaction<T>(fn: () => T): T {
@@ -407,25 +387,4 @@ class Index implements SqliteSearchIndex {
   private insertRow(doc: ConceptDoc, stat: FileStat | undefined, asciiVocabLater = false): void {
     insertConceptRow(this.cache, this.vocab, doc, stat, asciiVocabLater, takePreparedRow(doc));
   }
-}
-
-interface IndexOptions {
-  dbPath: string;
-  logger: Logger;
-  exists?: PathExists;
-  trigrams: Omit<TrigramAccelOptions, "dbPath" | "logger">;
-}
-
-/** The hash ignores `timestamp` and comments; placement can change without the file changing. */
-function sameContent(
-  row: Pick<ConceptRow, "path" | "map" | "journal" | "hash" | "frontmatter">,
-  doc: ConceptDoc,
-) {
-  return (
-    row.hash === doc.hash &&
-    row.path === doc.path &&
-    row.map === doc.map &&
-    row.journal === doc.journal &&
-    row.frontmatter === JSON.stringify(doc.frontmatter)
-  );
 }
