@@ -70,20 +70,17 @@ describe("console session limits (the built binary)", () => {
   }, 60_000);
 
   it("a bad value stops serve with the key and how to fix it", async () => {
-    const dir = sandbox("console:\n  session_idle_timeout: 90x\n");
-    const bad = await runBin(["serve", "--http", "127.0.0.1:0", "--config", "c.yaml"], {
-      cwd: dir,
-      env: cleanEnv(GIT_ENV),
-    });
+    const serveWith = (yaml: string) =>
+      runBin(["serve", "--http", "127.0.0.1:0", "--config", "c.yaml"], {
+        cwd: sandbox(yaml),
+        env: cleanEnv(GIT_ENV),
+      });
+    const bad = await serveWith("console:\n  session_idle_timeout: 90x\n");
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain(
       "console.session_idle_timeout: '90x' is not a session duration; use seconds (3600) or 90s, 30m, 8h, 7d",
     );
-    const inverted = sandbox("console:\n  session_idle_timeout: 2d\n  session_lifetime: 1d\n");
-    const r = await runBin(["serve", "--http", "127.0.0.1:0", "--config", "c.yaml"], {
-      cwd: inverted,
-      env: cleanEnv(GIT_ENV),
-    });
+    const r = await serveWith("console:\n  session_idle_timeout: 2d\n  session_lifetime: 1d\n");
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(
       "console.session_idle_timeout (172800 s) is longer than console.session_lifetime (86400 s)",
