@@ -89,10 +89,14 @@ async function dump(root: string, outFile: string): Promise<void> {
   } as never);
   const { index } = await openKbIndex(store);
   try {
-    // The trigram memory (trigram-accel.ts) answers once built: wait for it, say whether it was.
+    // The search memories (trigram-accel.ts) answer once built: wait for both, say whether they were.
     index.warmSearch();
-    for (let waited = 0; waited < 60_000 && index.trigramMemory().state !== "ready"; waited += 50) {
-      if (["declined", "off"].includes(index.trigramMemory().state) && waited > 1_000) break;
+    const settled = (waited: number) => {
+      const { state, words } = index.trigramMemory();
+      if (state === "ready") return words.state !== "off";
+      return waited > 1_000 && ["declined", "off"].includes(state);
+    };
+    for (let waited = 0; waited < 60_000 && !settled(waited); waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const maps = fs
@@ -108,7 +112,7 @@ async function dump(root: string, outFile: string): Promise<void> {
     const hits = answers.reduce((n, a) => n + a.r.results.length, 0);
     const memory = index.trigramMemory();
     process.stdout.write(
-      `${answers.length} queries, ${hits} hits → ${outFile} (trigram memory ${memory.state}, answered ${memory.served} rankers)\n`,
+      `${answers.length} queries, ${hits} hits → ${outFile} (trigram memory ${memory.state}, word memory ${memory.words.state}, answered ${memory.served} rankers)\n`,
     );
   } finally {
     index.close();

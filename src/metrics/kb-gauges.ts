@@ -65,10 +65,11 @@ export function registerKbGauges(registry: Registry, snapshot: () => Promise<KbS
   );
   gauge(
     "cartographer_search_memory_bytes",
-    "Bytes the trigram ranker's memory holds",
+    "Bytes the search memories (trigram and word rankers) hold",
     ["kb"],
     (g, kb) => {
-      if (kb.searchMemory) g.set({ kb: kb.kb }, kb.searchMemory.bytes);
+      const memory = kb.searchMemory;
+      if (memory) g.set({ kb: kb.kb }, memory.bytes + memory.words.bytes);
     },
   );
   const sync = (
@@ -119,7 +120,7 @@ export function registerKbGauges(registry: Registry, snapshot: () => Promise<KbS
   );
   new Counter({
     name: "cartographer_search_memory_served_total",
-    help: "Trigram rankers answered from memory since the index opened",
+    help: "Trigram and word rankers answered from memory since the index opened",
     labelNames: ["kb"],
     registers: [registry],
     async collect() {

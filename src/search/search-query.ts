@@ -137,6 +137,20 @@ function fetch(
       match: wordExpr,
       phrases: words.map((w) => ftsExpression([w], op, prefix)),
       allTerms: op === "AND",
+      // From memory: FTS5 counts every row of each phrase for bm25's IDF on every query.
+      ...(trigrams && filters.every((f) => f === TRUE_SQL)
+        ? {
+            inMemory: (n: number) =>
+              trigrams.rankWords(
+                {
+                  phrases: words.map((text) => ({ text, prefix: prefix(text) })),
+                  allTerms: op === "AND",
+                  weights: BM25_WEIGHTS,
+                },
+                n,
+              ),
+          }
+        : {}),
     },
   ];
   // The trigram ranker first: its few, short fields are cheap to score and usually fill the

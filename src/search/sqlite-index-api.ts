@@ -116,9 +116,12 @@ export interface OpenSearchIndexOptions {
   exists?: PathExists;
   /** See OpenDbOptions.deferQuickCheck (the background build runs checkIntegrity()). */
   deferQuickCheck?: boolean;
-  /** Bounds and pace of the trigram ranker's memory (trigram-accel.ts); tests lower them. */
+  /** Bounds and pace of the search memories (trigram-accel.ts); tests lower them. */
   trigramMemory?: Partial<
-    Pick<TrigramAccelOptions, "minRows" | "maxTextBytes" | "quietMs" | "minGapMs" | "budgetBytes">
+    Pick<
+      TrigramAccelOptions,
+      "minRows" | "maxTextBytes" | "quietMs" | "minGapMs" | "gapFactor" | "budgetBytes" | "words"
+    >
   >;
 }
 

@@ -27,7 +27,7 @@ import { quickCheckInWorker } from "./integrity-check.js";
 import { runList, runVisibleIds } from "./list-query.js";
 import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
 import type { FileStat } from "./rows.js";
-import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
+import { BM25_WEIGHTS, createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
 import { runSearch } from "./search-query.js";
 import type {
   IndexedFile,
@@ -36,7 +36,12 @@ import type {
   SqliteSearchIndex,
 } from "./sqlite-index-api.js";
 import { StatementCache } from "./statement-cache.js";
-import { TRIGRAM_MAX_TEXT_BYTES, TRIGRAM_MIN_ROWS, TrigramAccel } from "./trigram-accel.js";
+import {
+  TRIGRAM_MAX_TEXT_BYTES,
+  TRIGRAM_MIN_ROWS,
+  TrigramAccel,
+  WORD_MAX_BYTES,
+} from "./trigram-accel.js";
 import { fillVocabulary, fillVocabularyStep, Vocabulary } from "./vocabulary.js";
 
 export type {
@@ -59,6 +64,7 @@ export function openSearchIndex(
   const trigrams = {
     minRows: TRIGRAM_MIN_ROWS,
     maxTextBytes: TRIGRAM_MAX_TEXT_BYTES,
+    words: { weights: [...BM25_WEIGHTS], maxBytes: WORD_MAX_BYTES },
     ...opts.trigramMemory,
   };
   return new Index(db, fresh, { dbPath, logger, exists: opts.exists, trigrams });

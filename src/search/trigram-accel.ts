@@ -1,29 +1,30 @@
 /**
- * The trigram memory of one index connection (ranking/trigram-memory.ts): built on a worker
- * thread, used only while it matches the data exactly, rebuilt after writes settle
- * (docs/decisions.md "The trigram ranker in memory").
+ * The search memories of one index connection: the trigram memory (ranking/trigram-memory.ts)
+ * and the word memory (ranking/word-memory.ts), built on a worker thread, used only while they
+ * match the data exactly, rebuilt after writes settle (docs/decisions.md "The trigram ranker in
+ * memory", "The word ranker in memory").
  *
  * It matches while the connection's `total_changes()` (every row this connection changed,
  * committed or rolled back) and `PRAGMA data_version` (commits by any other connection) are what
  * they were when the worker read its snapshot: any write, by any path, makes it unused until the
  * next build. Searches meanwhile rank in FTS5, the same answers more slowly. A build starts
  * QUIET_MS after a search found the memory stale, at most once per MIN_GAP_MS, so a stream of
- * writes costs at most one build per gap.
+ * writes costs at most one build per gap; the gap is at least ten times the last build's length,
+ * so rebuilding keeps to a tenth of a core however large the KB.
  */
 
 import type { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import type { Logger } from "../logger.js";
+import { readTotals, type TableTotals } from "./ranking/bm25-memory.js";
 import type { Scored } from "./ranking/ranker-query.js";
-import { type TrigramArrays, TrigramMemory } from "./ranking/trigram-memory.js";
-import {
-  rankInMemory,
-  readTotals,
-  type TableTotals,
-  type TrigramQuery,
-} from "./ranking/trigram-rank.js";
+import { TrigramMemory } from "./ranking/trigram-memory.js";
+import { rankInMemory, type TrigramQuery } from "./ranking/trigram-rank.js";
+import type { WordArrays } from "./ranking/word-arrays.js";
+import { WordMemory, type WordQuery } from "./ranking/word-memory.js";
 import type { StatementCache } from "./statement-cache.js";
 import {
+  type BuiltArrays,
   heldBytes,
   PROCESS_BUDGET_BYTES,
   readTrigramArrays,
@@ -42,8 +43,12 @@ export interface TrigramAccelOptions {
   quietMs?: number;
   /** Builds start at most this often (a stream of writes costs one build per gap). */
   minGapMs?: number;
+  /** And no sooner than the last build's length times this (GAP_FACTOR; tests set 0). */
+  gapFactor?: number;
   /** What all KBs' memories in this process may hold together (trigram-build.ts). */
   budgetBytes?: number;
+  /** The word memory too: bm25's column weights and its bound in bytes; null or absent: none. */
+  words?: { weights: number[]; maxBytes: number } | null;
   logger?: Logger;
 }
 
@@ -55,8 +60,10 @@ export interface TrigramMemoryStatus {
    */
   state: "ready" | "stale" | "building" | "declined" | "off";
   bytes: number;
-  /** Ranker calls answered from memory since open. */
+  /** Ranker calls answered from memory since open (both memories). */
   served: number;
+  /** The word memory: ready (used), declined (not for this data) or off (none built yet). */
+  words: { state: "ready" | "declined" | "off"; bytes: number };
 }
 
 /** 100,000 concepts: FTS5's trigram ranker took 1–8 ms a query, the memory 0.2–2 (benchmarks.md). */
@@ -64,11 +71,19 @@ export const TRIGRAM_MIN_ROWS = 10_000;
 /** ~140,000 concepts of the benchmark's shape (fields and 20 bytes a row); ~53 MiB held then. */
 export const TRIGRAM_MAX_TEXT_BYTES = 16 * 1024 * 1024;
 const QUIET_MS = 2_000;
-/** One build of 100,000 concepts is ~1 s of a worker's CPU: at most ~3% of a core. */
+/** One trigram build of 100,000 concepts is ~1 s of a worker's CPU: at most ~3% of a core. */
 const MIN_GAP_MS = 30_000;
+/** A build's length times this is the least gap before the next (a tenth of a core at most). */
+const GAP_FACTOR = 10;
+/** ~31 MiB at 100,000 concepts of the benchmark's shape (219 MB of text, 15 M postings). */
+export const WORD_MAX_BYTES = 96 * 1024 * 1024;
 
 export class TrigramAccel {
   private memory: { memory: TrigramMemory; stamp: string } | null = null;
+  private words: { memory: WordMemory; stamp: string } | null = null;
+  /** The stamp at which a build declined the word memory (non-ASCII text, over its bound). */
+  private wordsDeclined: string | null = null;
+  private lastBuildMs = 0;
   /** The data a build found unusable (non-ASCII, too large, too few rows): not retried until it changes. */
   private declined: string | null = null;
   private building = false;
@@ -80,6 +95,7 @@ export class TrigramAccel {
   private served = 0;
   /** The first build is logged; rebuilds after writes are not (one per 30 s at most). */
   private announced = false;
+  private wordsAnnounced = false;
   /** The build under way found the data changing: schedule another when it ends. */
   private again = false;
   private readonly quietMs: number;
@@ -102,7 +118,8 @@ export class TrigramAccel {
     const stamp = this.stamp();
     if (this.memory?.stamp === stamp) return this.memory.memory;
     this.drop();
-    this.schedule(stamp, this.quietMs);
+    // A KB under minRows never gets a memory: no build is scheduled for it on every search.
+    if ((this.totals()?.rows ?? 0) >= this.opts.minRows) this.schedule(stamp, this.quietMs);
     return null;
   }
 
@@ -115,6 +132,22 @@ export class TrigramAccel {
     const totals = memory ? this.totals() : null;
     if (!memory || !totals || totals.rows === 0) return null;
     const ranked = rankInMemory(memory, query, totals, (x) => this.ln(x), n);
+    if (ranked) this.served++;
+    return ranked;
+  }
+
+  /**
+   * The word ranker's first `n` rows from memory, with FTS5's scores; null when the word memory
+   * is not usable for this query (stale, absent, a phrase it does not answer): the caller asks FTS5.
+   */
+  rankWords(query: WordQuery, n: number): Scored[] | null {
+    const words = this.current() === null ? null : this.words;
+    const block =
+      words && this.cache.get("SELECT block FROM concepts_fts_data WHERE id = 1").pluck().get();
+    if (!words || !(block instanceof Uint8Array)) return null;
+    const totals = readTotals(block, 4);
+    if (totals.rows === 0) return null;
+    const ranked = words.memory.rank(query, totals, (x) => this.ln(x), n);
     if (ranked) this.served++;
     return ranked;
   }
@@ -139,14 +172,22 @@ export class TrigramAccel {
 
   status(): TrigramMemoryStatus {
     const served = this.served;
-    if (this.building) return { state: "building", bytes: 0, served };
+    const words = this.wordStatus();
+    if (this.building) return { state: "building", bytes: 0, served, words };
     if (this.memory === null) {
-      if (this.timer !== undefined) return { state: "stale", bytes: 0, served };
+      if (this.timer !== undefined) return { state: "stale", bytes: 0, served, words };
       const declined = this.declined !== null && this.declined === this.stamp();
-      return { state: declined ? "declined" : "off", bytes: 0, served };
+      return { state: declined ? "declined" : "off", bytes: 0, served, words };
     }
     const fresh = !this.cache.inTransaction && this.memory.stamp === this.stamp();
-    return { state: fresh ? "ready" : "stale", bytes: this.memory.memory.bytes, served };
+    return { state: fresh ? "ready" : "stale", bytes: this.memory.memory.bytes, served, words };
+  }
+
+  private wordStatus(): TrigramMemoryStatus["words"] {
+    if (this.words !== null && this.words.stamp === this.memory?.stamp)
+      return { state: "ready", bytes: this.words.memory.bytes };
+    const declined = this.wordsDeclined !== null && this.wordsDeclined === this.stamp();
+    return { state: declined ? "declined" : "off", bytes: 0 };
   }
 
   close(): void {
@@ -161,7 +202,9 @@ export class TrigramAccel {
   /** Lets the memory go (stale or closing) and returns its bytes to the process budget. */
   private drop(): void {
     if (this.memory) release(this.memory.memory.bytes);
+    if (this.words) release(this.words.memory.bytes);
     this.memory = null;
+    this.words = null;
   }
 
   private stamp(): string {
@@ -172,7 +215,8 @@ export class TrigramAccel {
 
   private schedule(stamp: string, delay: number): void {
     if (this.building || this.timer !== undefined || stamp === this.declined) return;
-    const wait = Math.max(delay, this.lastBuildStart + this.minGapMs - Date.now());
+    const gap = Math.max(this.minGapMs, this.lastBuildMs * (this.opts.gapFactor ?? GAP_FACTOR));
+    const wait = Math.max(delay, this.lastBuildStart + gap - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.build();
@@ -204,19 +248,41 @@ export class TrigramAccel {
       return;
     }
     this.lastBuildStart = Date.now();
-    let arrays: TrigramArrays | null = null;
     try {
-      arrays = await this.read();
+      const built = this.read();
+      const arrays = await built.trigrams;
+      if (this.closed) return;
+      if (this.cache.inTransaction || this.stamp() !== stamp) return this.reschedule();
+      this.install(arrays && new TrigramMemory(arrays), stamp);
+      const words = await built.words;
+      if (this.closed) return;
+      if (this.cache.inTransaction || this.stamp() !== stamp) return this.reschedule();
+      this.installWords(words, stamp);
     } catch (err) {
       this.opts.logger?.warn(
-        `search: the trigram memory could not be built (${(err as Error).message}); searches rank in FTS5`,
+        `search: the search memory could not be built (${(err as Error).message}); searches rank in FTS5`,
       );
-      this.declined = stamp;
+      if (this.memory === null) this.declined = stamp;
+      this.wordsDeclined = stamp;
+    } finally {
+      this.lastBuildMs = Date.now() - this.lastBuildStart;
+    }
+  }
+
+  private installWords(arrays: WordArrays | null, stamp: string): void {
+    const memory = arrays && new WordMemory(arrays);
+    if (this.memory === null || memory === null || !reserve(memory.bytes, this.budgetBytes)) {
+      if (memory) this.overBudget(memory.bytes, "word");
+      this.wordsDeclined = stamp;
       return;
     }
-    if (this.closed) return;
-    if (this.cache.inTransaction || this.stamp() !== stamp) return this.reschedule();
-    this.install(arrays && new TrigramMemory(arrays), stamp);
+    this.words = { memory, stamp };
+    if (!this.wordsAnnounced) {
+      this.wordsAnnounced = true;
+      this.opts.logger?.info(
+        `search: word memory ready (${memory.rowCount} concepts, ${Math.round(memory.bytes / 2 ** 20)} MiB, built in ${Date.now() - this.lastBuildStart} ms)`,
+      );
+    }
   }
 
   /** The data changed while the build read it: another build once writes settle. */
@@ -226,7 +292,7 @@ export class TrigramAccel {
 
   private install(memory: TrigramMemory | null, stamp: string): void {
     if (memory === null || !reserve(memory.bytes, this.budgetBytes)) {
-      if (memory) this.overBudget(memory.bytes);
+      if (memory) this.overBudget(memory.bytes, "trigram");
       this.declined = stamp;
       return;
     }
@@ -239,17 +305,18 @@ export class TrigramAccel {
     }
   }
 
-  private overBudget(bytes: number): void {
+  private overBudget(bytes: number, kind: "trigram" | "word"): void {
     const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
     this.opts.logger?.info(
-      `search: no trigram memory for this KB (${mib(bytes)} would pass the server's ${mib(this.budgetBytes)} for all KBs, ${mib(heldBytes())} held); its searches rank in FTS5`,
+      `search: no ${kind} memory for this KB (${mib(bytes)} would pass the server's ${mib(this.budgetBytes)} for all KBs, ${mib(heldBytes())} held); its searches rank in FTS5`,
     );
   }
 
   /** The arrays, read on a worker (a file) or here (`:memory:`, tests' small indexes). */
-  private read(): Promise<TrigramArrays | null> {
+  private read(): BuiltArrays {
     const { dbPath, maxTextBytes } = this.opts;
-    return readTrigramArrays(this.db, { dbPath, maxTextBytes }, (worker) => {
+    const words = this.opts.words ?? null;
+    return readTrigramArrays(this.db, { dbPath, maxTextBytes, words }, (worker) => {
       this.worker = worker;
     });
   }

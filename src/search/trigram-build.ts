@@ -1,6 +1,7 @@
 /**
- * How the trigram memories of a process are built (trigram-accel.ts): the rows read on a worker
- * thread, one KB's build at a time, and what all of them may hold together.
+ * How the search memories of a process are built (trigram-accel.ts): the rows read on a worker
+ * thread, one KB's build at a time, and what all of them may hold together. A build makes the
+ * trigram memory first (under a second at 100,000 concepts), then the word memory (seconds).
  */
 import type { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
@@ -11,13 +12,31 @@ import {
   type TrigramArrays,
   type TrigramRow,
 } from "./ranking/trigram-memory.js";
+import {
+  buildWordArrays,
+  WORD_ROWS_SQL,
+  type WordArrays,
+  type WordRow,
+} from "./ranking/word-arrays.js";
 
 export interface TrigramBuildRequest {
   dbPath: string;
   maxTextBytes: number;
+  /** The word memory too, with bm25's column weights, held to `maxBytes`; null: none. */
+  words: { weights: number[]; maxBytes: number } | null;
 }
 
-export type TrigramBuildReply = { arrays: TrigramArrays | null } | { error: string };
+/** The worker's messages: the trigram arrays, then (when asked) the word arrays. */
+export type TrigramBuildReply =
+  | { arrays: TrigramArrays | null }
+  | { words: WordArrays | null }
+  | { error: string };
+
+/** The two memories' arrays, each when its part of the build ends (null: declined). */
+export interface BuiltArrays {
+  trigrams: Promise<TrigramArrays | null>;
+  words: Promise<WordArrays | null>;
+}
 
 /**
  * All KBs' memories together, in one process: a server of many large KBs keeps the first that
@@ -71,29 +90,55 @@ const WORKER_URL = siblingModule(import.meta.url, "trigram-build-worker");
 /**
  * The arrays of the index at `request.dbPath`: read on a worker for a file (told to `onWorker`,
  * so a close can stop it), here for `:memory:` (tests' small indexes, which no other
- * connection can open). Null when the build declines the data (trigram-memory.ts).
+ * connection can open).
  */
 export function readTrigramArrays(
   db: Database.Database,
   request: TrigramBuildRequest,
   onWorker: (worker: Worker | undefined) => void,
-): Promise<TrigramArrays | null> {
+): BuiltArrays {
   if (request.dbPath === ":memory:") {
     const rows = db.prepare(TRIGRAM_ROWS_SQL).raw().iterate() as Iterable<TrigramRow>;
-    return Promise.resolve(buildTrigramArrays(rows, request.maxTextBytes));
+    const trigrams = buildTrigramArrays(rows, request.maxTextBytes);
+    const { words } = request;
+    const wordRows = () => db.prepare(WORD_ROWS_SQL).raw().iterate() as Iterable<WordRow>;
+    return {
+      trigrams: Promise.resolve(trigrams),
+      words: Promise.resolve(words && buildWordArrays(wordRows(), words.weights, words.maxBytes)),
+    };
   }
   const worker = startModuleWorker(WORKER_URL);
   worker.unref(); // a build in flight never keeps a closing process alive
   onWorker(worker);
-  return new Promise<TrigramArrays | null>((resolve, reject) => {
-    worker.once("message", (reply: TrigramBuildReply) =>
-      "error" in reply ? reject(new Error(reply.error)) : resolve(reply.arrays),
-    );
-    worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`worker exited (${code})`)));
+  let trigramsDone: Settle<TrigramArrays | null> | undefined;
+  const trigrams = new Promise<TrigramArrays | null>((resolve, reject) => {
+    trigramsDone = { resolve, reject };
+  });
+  const words = new Promise<WordArrays | null>((resolve, reject) => {
+    // Settling a settled promise does nothing: a failure after the trigram arrays fails words only.
+    const fail = (err: Error) => {
+      trigramsDone?.reject(err);
+      reject(err);
+    };
+    worker.on("message", (reply: TrigramBuildReply) => {
+      if ("error" in reply) return fail(new Error(reply.error));
+      if ("words" in reply) return resolve(reply.words);
+      trigramsDone?.resolve(reply.arrays);
+      if (request.words === null) resolve(null);
+    });
+    worker.once("error", fail);
+    worker.once("exit", (code) => fail(new Error(`worker exited (${code})`)));
     worker.postMessage(request);
   }).finally(() => {
     onWorker(undefined);
     void worker.terminate();
   });
+  // Either may be left unawaited (a caller that stops after the first): never an unhandled rejection.
+  for (const p of [trigrams, words]) p.catch(() => undefined);
+  return { trigrams, words };
+}
+
+interface Settle<T> {
+  resolve: (value: T) => void;
+  reject: (err: Error) => void;
 }

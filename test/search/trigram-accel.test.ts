@@ -1,7 +1,8 @@
 /**
- * The trigram memory of an index file: built on a worker once asked, used by searches only while
- * it matches the data (answers identical to an index that never builds one), unused from the
- * first write on until it is rebuilt, and declined for a KB with a title outside ASCII.
+ * The search memories of an index file (trigram and word rankers): built on a worker once asked,
+ * used by searches only while they match the data (answers identical to an index that never
+ * builds one), unused from the first write on until rebuilt, and declined for a KB with a title
+ * (trigram and word memories) or a body (the word memory) outside ASCII.
  */
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -30,6 +31,8 @@ const concept = (i: number, title?: string) =>
     body: `notes on ${NAMES[(i * 4) % 5]} and more`,
   });
 const QUERIES = ["primary", "gateway", "prim", "ateway node", "backup router", "replica", "nod"];
+/** Queries only the word ranker answers (body words, too short for trigrams, or a prefix). */
+const WORD_QUERIES = ["notes", "more", "and notes", "mo", "notes more zebra", "no"];
 
 async function until(what: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -40,11 +43,15 @@ async function until(what: () => boolean, ms = 20_000): Promise<void> {
 }
 
 const answers = (ix: SqliteSearchIndex) =>
-  QUERIES.map((query) => JSON.stringify(ix.search({ query, limit: 7, visibility: VISIBLE_ALL })));
+  [...QUERIES, ...WORD_QUERIES].map((query) =>
+    JSON.stringify(ix.search({ query, limit: 7, visibility: VISIBLE_ALL })),
+  );
 
 function open(): void {
   const file = path.join(newDir(), "index.db");
-  index = openSearchIndex(file, { trigramMemory: { minRows: 50, quietMs: 50, minGapMs: 0 } });
+  index = openSearchIndex(file, {
+    trigramMemory: { minRows: 50, quietMs: 50, minGapMs: 0, gapFactor: 0 },
+  });
   index.reconcile(Array.from({ length: 300 }, (_, i) => concept(i)));
   // A second connection to the same file that never builds a memory: the FTS5 answers.
   plain = openSearchIndex(file, { trigramMemory: { minRows: Number.POSITIVE_INFINITY } });
@@ -63,6 +70,25 @@ describe("trigram memory of an index file", () => {
     expect(index.trigramMemory().served).toBeGreaterThanOrEqual(oneTerm);
   });
 
+  it("builds the word memory next, answering word queries exactly as FTS5 from it", async () => {
+    open();
+    index.warmSearch();
+    await until(() => index.trigramMemory().words.state === "ready");
+    expect(index.trigramMemory().words.bytes).toBeGreaterThan(0);
+    const before = index.trigramMemory().served;
+    const wordOnly = WORD_QUERIES.map((query) =>
+      JSON.stringify(index.search({ query, limit: 7, visibility: VISIBLE_ALL })),
+    );
+    // Every word query ranks its words from memory; the two-letter ones have no trigram ranker.
+    expect(index.trigramMemory().served - before).toBeGreaterThanOrEqual(WORD_QUERIES.length);
+    expect(wordOnly).toEqual(
+      WORD_QUERIES.map((query) =>
+        JSON.stringify(plain.search({ query, limit: 7, visibility: VISIBLE_ALL })),
+      ),
+    );
+    expect(answers(index)).toEqual(answers(plain));
+  });
+
   it("is unused from the first write on, then rebuilt", async () => {
     open();
     index.warmSearch();
@@ -73,7 +99,7 @@ describe("trigram memory of an index file", () => {
     expect(zebra.results.map((h) => h.id)).toEqual(["ops/primary-1000"]);
     expect(answers(index)).toEqual(answers(plain));
     expect(index.trigramMemory().served).toBe(served); // stale: FTS5 answered
-    await until(() => index.trigramMemory().state === "ready");
+    await until(() => index.trigramMemory().words.state === "ready");
     expect(answers(index)).toEqual(answers(plain));
     expect(index.trigramMemory().served).toBeGreaterThan(served);
   });
@@ -84,7 +110,13 @@ describe("trigram memory of an index file", () => {
     await until(() => index.trigramMemory().state === "ready");
     const held = index.trigramMemory().bytes;
     const second = openSearchIndex(path.join(newDir(), "index.db"), {
-      trigramMemory: { minRows: 50, quietMs: 50, minGapMs: 0, budgetBytes: held + 1024 },
+      trigramMemory: {
+        minRows: 50,
+        quietMs: 50,
+        minGapMs: 0,
+        gapFactor: 0,
+        budgetBytes: held + 1024,
+      },
     });
     try {
       second.reconcile(Array.from({ length: 300 }, (_, i) => concept(i)));
@@ -100,7 +132,7 @@ describe("trigram memory of an index file", () => {
   it("builds one memory at a time in a process, however many KBs ask", async () => {
     const indexes = [0, 1, 2].map(() => {
       const ix = openSearchIndex(path.join(newDir(), "index.db"), {
-        trigramMemory: { minRows: 50, quietMs: 0, minGapMs: 0 },
+        trigramMemory: { minRows: 50, quietMs: 0, minGapMs: 0, gapFactor: 0 },
       });
       ix.reconcile(Array.from({ length: 400 }, (_, i) => concept(i)));
       return ix;
@@ -126,5 +158,22 @@ describe("trigram memory of an index file", () => {
     expect(index.trigramMemory()).toMatchObject({ state: "declined", served: 0 });
     expect(answers(index)).toEqual(answers(plain));
     expect(index.trigramMemory().served).toBe(0);
+  });
+
+  it("declines the word memory for a body outside ASCII, keeping the trigram memory", async () => {
+    open();
+    // Folded, "café" is ASCII; the dash is not.
+    const body = "un café — notes";
+    index.upsert(doc("ops/cafe", { frontmatter: { type: "note", title: "Cafe" }, body }));
+    index.warmSearch();
+    await until(() => index.trigramMemory().words.state === "declined");
+    expect(index.trigramMemory()).toMatchObject({ state: "ready", words: { bytes: 0 } });
+    expect(answers(index)).toEqual(answers(plain));
+    const cafe = index.search({ query: "cafe", limit: 5, visibility: VISIBLE_ALL });
+    expect(cafe.results.map((h) => h.id)).toEqual(["ops/cafe"]);
+    // Two-letter terms have no trigram ranker, and the word ranker now ranks in FTS5.
+    const served = index.trigramMemory().served;
+    for (const query of ["mo", "no"]) index.search({ query, limit: 5, visibility: VISIBLE_ALL });
+    expect(index.trigramMemory().served).toBe(served);
   });
 });

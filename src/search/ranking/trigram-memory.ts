@@ -11,6 +11,8 @@
  * Pure: built from rows, then only read. Every array is transferable (a worker builds it).
  */
 
+import { intersect, type PhraseHits } from "./bm25-memory.js";
+
 /** The arrays of a TrigramMemory (what a build worker sends back). */
 export interface TrigramArrays {
   /** Every field's folded bytes, one after another (row by row: id, title, tags). */
@@ -174,13 +176,6 @@ function postingsOf(text: Uint8Array, starts: Int32Array, n: number) {
   return { keys, offsets: spans, postings };
 }
 
-/** The rows a phrase occurs in and its column-weighted frequency in each (bm25's f). */
-export interface PhraseHits {
-  /** Row indexes (not rowids), ascending. */
-  rows: Int32Array;
-  freq: Float64Array;
-}
-
 export class TrigramMemory {
   constructor(private readonly a: TrigramArrays) {}
 
@@ -282,19 +277,6 @@ function indexOf(keys: Int32Array, key: number): number {
 
 /** Trigram lists intersected beyond the rarest: each is one merge pass over its rows. */
 const MAX_INTERSECTED = 3;
-
-/** The rows in both ascending lists, ascending. */
-export function intersect(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(a.length, b.length));
-  let n = 0;
-  let j = 0;
-  for (let i = 0; i < a.length && j < b.length; i++) {
-    const row = a[i] as number;
-    while (j < b.length && (b[j] as number) < row) j++;
-    if (b[j] === row) out[n++] = row;
-  }
-  return out.subarray(0, n);
-}
 
 /** `term` folded as the trigram tokenizer folds ASCII, or null when it is not all ASCII. */
 export function foldedPhrase(term: string): Uint8Array | null {

@@ -1,47 +1,10 @@
 /**
  * The trigram ranker's first rows computed from a TrigramMemory instead of FTS5, with the scores
- * FTS5's bm25 gives, bit for bit (docs/decisions.md "The trigram ranker in memory"). SQLite's
- * bm25 (fts5_aux.c), per row and phrase i in the expression's order:
- *
- *   score += IDF_i · (f_i·(k1 + 1)) / (f_i + k1·(1 − b + b·|D|/avgdl))
- *   IDF_i = log((N − n_i + 0.5) / (n_i + 0.5)), at least 1e-6;  avgdl = tokens / N
- *
- * with N and the token total from the table's averages record, n_i the rows phrase i alone
- * matches, f_i its column-weighted frequency in the row and |D| the row's tokens. The same
- * double operations run in the same order; the logarithm is SQLite's own (`ln()`, the C
- * library's log, which V8's Math.log may differ from in the last bit).
+ * FTS5's bm25 gives, bit for bit (bm25-memory.ts; docs/decisions.md "The trigram ranker in
+ * memory").
  */
-import { readVarint } from "./score-bound.js";
-import { foldedPhrase, intersect, type PhraseHits, type TrigramMemory } from "./trigram-memory.js";
-
-const K1 = 1.2;
-const B = 0.75;
-const MIN_IDF = 1e-6;
-
-/** N and the token total of the table (FTS5's averages record, `<table>_data` id 1). */
-export interface TableTotals {
-  rows: number;
-  tokens: number;
-}
-
-/** Reads the averages record: the row count, then one token total per column (varints). */
-export function readTotals(block: Uint8Array, columns: number): TableTotals {
-  let at = 0;
-  const next = () => {
-    const value = readVarint(block.subarray(at));
-    at += varintLength(block, at);
-    return value;
-  };
-  const rows = next();
-  let tokens = 0;
-  for (let c = 0; c < columns; c++) tokens += next();
-  return { rows, tokens };
-}
-
-function varintLength(bytes: Uint8Array, from: number): number {
-  for (let i = 0; i < 9; i++) if (((bytes[from + i] ?? 0) & 0x80) === 0 || i === 8) return i + 1;
-  return 9;
-}
+import { scoreInMemory, type TableTotals } from "./bm25-memory.js";
+import { foldedPhrase, type TrigramMemory } from "./trigram-memory.js";
 
 export interface TrigramQuery {
   /** The terms as written (each one phrase), in the MATCH expression's order. */
@@ -70,85 +33,5 @@ export function rankInMemory(
     phrases.push(phrase);
   }
   const hits = phrases.map((p) => memory.hits(p, query.weights));
-  const idf = hits.map((h) => {
-    const value = ln((totals.rows - h.rows.length + 0.5) / (h.rows.length + 0.5));
-    return value <= 0.0 ? MIN_IDF : value;
-  });
-  const avgdl = totals.tokens / totals.rows;
-  const matched = candidates(hits, query.allTerms);
-  const scores = new Float64Array(matched.rows.length);
-  for (let r = 0; r < matched.rows.length; r++) {
-    const D = memory.size(matched.rows[r] as number);
-    let score = 0.0;
-    for (let i = 0; i < hits.length; i++) {
-      const f = (matched.freqs[i] as Float64Array)[r] as number;
-      score += (idf[i] as number) * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * D) / avgdl)));
-    }
-    // FTS5 returns −1.0 · score and the ranker's SQL negates it back: the same double.
-    scores[r] = score;
-  }
-  return best(memory, matched.rows, scores, n);
-}
-
-/** The `n` best rows, best first: the n-th score is found on a sorted copy, then only those sort. */
-function best(
-  memory: TrigramMemory,
-  rows: Int32Array,
-  scores: Float64Array,
-  n: number,
-): Array<{ rowid: number; score: number }> {
-  if (n <= 0 || rows.length === 0) return [];
-  const cut = n >= scores.length ? Number.NEGATIVE_INFINITY : sortedCopy(scores)[scores.length - n];
-  const out: Array<{ rowid: number; score: number }> = [];
-  for (let r = 0; r < rows.length; r++) {
-    const score = scores[r] as number;
-    if (score >= (cut as number)) out.push({ rowid: memory.rowid(rows[r] as number), score });
-  }
-  out.sort((x, y) => y.score - x.score);
-  return out.slice(0, n);
-}
-
-function sortedCopy(values: Float64Array): Float64Array {
-  return Float64Array.from(values).sort();
-}
-
-/** The matching rows (ascending) and, per phrase, its frequency in each (0 where absent). */
-interface Matched {
-  rows: Int32Array;
-  freqs: Float64Array[];
-}
-
-/** Rows matching every phrase (AND) or any (OR), by merging each phrase's ascending rows. */
-function candidates(hits: readonly PhraseHits[], allTerms: boolean): Matched {
-  let rows = (hits[0] as PhraseHits).rows;
-  for (const h of hits.slice(1)) rows = allTerms ? intersect(rows, h.rows) : union(rows, h.rows);
-  return { rows, freqs: hits.map((h) => frequencies(h, rows)) };
-}
-
-/** Each of `rows`' frequency in `h` (0 where the phrase is absent); both ascending. */
-function frequencies(h: PhraseHits, rows: Int32Array): Float64Array {
-  if (h.rows === rows) return h.freq;
-  const out = new Float64Array(rows.length);
-  let j = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as number;
-    while (j < h.rows.length && (h.rows[j] as number) < row) j++;
-    if (h.rows[j] === row) out[i] = h.freq[j] as number;
-  }
-  return out;
-}
-
-function union(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(a.length + b.length);
-  let n = 0;
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const x = i < a.length ? (a[i] as number) : Number.POSITIVE_INFINITY;
-    const y = j < b.length ? (b[j] as number) : Number.POSITIVE_INFINITY;
-    out[n++] = Math.min(x, y);
-    if (x <= y) i++;
-    if (y <= x) j++;
-  }
-  return out.subarray(0, n);
+  return scoreInMemory(memory, hits, query.allTerms, totals, ln, n);
 }

@@ -5,13 +5,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConceptDoc } from "../../../src/kb/core/types.js";
+import { readTotals } from "../../../src/search/ranking/bm25-memory.js";
 import {
   buildTrigramArrays,
   TRIGRAM_ROWS_SQL,
   TrigramMemory,
   type TrigramRow,
 } from "../../../src/search/ranking/trigram-memory.js";
-import { rankInMemory, readTotals } from "../../../src/search/ranking/trigram-rank.js";
+import { rankInMemory } from "../../../src/search/ranking/trigram-rank.js";
 import { TRI_WEIGHTS } from "../../../src/search/schema.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
 import { doc } from "../docs.js";

@@ -1,0 +1,159 @@
+/**
+ * The word index's postings held in memory (word-arrays.ts builds them): for each token, the
+ * rows holding it and its column-weighted frequency in each, so the word ranker's matches are
+ * found and scored without FTS5, with FTS5's scores (bm25-memory.ts; docs/decisions.md "The word
+ * ranker in memory"). FTS5's bm25 counts every row of each phrase for its IDF on every query: a
+ * word in half of 100,000 concepts cost ~2.4 ms a search before one row was scored; here that
+ * count is stored.
+ *
+ * A phrase is answered when it is one ASCII token (`"backup"`) or a prefix of at most
+ * MAX_PREFIX_TOKENS tokens (`"rest"*`); any other (several tokens, a character outside ASCII)
+ * answers null and the ranker stays in FTS5.
+ */
+import {
+  type MemoryRows,
+  type PhraseHits,
+  scoreInMemory,
+  type TableTotals,
+} from "./bm25-memory.js";
+import { MAX_PREFIX_TOKENS, MAX_TOKEN_BYTES, type WordArrays } from "./word-arrays.js";
+
+const ONE_TOKEN = /^[a-z0-9]+$/;
+const NO_HITS: PhraseHits = { rows: new Int32Array(0), freq: new Float64Array(0) };
+/** A term string's cost beyond its characters (V8 header, Map entry), for `bytes`. */
+const TERM_OVERHEAD_BYTES = 48;
+
+export interface WordQuery {
+  /** Each phrase in the MATCH expression's order: its folded text and whether it is a prefix. */
+  phrases: ReadonlyArray<{ text: string; prefix: boolean }>;
+  /** AND (every phrase) or OR (any phrase). */
+  allTerms: boolean;
+  /** bm25's column weights (id, title, tags, body): the memory answers only its own. */
+  weights: readonly number[];
+}
+
+export class WordMemory implements MemoryRows {
+  private readonly index: Map<string, number>;
+  private readonly termBytes: number;
+
+  constructor(private readonly a: WordArrays) {
+    this.index = new Map(a.terms.map((term, i) => [term, i]));
+    this.termBytes = a.terms.reduce((sum, t) => sum + t.length + TERM_OVERHEAD_BYTES, 0);
+  }
+
+  get rowCount(): number {
+    return this.a.rowids.length;
+  }
+
+  /** Bytes held: the typed arrays, and an estimate for the terms and their Map. */
+  get bytes(): number {
+    const { offsets, counts, postings, rowids, sizes } = this.a;
+    const arrays = [offsets, counts, postings, rowids, sizes];
+    return this.termBytes + arrays.reduce((sum, x) => sum + x.byteLength, 0);
+  }
+
+  rowid(row: number): number {
+    return this.a.rowids[row] as number;
+  }
+
+  size(row: number): number {
+    return this.a.sizes[row] as number;
+  }
+
+  /**
+   * The word ranker's first `n` rows, best first, with FTS5's scores; null when a phrase is not
+   * one the memory answers or the weights are not its own (the caller asks FTS5).
+   */
+  rank(query: WordQuery, totals: TableTotals, ln: (x: number) => number, n: number) {
+    const { weights } = this.a;
+    if (query.weights.length !== weights.length) return null;
+    if (query.weights.some((w, i) => w !== weights[i])) return null;
+    const hits: PhraseHits[] = [];
+    for (const phrase of query.phrases) {
+      const found = this.hits(phrase.text, phrase.prefix);
+      if (found === null) return null;
+      hits.push(found);
+    }
+    if (hits.length === 0) return null;
+    return scoreInMemory(this, hits, query.allTerms, totals, ln, n);
+  }
+
+  /** The rows holding token `text` (or, for a prefix, any token starting with it). */
+  hits(text: string, prefix: boolean): PhraseHits | null {
+    if (!ONE_TOKEN.test(text) || text.length >= MAX_TOKEN_BYTES) return null;
+    if (!prefix) {
+      const term = this.index.get(text);
+      return term === undefined ? NO_HITS : this.decode(term);
+    }
+    const { terms } = this.a;
+    const first = lowerBound(terms, text);
+    let end = first;
+    while (end < terms.length && (terms[end] as string).startsWith(text)) {
+      end++;
+      if (end - first > MAX_PREFIX_TOKENS) return null;
+    }
+    let hits = NO_HITS;
+    for (let term = first; term < end; term++) hits = merged(hits, this.decode(term));
+    return hits;
+  }
+
+  private decode(term: number): PhraseHits {
+    const { offsets, counts, postings } = this.a;
+    const count = counts[term] as number;
+    const rows = new Int32Array(count);
+    const freq = new Float64Array(count);
+    let at = offsets[term] as number;
+    let row = -1;
+    for (let i = 0; i < count; i++) {
+      let delta = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        byte = postings[at++] as number;
+        delta += (byte & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (byte & 0x80);
+      let f = 0;
+      shift = 0;
+      do {
+        byte = postings[at++] as number;
+        f += (byte & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (byte & 0x80);
+      row += delta;
+      rows[i] = row;
+      freq[i] = f;
+    }
+    return { rows, freq };
+  }
+}
+
+/** The first index of the ascending `terms` not below `text`. */
+function lowerBound(terms: readonly string[], text: string): number {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((terms[mid] as string) < text) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The rows of either, ascending; a row in both has the sum of its frequencies. */
+function merged(a: PhraseHits, b: PhraseHits): PhraseHits {
+  if (a.rows.length === 0) return b;
+  const rows = new Int32Array(a.rows.length + b.rows.length);
+  const freq = new Float64Array(rows.length);
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.rows.length || j < b.rows.length) {
+    const x = i < a.rows.length ? (a.rows[i] as number) : Number.POSITIVE_INFINITY;
+    const y = j < b.rows.length ? (b.rows[j] as number) : Number.POSITIVE_INFINITY;
+    rows[n] = Math.min(x, y);
+    freq[n] = (x <= y ? (a.freq[i++] as number) : 0) + (y <= x ? (b.freq[j++] as number) : 0);
+    n++;
+  }
+  return { rows: rows.subarray(0, n), freq: freq.subarray(0, n) };
+}

@@ -1,0 +1,156 @@
+/**
+ * The word ranker from memory gives FTS5's bm25 scores bit for bit, over the rows FTS5 matches:
+ * every matching row of one-token and prefix phrases joined by AND or OR, compared with
+ * `-bm25(concepts_fts)` on the same index. Text outside ASCII makes the build decline; phrases the
+ * memory does not answer (several tokens, a prefix of too many tokens) answer null.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { ConceptDoc } from "../../../src/kb/core/types.js";
+import { readTotals } from "../../../src/search/ranking/bm25-memory.js";
+import {
+  buildWordArrays,
+  MAX_PREFIX_TOKENS,
+  WORD_ROWS_SQL,
+  type WordRow,
+} from "../../../src/search/ranking/word-arrays.js";
+import { WordMemory } from "../../../src/search/ranking/word-memory.js";
+import { BM25_WEIGHTS } from "../../../src/search/schema.js";
+import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
+import { doc } from "../docs.js";
+
+let index: SqliteSearchIndex;
+afterEach(() => index?.close());
+
+const WEIGHTS = [...BM25_WEIGHTS];
+/** Upper case, digits, punctuation inside and between tokens, a token that is a prefix of others. */
+const WORDS = [
+  "Backup",
+  "backups",
+  "restore",
+  "RESTORES",
+  "db-01",
+  "x9",
+  "v2.1",
+  "the",
+  "a_b",
+  "ops",
+];
+
+/** A seeded mix of ids, titles (some missing), tags and bodies of 0–40 words. */
+function concepts(count: number): ConceptDoc[] {
+  let seed = 11;
+  const pick = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return WORDS[seed % WORDS.length] as string;
+  };
+  return Array.from({ length: count }, (_, i) => {
+    const title = i % 7 === 0 ? undefined : [pick(), pick()].join(i % 2 ? " " : ", ");
+    const tags = i % 3 === 0 ? [] : [pick().toLowerCase()];
+    const body = Array.from({ length: (i * 13) % 41 }, pick).join(i % 5 ? " " : ".\n");
+    return doc(`m${i % 3}/${pick().toLowerCase()}-${i}`, {
+      frontmatter: { type: "note", ...(title === undefined ? {} : { title }), tags },
+      body,
+    });
+  });
+}
+
+/** An index of `count` generated concepts, its word memory, the table's totals and SQLite's ln(). */
+function indexed(count: number) {
+  index = openSearchIndex(":memory:");
+  index.reconcile(concepts(count));
+  const db = index.database();
+  const rows = db.prepare(WORD_ROWS_SQL).raw().all() as WordRow[];
+  const arrays = buildWordArrays(rows, WEIGHTS, 1 << 24);
+  expect(arrays).not.toBeNull();
+  const memory = new WordMemory(arrays as NonNullable<typeof arrays>);
+  const block = db.prepare("SELECT block FROM concepts_fts_data WHERE id = 1").pluck().get();
+  const totals = readTotals(block as Buffer, 4);
+  const ln = (x: number) => db.prepare("SELECT ln(?)").pluck().get(x) as number;
+  return { db, memory, totals, ln };
+}
+
+function ftsScores(db: ReturnType<SqliteSearchIndex["database"]>, match: string) {
+  const rows = db
+    .prepare(
+      `SELECT rowid, -bm25(concepts_fts, ${WEIGHTS.join(", ")}) AS score FROM concepts_fts WHERE concepts_fts MATCH ?`,
+    )
+    .all(match) as Array<{ rowid: number; score: number }>;
+  return new Map(rows.map((r) => [r.rowid, r.score]));
+}
+
+type Phrase = { text: string; prefix: boolean };
+const exact = (text: string): Phrase => ({ text, prefix: false });
+const prefix = (text: string): Phrase => ({ text, prefix: true });
+
+describe("word ranker in memory", () => {
+  it("scores every match as FTS5's bm25 does, bit for bit", () => {
+    // 3,000 rows: past the first sizes of the growing arrays (buildWordArrays).
+    const { db, memory, totals, ln } = indexed(3000);
+    const queries: Array<[Phrase[], boolean]> = [
+      [[exact("backup")], true],
+      [[exact("the")], true],
+      [[exact("01")], true],
+      [[prefix("back")], true],
+      [[prefix("rest")], true],
+      [[exact("backup"), exact("restores")], true],
+      [[exact("backup"), exact("restores")], false],
+      [[exact("ops"), prefix("resto"), exact("x9")], true],
+      [[exact("a"), exact("b"), exact("v2")], false],
+      [[exact("nowhere")], true],
+      [[exact("backup"), exact("nowhere")], false],
+    ];
+    let compared = 0;
+    for (const [phrases, allTerms] of queries) {
+      const match = phrases
+        .map((p) => `"${p.text}"${p.prefix ? "*" : ""}`)
+        .join(allTerms ? " AND " : " OR ");
+      const expected = ftsScores(db, match);
+      const got = memory.rank({ phrases, allTerms, weights: WEIGHTS }, totals, ln, 1e9);
+      expect(got, match).not.toBeNull();
+      const mine = new Map((got ?? []).map((r) => [r.rowid, r.score]));
+      expect([...mine.keys()].sort(), match).toEqual([...expected.keys()].sort());
+      for (const [rowid, score] of expected)
+        expect(Object.is(mine.get(rowid), score), match).toBe(true);
+      compared += expected.size;
+    }
+    expect(compared).toBeGreaterThan(3000);
+  });
+
+  it("returns the first n by score, best first", () => {
+    const { db, memory, totals, ln } = indexed(400);
+    const query = { phrases: [prefix("rest")], allTerms: true, weights: WEIGHTS };
+    const top = memory.rank(query, totals, ln, 7) ?? [];
+    const all = [...ftsScores(db, '"rest"*').values()].sort((a, b) => b - a);
+    expect(top).toHaveLength(7);
+    expect(top.map((r) => r.score)).toEqual(all.slice(0, 7));
+  });
+
+  it("declines text outside ASCII, rows over its bound, and phrases it does not answer", () => {
+    const row = (body: string): WordRow => [
+      1,
+      bytes("ops/a"),
+      bytes("Title"),
+      bytes("[]"),
+      bytes(body),
+    ];
+    expect(buildWordArrays([row("un café")], WEIGHTS, 1 << 20)).toBeNull();
+    expect(buildWordArrays([row("plain words")], WEIGHTS, 8)).toBeNull();
+    expect(buildWordArrays([row("plain words")], [1, 2.5, 1, 1], 1 << 20)).toBeNull();
+    const many = Array.from({ length: MAX_PREFIX_TOKENS + 1 }, (_, i) => `tok${i}`).join(" ");
+    const arrays = buildWordArrays([row(many)], WEIGHTS, 1 << 20);
+    const memory = new WordMemory(arrays as NonNullable<typeof arrays>);
+    const totals = { rows: 1, tokens: 70 };
+    const rank = (phrases: Phrase[], weights = WEIGHTS) =>
+      memory.rank({ phrases, allTerms: true, weights }, totals, Math.log, 10);
+    expect(rank([exact("tok1")])).toHaveLength(1);
+    expect(rank([prefix("tok1")])).toHaveLength(1); // tok1, tok10…tok19: 11 tokens
+    expect(rank([prefix("tok")])).toBeNull(); // 65 tokens
+    expect(rank([exact("tok 1")])).toBeNull(); // two tokens: a phrase
+    expect(rank([exact("café")])).toBeNull();
+    expect(rank([exact("tok1")], [1, 1, 1, 1])).toBeNull(); // not the weights it summed
+  });
+});
+
+function bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
