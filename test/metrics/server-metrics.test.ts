@@ -108,7 +108,6 @@ describe("GET /metrics after a workload", () => {
     // A small KB: no trigram memory (under 10,000 concepts), said as such, nothing held.
     const memory = (state: string) =>
       sampleValue(samples, "cartographer_search_memory_state", { kb: "alpha", state });
-    console.error(["ready","stale","building","declined","off"].map(memory));
     expect(memory("declined") + memory("off")).toBe(1);
     expect(memory("ready")).toBe(0);
     expect(sampleValue(samples, "cartographer_search_memory_bytes", { kb: "alpha" })).toBe(0);
