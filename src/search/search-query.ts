@@ -65,7 +65,8 @@ export function runSearch(
   // one token starts with is matched as that token, the same rows and scores (prefix-terms.ts);
   // asked once, for the all-terms and the any-term pass alike.
   const folded = terms.words.map(foldText);
-  const words = { folded, exact: exactTerms(cache, folded, vocab) };
+  const exact = trigrams?.exactTerms(folded) ?? exactTerms(cache, folded, vocab);
+  const words = { folded, exact };
   const all = live((n) => fetch(cache, terms, words, "AND", filters, n, trigrams), limit, exists);
   if (all.length > 0) return { results: toHits(all, terms), match: "all_terms" };
   if (terms.all.length >= 2) {
@@ -127,6 +128,7 @@ function fetch(
   const tokens = new Set(exact.values());
   const prefix = (t: string) => !tokens.has(t);
   const wordExpr = ftsExpression(words, op, prefix);
+  const wordPhrases = words.map((text) => ({ text, prefix: prefix(text) }));
   // Substrings of id/title/tags (trigram); under AND every term must be long enough for it.
   const triTerms =
     op === "AND" ? (terms.long.length === terms.all.length ? terms.long : []) : terms.long;
@@ -142,13 +144,10 @@ function fetch(
         ? {
             inMemory: (n: number) =>
               trigrams.rankWords(
-                {
-                  phrases: words.map((text) => ({ text, prefix: prefix(text) })),
-                  allTerms: op === "AND",
-                  weights: BM25_WEIGHTS,
-                },
+                { phrases: wordPhrases, allTerms: op === "AND", weights: BM25_WEIGHTS },
                 n,
               ),
+            counts: () => trigrams.wordCounts(wordPhrases),
           }
         : {}),
     },

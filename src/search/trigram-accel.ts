@@ -152,6 +152,27 @@ export class TrigramAccel {
     return ranked;
   }
 
+  /** The word memory's row count of each phrase, or null (no fresh memory, a phrase it cannot count). */
+  wordCounts(phrases: WordQuery["phrases"]): number[] | null {
+    const words = this.current() === null ? null : this.words;
+    return words ? words.memory.counts(phrases) : null;
+  }
+
+  /**
+   * Which plain terms match one token exactly (prefix-terms.ts), decided from the word memory
+   * while it is the index's tokens; null without a fresh memory (the caller asks FTS5).
+   */
+  exactTerms(terms: readonly string[]): Map<string, string> | null {
+    const words = this.current() === null ? null : this.words;
+    if (!words) return null;
+    const exact = new Map<string, string>();
+    for (const term of terms) {
+      const token = words.memory.exactToken(term);
+      if (token !== undefined) exact.set(term, token);
+    }
+    return exact;
+  }
+
   /** Starts a build now when none is under way (the index just became ready). */
   warm(): void {
     if (this.closed || this.cache.inTransaction) return;

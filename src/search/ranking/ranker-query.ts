@@ -21,6 +21,8 @@ export interface Ranker {
    * only given when no filter applies.
    */
   inMemory?: (n: number) => Scored[] | null;
+  /** Each phrase's exact row count from memory, or null to count them in FTS5 (top-ranked.ts). */
+  counts?: () => readonly number[] | null;
 }
 
 export interface Scored {

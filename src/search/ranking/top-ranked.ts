@@ -17,6 +17,7 @@ import { placeholders, type SqlFragment } from "../sql-fragment.js";
 import type { StatementCache } from "../statement-cache.js";
 import { cannotReach } from "./below-cut.js";
 import { type Ranker, rankerTop, type Scored } from "./ranker-query.js";
+import { boundFromCounts, rowCountBound } from "./score-bound.js";
 
 export type { Ranker } from "./ranker-query.js";
 
@@ -81,6 +82,9 @@ function cannotReachPage(
   if (best.size < limit || cache.inTransaction) return false;
   const cut = [...best.values()].sort((a, b) => b - a)[limit - 1] as number;
   if (!Number.isFinite(cut)) return false;
+  // Exact counts from memory give the bound without counting a row (score-bound.ts).
+  const counts = ranker.counts?.();
+  if (counts) return boundFromCounts(rowCountBound(cache, ranker.table), counts) < cut;
   return cannotReach(cache, ranker.table, ranker.phrases, cut);
 }
 

@@ -78,6 +78,42 @@ export class WordMemory implements MemoryRows {
     return scoreInMemory(this, hits, query.allTerms, totals, ln, n);
   }
 
+  /**
+   * Each phrase's row count (bm25's n_i), or null when one is not a single token or a prefix of
+   * one token only (a union would have to be merged to count it).
+   */
+  counts(phrases: WordQuery["phrases"]): number[] | null {
+    const out: number[] = [];
+    for (const { text, prefix } of phrases) {
+      if (!ONE_TOKEN.test(text)) return null;
+      const term = prefix ? this.onlyCompletion(text) : this.index.get(text);
+      if (term === null) return null;
+      out.push(term === undefined ? 0 : (this.a.counts[term] as number));
+    }
+    return out;
+  }
+
+  /**
+   * The token to match `text` by exactly instead of as a prefix, with the same rows and scores:
+   * itself when no token starts with it, the one token that does when only one does; undefined
+   * when two or more do, or it is not one plain token (prefix-terms.ts asks the same of FTS5).
+   */
+  exactToken(text: string): string | undefined {
+    if (!ONE_TOKEN.test(text)) return undefined;
+    const term = this.onlyCompletion(text);
+    if (term === null) return undefined;
+    return term === undefined ? text : (this.a.terms[term] as string);
+  }
+
+  /** The one token starting with `text`: its number; undefined when none does, null when several. */
+  private onlyCompletion(text: string): number | undefined | null {
+    const { terms } = this.a;
+    const first = lowerBound(terms, text);
+    if (first >= terms.length || !(terms[first] as string).startsWith(text)) return undefined;
+    const next = terms[first + 1];
+    return next?.startsWith(text) ? null : first;
+  }
+
   /** The rows holding token `text` (or, for a prefix, any token starting with it). */
   hits(text: string, prefix: boolean): PhraseHits | null {
     if (!ONE_TOKEN.test(text) || text.length >= MAX_TOKEN_BYTES) return null;

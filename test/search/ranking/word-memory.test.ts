@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConceptDoc } from "../../../src/kb/core/types.js";
+import { exactTerms } from "../../../src/search/prefix-terms.js";
 import { readTotals } from "../../../src/search/ranking/bm25-memory.js";
 import {
   buildWordArrays,
@@ -16,6 +17,7 @@ import {
 import { WordMemory } from "../../../src/search/ranking/word-memory.js";
 import { BM25_WEIGHTS } from "../../../src/search/schema.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
+import { StatementCache } from "../../../src/search/statement-cache.js";
 import { doc } from "../docs.js";
 
 let index: SqliteSearchIndex;
@@ -114,6 +116,39 @@ describe("word ranker in memory", () => {
       compared += expected.size;
     }
     expect(compared).toBeGreaterThan(3000);
+  });
+
+  it("counts each phrase's rows and picks exact tokens as the index itself does", () => {
+    const { db, memory } = indexed(600);
+    const count = (match: string) =>
+      db.prepare("SELECT count(*) FROM concepts_fts WHERE concepts_fts MATCH ?").pluck().get(match);
+    const phrases = [exact("backup"), exact("the"), prefix("restores"), prefix("v"), exact("zzz")];
+    const counts = memory.counts(phrases.filter((p) => p.text !== "v"));
+    expect(counts).toEqual([count('"backup"'), count('"the"'), count('"restores"*'), 0]);
+    expect(counts?.[0]).toBeGreaterThan(0);
+    expect(memory.counts([prefix("back")])).toBeNull(); // backup, backups: a union to merge
+    const terms = [
+      "back",
+      "backup",
+      "backups",
+      "rest",
+      "restore",
+      "the",
+      "th",
+      "x",
+      "zzz",
+      "db-01",
+    ];
+    const fromIndex = exactTerms(new StatementCache(db), terms);
+    const fromMemory = new Map(
+      terms.flatMap((t) => {
+        const token = memory.exactToken(t);
+        return token === undefined ? [] : [[t, token] as const];
+      }),
+    );
+    expect(fromMemory).toEqual(fromIndex);
+    expect(fromMemory.get("th")).toBe("the"); // one completion
+    expect(fromMemory.has("rest")).toBe(false); // restore, restores: two
   });
 
   it("returns the first n by score, best first", () => {
