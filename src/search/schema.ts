@@ -23,6 +23,9 @@ export const SCHEMA_VERSION = 5;
  * concepts whose tokens (`vocab`, vocabulary.ts) can contain the fragment (v3). concepts_fts
  * indexes the folded title and body, so its tokens and `vocab`'s are cut from the same text.
  */
+/** The word index's tokenizer (the word memory asks it which characters separate words). */
+export const WORD_TOKENIZER = "unicode61 remove_diacritics 2";
+
 const DDL = `
 CREATE TABLE concepts (
   rowid INTEGER PRIMARY KEY,
@@ -48,7 +51,7 @@ CREATE TABLE fields (concept INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE vocab (term TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE VIRTUAL TABLE concepts_fts USING fts5(
-  id, title, tags, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+  id, title, tags, body, content='', contentless_delete=1, tokenize='${WORD_TOKENIZER}'
 );
 CREATE VIRTUAL TABLE concepts_tri USING fts5(
   id, title, tags, content='', contentless_delete=1, tokenize='trigram remove_diacritics 1'

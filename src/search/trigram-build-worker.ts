@@ -8,8 +8,8 @@
 import { parentPort } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { buildTrigramArrays, TRIGRAM_ROWS_SQL, type TrigramRow } from "./ranking/trigram-memory.js";
-import { buildWordArrays, WORD_ROWS_SQL, type WordRow } from "./ranking/word-arrays.js";
 import type { TrigramBuildReply, TrigramBuildRequest } from "./trigram-build.js";
+import { readWordArrays } from "./word-build.js";
 
 const port = parentPort;
 if (port === null) throw new Error("trigram-build-worker.ts runs as a worker thread only");
@@ -27,8 +27,7 @@ port.on("message", (req: TrigramBuildRequest) => {
         : [];
       send({ arrays: a }, buffers);
       if (req.words === null) return;
-      const wordRows = db.prepare(WORD_ROWS_SQL).raw().iterate() as Iterable<WordRow>;
-      const w = buildWordArrays(wordRows, req.words.weights, req.words.maxBytes);
+      const w = readWordArrays(db, req.words);
       const wordBuffers = w
         ? [w.offsets, w.counts, w.postings, w.rowids, w.sizes].map((x) => x.buffer)
         : [];

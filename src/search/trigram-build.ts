@@ -12,18 +12,14 @@ import {
   type TrigramArrays,
   type TrigramRow,
 } from "./ranking/trigram-memory.js";
-import {
-  buildWordArrays,
-  WORD_ROWS_SQL,
-  type WordArrays,
-  type WordRow,
-} from "./ranking/word-arrays.js";
+import type { WordArrays } from "./ranking/word-arrays.js";
+import { readWordArrays, type WordBuildOptions } from "./word-build.js";
 
 export interface TrigramBuildRequest {
   dbPath: string;
   maxTextBytes: number;
   /** The word memory too, with bm25's column weights, held to `maxBytes`; null: none. */
-  words: { weights: number[]; maxBytes: number } | null;
+  words: WordBuildOptions | null;
 }
 
 /** The worker's messages: the trigram arrays, then (when asked) the word arrays. */
@@ -101,10 +97,9 @@ export function readTrigramArrays(
     const rows = db.prepare(TRIGRAM_ROWS_SQL).raw().iterate() as Iterable<TrigramRow>;
     const trigrams = buildTrigramArrays(rows, request.maxTextBytes);
     const { words } = request;
-    const wordRows = () => db.prepare(WORD_ROWS_SQL).raw().iterate() as Iterable<WordRow>;
     return {
       trigrams: Promise.resolve(trigrams),
-      words: Promise.resolve(words && buildWordArrays(wordRows(), words.weights, words.maxBytes)),
+      words: Promise.resolve(words && readWordArrays(db, words)),
     };
   }
   const worker = startModuleWorker(WORKER_URL);

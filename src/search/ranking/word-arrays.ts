@@ -2,10 +2,12 @@
  * The arrays of a WordMemory (word-memory.ts), built in one pass over the rows the word index
  * was built from.
  *
- * Only for pure-ASCII text: there the unicode61 tokenizer's tokens are exactly the runs of ASCII
- * letters and digits, folded A–Z → a–z, and a row's size is their number. A row holding any other
- * byte makes the build answer null and the ranker stays in FTS5, whose Unicode tables are not
- * reproduced here.
+ * Only for text whose words are ASCII: there the unicode61 tokenizer's tokens are exactly the runs
+ * of ASCII letters and digits, folded A–Z → a–z, and a row's size is their number. A character
+ * outside ASCII is allowed where the tokenizer itself says it separates words (dashes, curly
+ * quotes, arrows, most symbols: `isSeparator`, separator-probe.ts asks SQLite); any other makes
+ * the build answer null and the ranker stays in FTS5, whose Unicode tables are not reproduced
+ * here.
  *
  * Pure. Every array is transferable (a worker builds them).
  */
@@ -44,14 +46,15 @@ export const MAX_TOKEN_BYTES = 32_768;
 export const MAX_PREFIX_TOKENS = 64;
 
 /**
- * The arrays for `rows`, or null when a byte outside ASCII occurs or the postings, tokens and
- * eight bytes a row pass `maxBytes`. `weights` are bm25's column weights (id, title, tags, body),
- * integers so that each frequency is an exact integer.
+ * The arrays for `rows`, or null when a character outside ASCII that is not a separator occurs or
+ * the postings, tokens and eight bytes a row pass `maxBytes`. `weights` are bm25's column weights
+ * (id, title, tags, body), integers so that each frequency is an exact integer.
  */
 export function buildWordArrays(
   rows: Iterable<WordRow>,
   weights: readonly number[],
   maxBytes: number,
+  isSeparator: (codePoint: number) => boolean = () => false,
 ): WordArrays | null {
   if (!weights.every((w) => Number.isInteger(w) && w > 0)) return null;
   const table = new TermTable();
@@ -70,7 +73,7 @@ export function buildWordArrays(
     for (let col = 0; col < COLUMNS; col++) {
       const bytes = columns[col];
       if (!bytes) continue;
-      const tokens = scanColumn(bytes, weights[col] as number, table, row);
+      const tokens = scanColumn(bytes, weights[col] as number, table, row, isSeparator);
       if (tokens < 0) return null;
       size += tokens;
     }
@@ -84,15 +87,28 @@ export function buildWordArrays(
 
 /**
  * Adds each token of one column to `row` with `weight`, folding `bytes` in place (they are this
- * build's own copy); the number of tokens, or −1 at a byte outside ASCII.
+ * build's own copy); the number of tokens, or −1 at a character outside ASCII that is not a
+ * separator.
  */
-function scanColumn(bytes: Uint8Array, weight: number, table: TermTable, row: RowTerms): number {
+function scanColumn(
+  bytes: Uint8Array,
+  weight: number,
+  table: TermTable,
+  row: RowTerms,
+  isSeparator: (codePoint: number) => boolean,
+): number {
   let tokens = 0;
   let start = -1;
   let hash = 0;
   for (let at = 0; at <= bytes.length; at++) {
     let c = at < bytes.length ? (bytes[at] as number) : 0;
-    if (c > 0x7f) return -1;
+    let last = at; // this character's last byte
+    if (c > 0x7f) {
+      const width = utf8Width(c);
+      if (width === 0 || !isSeparator(codePointAt(bytes, at, width))) return -1;
+      last = at + width - 1;
+      c = 0; // a separator: it ends a token as ASCII punctuation does
+    }
     if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
       if (c <= 90 && c >= 65) {
         c += 32;
@@ -106,12 +122,27 @@ function scanColumn(bytes: Uint8Array, weight: number, table: TermTable, row: Ro
       if (at - start < MAX_TOKEN_BYTES) hash = Math.imul(hash ^ c, FNV_PRIME);
       continue;
     }
-    if (start < 0) continue;
-    row.add(table.intern(bytes, start, Math.min(at, start + MAX_TOKEN_BYTES), hash), weight);
-    tokens++;
-    start = -1;
+    if (start >= 0) {
+      row.add(table.intern(bytes, start, Math.min(at, start + MAX_TOKEN_BYTES), hash), weight);
+      tokens++;
+      start = -1;
+    }
+    at = last;
   }
   return tokens;
+}
+
+/** The bytes of the UTF-8 sequence a lead byte starts (0 for a byte that cannot lead one). */
+function utf8Width(lead: number): number {
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  if (lead >= 0xe0) return lead <= 0xef ? 3 : 0;
+  return lead >= 0xc2 ? 2 : 0;
+}
+
+function codePointAt(bytes: Uint8Array, at: number, width: number): number {
+  let cp = (bytes[at] as number) & (0x7f >> width);
+  for (let i = 1; i < width; i++) cp = (cp << 6) | ((bytes[at + i] as number) & 0x3f);
+  return cp;
 }
 
 /** One row's terms and their weighted frequencies, while its columns are read. */

@@ -1,7 +1,8 @@
 /**
  * The word ranker from memory gives FTS5's bm25 scores bit for bit, over the rows FTS5 matches:
  * every matching row of one-token and prefix phrases joined by AND or OR, compared with
- * `-bm25(concepts_fts)` on the same index. Text outside ASCII makes the build decline; phrases the
+ * `-bm25(concepts_fts)` on the same index, with separators outside ASCII (dashes, curly quotes,
+ * arrows) in the text. Any other character outside ASCII makes the build decline; phrases the
  * memory does not answer (several tokens, a prefix of too many tokens) answer null.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,20 +12,24 @@ import { readTotals } from "../../../src/search/ranking/bm25-memory.js";
 import {
   buildWordArrays,
   MAX_PREFIX_TOKENS,
-  WORD_ROWS_SQL,
   type WordRow,
 } from "../../../src/search/ranking/word-arrays.js";
 import { WordMemory } from "../../../src/search/ranking/word-memory.js";
 import { BM25_WEIGHTS } from "../../../src/search/schema.js";
+import { openSeparatorProbe } from "../../../src/search/separator-probe.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
 import { StatementCache } from "../../../src/search/statement-cache.js";
+import { readWordArrays } from "../../../src/search/word-build.js";
 import { doc } from "../docs.js";
 
 let index: SqliteSearchIndex;
 afterEach(() => index?.close());
 
 const WEIGHTS = [...BM25_WEIGHTS];
-/** Upper case, digits, punctuation inside and between tokens, a token that is a prefix of others. */
+/**
+ * Upper case, digits, punctuation inside and between tokens, a token that is a prefix of others,
+ * separators outside ASCII (SQLite's tokenizer says so: separator-probe.ts).
+ */
 const WORDS = [
   "Backup",
   "backups",
@@ -36,6 +41,10 @@ const WORDS = [
   "the",
   "a_b",
   "ops",
+  "ops—backup",
+  "“restore”",
+  "x9→v2…",
+  "✓the",
 ];
 
 /** A seeded mix of ids, titles (some missing), tags and bodies of 0–40 words. */
@@ -61,8 +70,7 @@ function indexed(count: number) {
   index = openSearchIndex(":memory:");
   index.reconcile(concepts(count));
   const db = index.database();
-  const rows = db.prepare(WORD_ROWS_SQL).raw().all() as WordRow[];
-  const arrays = buildWordArrays(rows, WEIGHTS, 1 << 24);
+  const arrays = readWordArrays(db, { weights: WEIGHTS, maxBytes: 1 << 24 });
   expect(arrays).not.toBeNull();
   const memory = new WordMemory(arrays as NonNullable<typeof arrays>);
   const block = db.prepare("SELECT block FROM concepts_fts_data WHERE id = 1").pluck().get();
@@ -183,6 +191,29 @@ describe("word ranker in memory", () => {
     expect(rank([exact("tok 1")])).toBeNull(); // two tokens: a phrase
     expect(rank([exact("café")])).toBeNull();
     expect(rank([exact("tok1")], [1, 1, 1, 1])).toBeNull(); // not the weights it summed
+  });
+});
+
+describe("separators outside ASCII", () => {
+  it("are the characters SQLite's word tokenizer itself splits on", () => {
+    const probe = openSeparatorProbe();
+    try {
+      for (const c of "—–“”‘’…→•✓ ")
+        expect(probe.isSeparator(c.codePointAt(0) as number), c).toBe(true);
+      for (const c of "ßé日ж") expect(probe.isSeparator(c.codePointAt(0) as number), c).toBe(false);
+    } finally {
+      probe.close();
+    }
+  });
+
+  it("let a build through; a letter outside ASCII declines it", () => {
+    index = openSearchIndex(":memory:");
+    const body = (text: string) => doc("ops/a", { frontmatter: { type: "note" }, body: text });
+    index.reconcile([body("backup — restore “now”")]);
+    const options = { weights: WEIGHTS, maxBytes: 1 << 20 };
+    expect(readWordArrays(index.database(), options)?.terms).toContain("restore");
+    index.upsert(body("die straße"));
+    expect(readWordArrays(index.database(), options)).toBeNull();
   });
 });
 
