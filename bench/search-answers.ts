@@ -89,10 +89,10 @@ async function dump(root: string, outFile: string): Promise<void> {
   } as never);
   const { index } = await openKbIndex(store);
   try {
-    // The search memories (trigram-accel.ts) answer once built: wait for both, say whether they were.
+    // The search memories (search-memory.ts) answer once built: wait for both, say whether they were.
     index.warmSearch();
     const settled = (waited: number) => {
-      const { state, words } = index.trigramMemory();
+      const { state, words } = index.searchMemory();
       if (state === "ready") return words.state !== "off";
       return waited > 1_000 && ["declined", "off"].includes(state);
     };
@@ -110,7 +110,7 @@ async function dump(root: string, outFile: string): Promise<void> {
     }));
     fs.writeFileSync(outFile, JSON.stringify(answers, null, 1));
     const hits = answers.reduce((n, a) => n + a.r.results.length, 0);
-    const memory = index.trigramMemory();
+    const memory = index.searchMemory();
     process.stdout.write(
       `${answers.length} queries, ${hits} hits → ${outFile} (trigram memory ${memory.state}, word memory ${memory.words.state}, answered ${memory.served} rankers)\n`,
     );

@@ -7,10 +7,10 @@
 import type { KbSync } from "../kb/sync/kb-sync.js";
 import type { KbRuntime } from "../runtime/kb-runtime.js";
 import type { IndexState } from "../search/build-status.js";
-import type { TrigramMemoryStatus } from "../search/trigram-accel.js";
+import type { SearchMemoryStatus } from "../search/search-memory-options.js";
 
 export const INDEX_STATES: readonly IndexState[] = ["queued", "building", "ready", "failed"];
-export const SEARCH_MEMORY_STATES: readonly TrigramMemoryStatus["state"][] = [
+export const SEARCH_MEMORY_STATES: readonly SearchMemoryStatus["state"][] = [
   "ready",
   "stale",
   "building",
@@ -34,8 +34,8 @@ export interface KbSnapshot {
   };
   /** Absent without semantic search. */
   embeddings?: { queueDepth: number; providerErrors: number };
-  /** The trigram ranker's memory (trigram-accel.ts); absent until the index is ready. */
-  searchMemory?: TrigramMemoryStatus;
+  /** The search memories (search-memory.ts); absent until the index is ready. */
+  searchMemory?: SearchMemoryStatus;
 }
 
 export interface WatchedKb {
@@ -56,7 +56,7 @@ export async function snapshotOf(kb: WatchedKb, now: number): Promise<KbSnapshot
   // Read only once the index is open and built: a scrape never opens a queued KB's index.
   if (state === "ready") {
     try {
-      out.searchMemory = runtime.index.trigramMemory();
+      out.searchMemory = runtime.index.searchMemory();
     } catch {
       // The index is closing: no search memory facts this scrape.
     }

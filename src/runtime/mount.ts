@@ -221,7 +221,7 @@ function mountInBackground(
       logger.info(
         `index of KB '${settings.name}' ready in ${Date.now() - started} ms: ${stats.added} added, ${stats.changed} changed, ${stats.removed} removed`,
       );
-      index.warmSearch(); // the trigram ranker's memory, built on a worker (trigram-accel.ts)
+      index.warmSearch(); // the search memories, built on a worker (search-memory.ts)
       // The quick_check skipped at open, on a worker thread once searches are served: a damaged
       // file is moved aside and rebuilt (searches meanwhile answer from the damaged one or err).
       await index.checkIntegrity();

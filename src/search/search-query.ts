@@ -11,12 +11,12 @@ import { ftsExpression, parseTerms, type QueryTerms } from "./query-terms.js";
 import { type Ranker, topRanked } from "./ranking/top-ranked.js";
 import { BM25_WEIGHTS, TRI_WEIGHTS } from "./schema.js";
 import { scopeSql } from "./scope.js";
+import type { SearchMemory } from "./search-memory.js";
 import { makeSnippet } from "./snippet.js";
 import { andAll, escapeLike, placeholders, type SqlFragment, TRUE_SQL } from "./sql-fragment.js";
 import type { StatementCache } from "./statement-cache.js";
 import { substringRows } from "./substring-fallback.js";
 import { foldText, SNIPPET_WINDOW_CHARS } from "./text-bounds.js";
-import type { TrigramAccel } from "./trigram-accel.js";
 import { visibilitySql } from "./visibility-sql.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -43,8 +43,8 @@ export type PathExists = (path: string) => boolean;
 export interface SearchContext {
   /** Rows whose file is gone are dropped (see `live`). */
   exists?: PathExists | undefined;
-  /** The trigram ranker's memory, used while it matches the data (trigram-accel.ts). */
-  trigrams?: TrigramAccel | undefined;
+  /** The trigram and word rankers' memories, used while they match the data (search-memory.ts). */
+  memory?: SearchMemory | undefined;
 }
 
 export function runSearch(
@@ -53,7 +53,7 @@ export function runSearch(
   vocab: Vocabulary,
   context: SearchContext = {},
 ): SearchResult {
-  const { exists, trigrams } = context;
+  const { exists, memory } = context;
   const terms = parseTerms(query.query);
   const limit = Math.max(0, Math.floor(query.limit));
   if (terms.all.length === 0 || limit === 0) return { results: [], match: "none" };
@@ -65,12 +65,12 @@ export function runSearch(
   // one token starts with is matched as that token, the same rows and scores (prefix-terms.ts);
   // asked once, for the all-terms and the any-term pass alike.
   const folded = terms.words.map(foldText);
-  const exact = trigrams?.exactTerms(folded) ?? exactTerms(cache, folded, vocab);
+  const exact = memory?.exactTerms(folded) ?? exactTerms(cache, folded, vocab);
   const words = { folded, exact };
-  const all = live((n) => fetch(cache, terms, words, "AND", filters, n, trigrams), limit, exists);
+  const all = live((n) => fetch(cache, terms, words, "AND", filters, n, memory), limit, exists);
   if (all.length > 0) return { results: toHits(all, terms), match: "all_terms" };
   if (terms.all.length >= 2) {
-    const any = live((n) => fetch(cache, terms, words, "OR", filters, n, trigrams), limit, exists);
+    const any = live((n) => fetch(cache, terms, words, "OR", filters, n, memory), limit, exists);
     if (any.length > 0) return { results: toHits(any, terms), match: "any_term" };
   }
   const sub = live((n) => substringRows(cache, vocab, query.query, filters, n), limit, exists);
@@ -117,7 +117,7 @@ function fetch(
   op: "AND" | "OR",
   filters: SqlFragment[],
   limit: number,
-  trigrams: TrigramAccel | undefined,
+  memory: SearchMemory | undefined,
 ) {
   // A term made only of punctuation matches no index; with AND it could never be satisfied
   // through one, so such queries take the LIKE path (they are rare and short).
@@ -140,14 +140,14 @@ function fetch(
       phrases: words.map((w) => ftsExpression([w], op, prefix)),
       allTerms: op === "AND",
       // From memory: FTS5 counts every row of each phrase for bm25's IDF on every query.
-      ...(trigrams && filters.every((f) => f === TRUE_SQL)
+      ...(memory && filters.every((f) => f === TRUE_SQL)
         ? {
             inMemory: (n: number) =>
-              trigrams.rankWords(
+              memory.rankWords(
                 { phrases: wordPhrases, allTerms: op === "AND", weights: BM25_WEIGHTS },
                 n,
               ),
-            counts: () => trigrams.wordCounts(wordPhrases),
+            counts: () => memory.wordCounts(wordPhrases),
           }
         : {}),
     },
@@ -163,10 +163,10 @@ function fetch(
       allTerms: op === "AND",
       // From memory where FTS5 scores every match (one phrase, or any of several); under AND
       // FTS5 scores only the rows with every phrase, as fast as the memory finds them.
-      ...(trigrams && (op === "OR" || triTerms.length === 1) && filters.every((f) => f === TRUE_SQL)
+      ...(memory && (op === "OR" || triTerms.length === 1) && filters.every((f) => f === TRUE_SQL)
         ? {
             inMemory: (n: number) =>
-              trigrams.rank({ terms: triTerms, allTerms: op === "AND", weights: TRI_WEIGHTS }, n),
+              memory.rank({ terms: triTerms, allTerms: op === "AND", weights: TRI_WEIGHTS }, n),
           }
         : {}),
     });

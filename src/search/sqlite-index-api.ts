@@ -8,8 +8,12 @@ import type { ConceptDoc, Visibility } from "../kb/core/types.js";
 import type { Logger } from "../logger.js";
 import type { SearchIndex } from "./api.js";
 import type { FileStat } from "./rows.js";
+import type {
+  SearchMemoryOptions,
+  SearchMemoryOverrides,
+  SearchMemoryStatus,
+} from "./search-memory-options.js";
 import type { PathExists } from "./search-query.js";
-import type { TrigramAccelOptions, TrigramMemoryStatus } from "./trigram-accel.js";
 
 /** What the index remembers of a concept file, for the warm reconcile. */
 export interface IndexedFile {
@@ -39,12 +43,12 @@ export interface SqliteSearchIndex extends SearchIndex {
    */
   checkIntegrity(): Promise<"skipped" | "ok" | "damaged">;
   /**
-   * Starts building the trigram ranker's memory (trigram-accel.ts) for a large index; call
+   * Starts building the search memories (search-memory.ts) for a large index; call
    * once it is ready. Searches never wait for it.
    */
   warmSearch(): void;
-  /** The trigram memory's state, size and use (trigram-accel.ts). */
-  trigramMemory(): TrigramMemoryStatus;
+  /** The search memories' state, size and use (search-memory.ts). */
+  searchMemory(): SearchMemoryStatus;
   /** Moves the damaged file aside and continues on a fresh, empty one (refill it next). */
   recreate(reason: string): void;
   /** Which of `ids` are indexed and visible under `visibility` (one keyed query per chunk). */
@@ -116,13 +120,8 @@ export interface OpenSearchIndexOptions {
   exists?: PathExists;
   /** See OpenDbOptions.deferQuickCheck (the background build runs checkIntegrity()). */
   deferQuickCheck?: boolean;
-  /** Bounds and pace of the search memories (trigram-accel.ts); tests lower them. */
-  trigramMemory?: Partial<
-    Pick<
-      TrigramAccelOptions,
-      "minRows" | "maxTextBytes" | "quietMs" | "minGapMs" | "gapFactor" | "budgetBytes" | "words"
-    >
-  >;
+  /** Bounds and pace of the search memories (search-memory.ts); tests lower them. */
+  searchMemory?: SearchMemoryOverrides;
 }
 
 /** What an open index keeps of its options (openSearchIndex fills the trigram defaults). */
@@ -130,5 +129,5 @@ export interface IndexOptions {
   dbPath: string;
   logger: Logger;
   exists?: PathExists;
-  trigrams: Omit<TrigramAccelOptions, "dbPath" | "logger">;
+  memory: Omit<SearchMemoryOptions, "dbPath" | "logger">;
 }

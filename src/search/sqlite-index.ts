@@ -27,7 +27,9 @@ import { quickCheckInWorker } from "./integrity-check.js";
 import { runList, runVisibleIds } from "./list-query.js";
 import { CACHE_KIB, isDamagedDbError, openIndexDb, recreateIndexDb } from "./open-db.js";
 import type { FileStat } from "./rows.js";
-import { BM25_WEIGHTS, createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
+import { createIndexes, createSchema, dropIndexes, dropSchema } from "./schema.js";
+import { SearchMemory } from "./search-memory.js";
+import { memoryOptions } from "./search-memory-options.js";
 import { runSearch } from "./search-query.js";
 import type {
   IndexedFile,
@@ -36,12 +38,6 @@ import type {
   SqliteSearchIndex,
 } from "./sqlite-index-api.js";
 import { StatementCache } from "./statement-cache.js";
-import {
-  TRIGRAM_MAX_TEXT_BYTES,
-  TRIGRAM_MIN_ROWS,
-  TrigramAccel,
-  WORD_MAX_BYTES,
-} from "./trigram-accel.js";
 import { fillVocabulary, fillVocabularyStep, Vocabulary } from "./vocabulary.js";
 
 export type {
@@ -61,13 +57,8 @@ export function openSearchIndex(
 ): SqliteSearchIndex {
   const logger = opts.logger ?? silentLogger;
   const { db, fresh } = openIndexDb(dbPath, logger, { deferQuickCheck: opts.deferQuickCheck });
-  const trigrams = {
-    minRows: TRIGRAM_MIN_ROWS,
-    maxTextBytes: TRIGRAM_MAX_TEXT_BYTES,
-    words: { weights: [...BM25_WEIGHTS], maxBytes: WORD_MAX_BYTES },
-    ...opts.trigramMemory,
-  };
-  return new Index(db, fresh, { dbPath, logger, exists: opts.exists, trigrams });
+  const memory = memoryOptions(opts.searchMemory);
+  return new Index(db, fresh, { dbPath, logger, exists: opts.exists, memory });
 }
 
 const PROGRESS_EVERY = 250;
@@ -75,8 +66,8 @@ const PROGRESS_EVERY = 250;
 class Index implements SqliteSearchIndex {
   private cache: StatementCache;
   private vocab: Vocabulary;
-  /** The trigram ranker's memory of this connection (trigram-accel.ts). */
-  private accel: TrigramAccel;
+  /** The trigram and word rankers' memories of this connection (search-memory.ts). */
+  private memory: SearchMemory;
   private closed = false;
   private wasDamaged = false;
   /** Ids written by upsert()/remove() while a bulk pass runs (trackWrites). */
@@ -96,7 +87,7 @@ class Index implements SqliteSearchIndex {
   ) {
     this.cache = new StatementCache(db);
     this.vocab = new Vocabulary(this.cache);
-    this.accel = this.newAccel();
+    this.memory = this.newMemory();
     this.closedCleanly = !isFresh && opts.dbPath !== ":memory:" && takeCleanClose(db);
   }
 
@@ -128,8 +119,8 @@ class Index implements SqliteSearchIndex {
     this.db = recreateIndexDb(this.opts.dbPath, reason, this.opts.logger);
     this.cache = new StatementCache(this.db);
     this.vocab = new Vocabulary(this.cache);
-    this.accel.close();
-    this.accel = this.newAccel();
+    this.memory.close();
+    this.memory = this.newMemory();
     this.isFresh = true;
     this.wasDamaged = false;
     this.held.forget();
@@ -282,16 +273,16 @@ class Index implements SqliteSearchIndex {
   }
 
   search(query: SearchQuery): SearchResult {
-    const context = { exists: this.opts.exists, trigrams: this.accel };
+    const context = { exists: this.opts.exists, memory: this.memory };
     return this.guard(() => runSearch(this.cache, query, this.vocab, context));
   }
 
   warmSearch(): void {
-    this.accel.warm();
+    this.memory.warm();
   }
 
-  trigramMemory() {
-    return this.accel.status();
+  searchMemory() {
+    return this.memory.status();
   }
 
   list(query: ListQuery): ListResult {
@@ -368,15 +359,15 @@ class Index implements SqliteSearchIndex {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.accel.close();
+    this.memory.close();
     this.cache.clear();
     if (!this.wasDamaged && this.opts.dbPath !== ":memory:") markCleanClose(this.db);
     this.db.close();
   }
 
-  private newAccel(): TrigramAccel {
-    const { dbPath, logger, trigrams } = this.opts;
-    return new TrigramAccel(this.db, this.cache, { ...trigrams, dbPath, logger });
+  private newMemory(): SearchMemory {
+    const { dbPath, logger, memory } = this.opts;
+    return new SearchMemory(this.db, this.cache, { ...memory, dbPath, logger });
   }
 
   private ids(): string[] {

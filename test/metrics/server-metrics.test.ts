@@ -105,7 +105,7 @@ describe("GET /metrics after a workload", () => {
     );
     expect(sampleValue(samples, "cartographer_tool_calls_in_flight", { kb: "alpha" })).toBe(0);
     expect(sampleValue(samples, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
-    // A small KB: no trigram memory (under 10,000 concepts), said as such, nothing held.
+    // A small KB: no search memory (under 10,000 concepts), said as such, nothing held.
     const memory = (state: string) =>
       sampleValue(samples, "cartographer_search_memory_state", { kb: "alpha", state });
     expect(memory("declined") + memory("off")).toBe(1);

@@ -17,7 +17,7 @@ export interface Ranker {
   /** Whether `match` joins its phrases with AND (else OR). */
   allTerms: boolean;
   /**
-   * The same first rows computed without SQL (the trigram memory), or null to run the query;
+   * The same first rows computed without SQL (a search memory), or null to run the query;
    * only given when no filter applies.
    */
   inMemory?: (n: number) => Scored[] | null;

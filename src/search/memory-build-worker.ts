@@ -1,5 +1,5 @@
 /**
- * The worker thread of trigram-build.ts: reads every concept's id, title and tags over its own
+ * The worker thread of memory-build.ts: reads every concept's id, title and tags over its own
  * read-only connection (WAL lets it read beside the server's writer) and builds the trigram
  * memory's arrays, then, when asked, reads the text the word index holds and builds the word
  * memory's; each is sent back without copying as soon as it is built. Reading 100,000 rows is
@@ -7,14 +7,14 @@
  */
 import { parentPort } from "node:worker_threads";
 import Database from "better-sqlite3";
+import type { MemoryBuildReply, MemoryBuildRequest } from "./memory-build.js";
 import { buildTrigramArrays, TRIGRAM_ROWS_SQL, type TrigramRow } from "./ranking/trigram-memory.js";
-import type { TrigramBuildReply, TrigramBuildRequest } from "./trigram-build.js";
 import { readWordArrays } from "./word-build.js";
 
 const port = parentPort;
-if (port === null) throw new Error("trigram-build-worker.ts runs as a worker thread only");
+if (port === null) throw new Error("memory-build-worker.ts runs as a worker thread only");
 
-port.on("message", (req: TrigramBuildRequest) => {
+port.on("message", (req: MemoryBuildRequest) => {
   try {
     const db = new Database(req.dbPath, { readonly: true, fileMustExist: true });
     try {
@@ -40,6 +40,6 @@ port.on("message", (req: TrigramBuildRequest) => {
   }
 });
 
-function send(reply: TrigramBuildReply, buffers: ArrayBufferLike[]): void {
+function send(reply: MemoryBuildReply, buffers: ArrayBufferLike[]): void {
   (port as NonNullable<typeof port>).postMessage(reply, buffers as ArrayBuffer[]);
 }

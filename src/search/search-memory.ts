@@ -15,70 +15,31 @@
 
 import type { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
-import type { Logger } from "../logger.js";
+import {
+  type BuiltArrays,
+  heldBytes,
+  PROCESS_BUDGET_BYTES,
+  readMemoryArrays,
+  release,
+  reserve,
+  takeTurn,
+} from "./memory-build.js";
 import { readTotals, type TableTotals } from "./ranking/bm25-memory.js";
 import type { Scored } from "./ranking/ranker-query.js";
 import { TrigramMemory } from "./ranking/trigram-memory.js";
 import { rankInMemory, type TrigramQuery } from "./ranking/trigram-rank.js";
 import type { WordArrays } from "./ranking/word-arrays.js";
 import { WordMemory, type WordQuery } from "./ranking/word-memory.js";
-import type { StatementCache } from "./statement-cache.js";
 import {
-  type BuiltArrays,
-  heldBytes,
-  PROCESS_BUDGET_BYTES,
-  readTrigramArrays,
-  release,
-  reserve,
-  takeTurn,
-} from "./trigram-build.js";
+  GAP_FACTOR,
+  MIN_GAP_MS,
+  QUIET_MS,
+  type SearchMemoryOptions,
+  type SearchMemoryStatus,
+} from "./search-memory-options.js";
+import type { StatementCache } from "./statement-cache.js";
 
-export interface TrigramAccelOptions {
-  dbPath: string;
-  /** Below this many concepts FTS5's trigram ranker is cheap enough: no memory is built. */
-  minRows: number;
-  /** The id, title and tags of all concepts above this many bytes: no memory (bounds RAM). */
-  maxTextBytes: number;
-  /** A build waits this long after a search found the memory stale (writes settle first). */
-  quietMs?: number;
-  /** Builds start at most this often (a stream of writes costs one build per gap). */
-  minGapMs?: number;
-  /** And no sooner than the last build's length times this (GAP_FACTOR; tests set 0). */
-  gapFactor?: number;
-  /** What all KBs' memories in this process may hold together (trigram-build.ts). */
-  budgetBytes?: number;
-  /** The word memory too: bm25's column weights and its bound in bytes; null or absent: none. */
-  words?: { weights: number[]; maxBytes: number } | null;
-  logger?: Logger;
-}
-
-/** What an operator (and a test) can see of the memory. */
-export interface TrigramMemoryStatus {
-  /**
-   * ready: used; stale: the data changed since, a build follows; building; declined: not for
-   * this data (under minRows, a field outside ASCII, over a bound); off: not asked for yet.
-   */
-  state: "ready" | "stale" | "building" | "declined" | "off";
-  bytes: number;
-  /** Ranker calls answered from memory since open (both memories). */
-  served: number;
-  /** The word memory: ready (used), declined (not for this data) or off (none built yet). */
-  words: { state: "ready" | "declined" | "off"; bytes: number };
-}
-
-/** 100,000 concepts: FTS5's trigram ranker took 1–8 ms a query, the memory 0.2–2 (benchmarks.md). */
-export const TRIGRAM_MIN_ROWS = 10_000;
-/** ~140,000 concepts of the benchmark's shape (fields and 20 bytes a row); ~53 MiB held then. */
-export const TRIGRAM_MAX_TEXT_BYTES = 16 * 1024 * 1024;
-const QUIET_MS = 2_000;
-/** One trigram build of 100,000 concepts is ~1 s of a worker's CPU: at most ~3% of a core. */
-const MIN_GAP_MS = 30_000;
-/** A build's length times this is the least gap before the next (a tenth of a core at most). */
-const GAP_FACTOR = 10;
-/** ~31 MiB at 100,000 concepts of the benchmark's shape (219 MB of text, 15 M postings). */
-export const WORD_MAX_BYTES = 96 * 1024 * 1024;
-
-export class TrigramAccel {
+export class SearchMemory {
   private memory: { memory: TrigramMemory; stamp: string } | null = null;
   private words: { memory: WordMemory; stamp: string } | null = null;
   /** The stamp at which a build declined the word memory (non-ASCII text, over its bound). */
@@ -105,7 +66,7 @@ export class TrigramAccel {
   constructor(
     private readonly db: Database.Database,
     private readonly cache: StatementCache,
-    private readonly opts: TrigramAccelOptions,
+    private readonly opts: SearchMemoryOptions,
   ) {
     this.quietMs = opts.quietMs ?? QUIET_MS;
     this.minGapMs = opts.minGapMs ?? MIN_GAP_MS;
@@ -191,7 +152,7 @@ export class TrigramAccel {
     return this.cache.get("SELECT ln(?)").pluck().get(x) as number;
   }
 
-  status(): TrigramMemoryStatus {
+  status(): SearchMemoryStatus {
     const served = this.served;
     const words = this.wordStatus();
     if (this.building) return { state: "building", bytes: 0, served, words };
@@ -204,7 +165,7 @@ export class TrigramAccel {
     return { state: fresh ? "ready" : "stale", bytes: this.memory.memory.bytes, served, words };
   }
 
-  private wordStatus(): TrigramMemoryStatus["words"] {
+  private wordStatus(): SearchMemoryStatus["words"] {
     if (this.words !== null && this.words.stamp === this.memory?.stamp)
       return { state: "ready", bytes: this.words.memory.bytes };
     const declined = this.wordsDeclined !== null && this.wordsDeclined === this.stamp();
@@ -337,7 +298,7 @@ export class TrigramAccel {
   private read(): BuiltArrays {
     const { dbPath, maxTextBytes } = this.opts;
     const words = this.opts.words ?? null;
-    return readTrigramArrays(this.db, { dbPath, maxTextBytes, words }, (worker) => {
+    return readMemoryArrays(this.db, { dbPath, maxTextBytes, words }, (worker) => {
       this.worker = worker;
     });
   }

@@ -7,8 +7,8 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VISIBLE_ALL } from "../../src/kb/core/types.js";
+import { memoryBuildsRunning } from "../../src/search/memory-build.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../src/search/sqlite-index.js";
-import { trigramBuildsRunning } from "../../src/search/trigram-build.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { doc } from "./docs.js";
 
@@ -50,37 +50,37 @@ const answers = (ix: SqliteSearchIndex) =>
 function open(): void {
   const file = path.join(newDir(), "index.db");
   index = openSearchIndex(file, {
-    trigramMemory: { minRows: 50, quietMs: 50, minGapMs: 0, gapFactor: 0 },
+    searchMemory: { minRows: 50, quietMs: 50, minGapMs: 0, gapFactor: 0 },
   });
   index.reconcile(Array.from({ length: 300 }, (_, i) => concept(i)));
   // A second connection to the same file that never builds a memory: the FTS5 answers.
-  plain = openSearchIndex(file, { trigramMemory: { minRows: Number.POSITIVE_INFINITY } });
+  plain = openSearchIndex(file, { searchMemory: { minRows: Number.POSITIVE_INFINITY } });
 }
 
-describe("trigram memory of an index file", () => {
+describe("search memories of an index file", () => {
   it("answers exactly as FTS5 once built on a worker, and is used", async () => {
     open();
-    expect(index.trigramMemory().state).toBe("off");
+    expect(index.searchMemory().state).toBe("off");
     index.warmSearch();
-    await until(() => index.trigramMemory().state === "ready");
-    expect(index.trigramMemory().bytes).toBeGreaterThan(0);
+    await until(() => index.searchMemory().state === "ready");
+    expect(index.searchMemory().bytes).toBeGreaterThan(0);
     expect(answers(index)).toEqual(answers(plain));
     // One-term queries rank trigrams from memory; all-terms ones stay in FTS5 (search-query.ts).
     const oneTerm = QUERIES.filter((q) => !q.includes(" ")).length;
-    expect(index.trigramMemory().served).toBeGreaterThanOrEqual(oneTerm);
+    expect(index.searchMemory().served).toBeGreaterThanOrEqual(oneTerm);
   });
 
   it("builds the word memory next, answering word queries exactly as FTS5 from it", async () => {
     open();
     index.warmSearch();
-    await until(() => index.trigramMemory().words.state === "ready");
-    expect(index.trigramMemory().words.bytes).toBeGreaterThan(0);
-    const before = index.trigramMemory().served;
+    await until(() => index.searchMemory().words.state === "ready");
+    expect(index.searchMemory().words.bytes).toBeGreaterThan(0);
+    const before = index.searchMemory().served;
     const wordOnly = WORD_QUERIES.map((query) =>
       JSON.stringify(index.search({ query, limit: 7, visibility: VISIBLE_ALL })),
     );
     // Every word query ranks its words from memory; the two-letter ones have no trigram ranker.
-    expect(index.trigramMemory().served - before).toBeGreaterThanOrEqual(WORD_QUERIES.length);
+    expect(index.searchMemory().served - before).toBeGreaterThanOrEqual(WORD_QUERIES.length);
     expect(wordOnly).toEqual(
       WORD_QUERIES.map((query) =>
         JSON.stringify(plain.search({ query, limit: 7, visibility: VISIBLE_ALL })),
@@ -92,25 +92,25 @@ describe("trigram memory of an index file", () => {
   it("is unused from the first write on, then rebuilt", async () => {
     open();
     index.warmSearch();
-    await until(() => index.trigramMemory().state === "ready");
+    await until(() => index.searchMemory().state === "ready");
     index.upsert(concept(1000, "Primary zebra"));
-    const served = index.trigramMemory().served;
+    const served = index.searchMemory().served;
     const zebra = index.search({ query: "zebra primary", limit: 5, visibility: VISIBLE_ALL });
     expect(zebra.results.map((h) => h.id)).toEqual(["ops/primary-1000"]);
     expect(answers(index)).toEqual(answers(plain));
-    expect(index.trigramMemory().served).toBe(served); // stale: FTS5 answered
-    await until(() => index.trigramMemory().words.state === "ready");
+    expect(index.searchMemory().served).toBe(served); // stale: FTS5 answered
+    await until(() => index.searchMemory().words.state === "ready");
     expect(answers(index)).toEqual(answers(plain));
-    expect(index.trigramMemory().served).toBeGreaterThan(served);
+    expect(index.searchMemory().served).toBeGreaterThan(served);
   });
 
   it("declines a KB whose memory would pass the process's budget for all KBs", async () => {
     open();
     index.warmSearch();
-    await until(() => index.trigramMemory().state === "ready");
-    const held = index.trigramMemory().bytes;
+    await until(() => index.searchMemory().state === "ready");
+    const held = index.searchMemory().bytes;
     const second = openSearchIndex(path.join(newDir(), "index.db"), {
-      trigramMemory: {
+      searchMemory: {
         minRows: 50,
         quietMs: 50,
         minGapMs: 0,
@@ -121,8 +121,8 @@ describe("trigram memory of an index file", () => {
     try {
       second.reconcile(Array.from({ length: 300 }, (_, i) => concept(i)));
       second.warmSearch();
-      await until(() => second.trigramMemory().state === "declined");
-      expect(second.trigramMemory()).toMatchObject({ state: "declined", served: 0 });
+      await until(() => second.searchMemory().state === "declined");
+      expect(second.searchMemory()).toMatchObject({ state: "declined", served: 0 });
       expect(answers(second)).toEqual(answers(plain));
     } finally {
       second.close();
@@ -132,7 +132,7 @@ describe("trigram memory of an index file", () => {
   it("builds one memory at a time in a process, however many KBs ask", async () => {
     const indexes = [0, 1, 2].map(() => {
       const ix = openSearchIndex(path.join(newDir(), "index.db"), {
-        trigramMemory: { minRows: 50, quietMs: 0, minGapMs: 0, gapFactor: 0 },
+        searchMemory: { minRows: 50, quietMs: 0, minGapMs: 0, gapFactor: 0 },
       });
       ix.reconcile(Array.from({ length: 400 }, (_, i) => concept(i)));
       return ix;
@@ -141,8 +141,8 @@ describe("trigram memory of an index file", () => {
       let most = 0;
       for (const ix of indexes) ix.warmSearch();
       await until(() => {
-        most = Math.max(most, trigramBuildsRunning());
-        return indexes.every((ix) => ix.trigramMemory().state === "ready");
+        most = Math.max(most, memoryBuildsRunning());
+        return indexes.every((ix) => ix.searchMemory().state === "ready");
       });
       expect(most).toBe(1);
     } finally {
@@ -154,10 +154,10 @@ describe("trigram memory of an index file", () => {
     open();
     index.upsert(concept(2000, "Café primary"));
     index.warmSearch();
-    await until(() => index.trigramMemory().state === "declined");
-    expect(index.trigramMemory()).toMatchObject({ state: "declined", served: 0 });
+    await until(() => index.searchMemory().state === "declined");
+    expect(index.searchMemory()).toMatchObject({ state: "declined", served: 0 });
     expect(answers(index)).toEqual(answers(plain));
-    expect(index.trigramMemory().served).toBe(0);
+    expect(index.searchMemory().served).toBe(0);
   });
 
   it("declines the word memory for a letter outside ASCII, keeping the trigram memory", async () => {
@@ -166,14 +166,14 @@ describe("trigram memory of an index file", () => {
     const body = "un café — die straße, notes";
     index.upsert(doc("ops/cafe", { frontmatter: { type: "note", title: "Cafe" }, body }));
     index.warmSearch();
-    await until(() => index.trigramMemory().words.state === "declined");
-    expect(index.trigramMemory()).toMatchObject({ state: "ready", words: { bytes: 0 } });
+    await until(() => index.searchMemory().words.state === "declined");
+    expect(index.searchMemory()).toMatchObject({ state: "ready", words: { bytes: 0 } });
     expect(answers(index)).toEqual(answers(plain));
     const cafe = index.search({ query: "cafe", limit: 5, visibility: VISIBLE_ALL });
     expect(cafe.results.map((h) => h.id)).toEqual(["ops/cafe"]);
     // Two-letter terms have no trigram ranker, and the word ranker now ranks in FTS5.
-    const served = index.trigramMemory().served;
+    const served = index.searchMemory().served;
     for (const query of ["mo", "no"]) index.search({ query, limit: 5, visibility: VISIBLE_ALL });
-    expect(index.trigramMemory().served).toBe(served);
+    expect(index.searchMemory().served).toBe(served);
   });
 });

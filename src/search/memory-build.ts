@@ -1,5 +1,5 @@
 /**
- * How the search memories of a process are built (trigram-accel.ts): the rows read on a worker
+ * How the search memories of a process are built (search-memory.ts): the rows read on a worker
  * thread, one KB's build at a time, and what all of them may hold together. A build makes the
  * trigram memory first (under a second at 100,000 concepts), then the word memory (seconds).
  */
@@ -15,7 +15,7 @@ import {
 import type { WordArrays } from "./ranking/word-arrays.js";
 import { readWordArrays, type WordBuildOptions } from "./word-build.js";
 
-export interface TrigramBuildRequest {
+export interface MemoryBuildRequest {
   dbPath: string;
   maxTextBytes: number;
   /** The word memory too, with bm25's column weights, held to `maxBytes`; null: none. */
@@ -23,7 +23,7 @@ export interface TrigramBuildRequest {
 }
 
 /** The worker's messages: the trigram arrays, then (when asked) the word arrays. */
-export type TrigramBuildReply =
+export type MemoryBuildReply =
   | { arrays: TrigramArrays | null }
   | { words: WordArrays | null }
   | { error: string };
@@ -77,20 +77,20 @@ export function takeTurn(build: () => Promise<void>): Promise<void> {
 }
 
 /** How many trigram builds run at this moment in this process (read by a test). */
-export function trigramBuildsRunning(): number {
+export function memoryBuildsRunning(): number {
   return running;
 }
 
-const WORKER_URL = siblingModule(import.meta.url, "trigram-build-worker");
+const WORKER_URL = siblingModule(import.meta.url, "memory-build-worker");
 
 /**
  * The arrays of the index at `request.dbPath`: read on a worker for a file (told to `onWorker`,
  * so a close can stop it), here for `:memory:` (tests' small indexes, which no other
  * connection can open).
  */
-export function readTrigramArrays(
+export function readMemoryArrays(
   db: Database.Database,
-  request: TrigramBuildRequest,
+  request: MemoryBuildRequest,
   onWorker: (worker: Worker | undefined) => void,
 ): BuiltArrays {
   if (request.dbPath === ":memory:") {
@@ -115,7 +115,7 @@ export function readTrigramArrays(
       trigramsDone?.reject(err);
       reject(err);
     };
-    worker.on("message", (reply: TrigramBuildReply) => {
+    worker.on("message", (reply: MemoryBuildReply) => {
       if ("error" in reply) return fail(new Error(reply.error));
       if ("words" in reply) return resolve(reply.words);
       trigramsDone?.resolve(reply.arrays);
