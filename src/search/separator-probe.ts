@@ -31,7 +31,7 @@ export function openSeparatorProbe(): SeparatorProbe {
     isSeparator(codePoint: number): boolean {
       const seen = known.get(codePoint);
       if (seen !== undefined) return seen;
-      if (known.size >= MAX_ASKED) return false;
+      if (known.size >= MAX_ASKED || !isScalarValue(codePoint)) return false;
       insert.run(`a${String.fromCodePoint(codePoint)}b`);
       const tokens = terms.all();
       clear.run();
@@ -41,4 +41,9 @@ export function openSeparatorProbe(): SeparatorProbe {
     },
     close: () => db.close(),
   };
+}
+
+/** A Unicode scalar value (what valid UTF-8 encodes): no surrogate, nothing past U+10FFFF. */
+function isScalarValue(codePoint: number): boolean {
+  return codePoint >= 0 && codePoint <= 0x10ffff && (codePoint < 0xd800 || codePoint > 0xdfff);
 }

@@ -201,6 +201,8 @@ describe("separators outside ASCII", () => {
       for (const c of "—–“”‘’…→•✓ ")
         expect(probe.isSeparator(c.codePointAt(0) as number), c).toBe(true);
       for (const c of "ßé日ж") expect(probe.isSeparator(c.codePointAt(0) as number), c).toBe(false);
+      // What no valid UTF-8 holds is not asked of SQLite (String.fromCodePoint would throw).
+      for (const cp of [0xd800, 0x110000, -1]) expect(probe.isSeparator(cp)).toBe(false);
     } finally {
       probe.close();
     }
