@@ -24,7 +24,7 @@ import {
   reserve,
   takeTurn,
 } from "./memory-build.js";
-import { readTotals, type TableTotals } from "./ranking/bm25-memory.js";
+import { readTotals, type TableTotals, type VisibleRows } from "./ranking/bm25-memory.js";
 import type { Scored } from "./ranking/ranker-query.js";
 import { TrigramMemory } from "./ranking/trigram-memory.js";
 import { rankInMemory, type TrigramQuery } from "./ranking/trigram-rank.js";
@@ -88,11 +88,11 @@ export class SearchMemory {
    * The trigram ranker's first `n` rows from memory, with FTS5's scores; null when the memory is
    * not usable for this query (stale, absent, a term not all ASCII): the caller asks FTS5.
    */
-  rank(query: TrigramQuery, n: number): Scored[] | null {
+  rank(query: TrigramQuery, n: number, visible?: VisibleRows): Scored[] | null {
     const memory = this.current();
     const totals = memory ? this.totals() : null;
     if (!memory || !totals || totals.rows === 0) return null;
-    const ranked = rankInMemory(memory, query, totals, (x) => this.ln(x), n);
+    const ranked = rankInMemory(memory, query, totals, (x) => this.ln(x), n, visible);
     if (ranked) this.served++;
     return ranked;
   }
@@ -101,14 +101,14 @@ export class SearchMemory {
    * The word ranker's first `n` rows from memory, with FTS5's scores; null when the word memory
    * is not usable for this query (stale, absent, a phrase it does not answer): the caller asks FTS5.
    */
-  rankWords(query: WordQuery, n: number): Scored[] | null {
+  rankWords(query: WordQuery, n: number, visible?: VisibleRows): Scored[] | null {
     const words = this.current() === null ? null : this.words;
     const block =
       words && this.cache.get("SELECT block FROM concepts_fts_data WHERE id = 1").pluck().get();
     if (!words || !(block instanceof Uint8Array)) return null;
     const totals = readTotals(block, 4);
     if (totals.rows === 0) return null;
-    const ranked = words.memory.rank(query, totals, (x) => this.ln(x), n);
+    const ranked = words.memory.rank(query, totals, (x) => this.ln(x), n, visible);
     if (ranked) this.served++;
     return ranked;
   }

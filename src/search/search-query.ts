@@ -8,6 +8,7 @@
 import type { SearchHit, SearchQuery, SearchResult } from "./api.js";
 import { exactTerms } from "./prefix-terms.js";
 import { ftsExpression, parseTerms, type QueryTerms } from "./query-terms.js";
+import type { VisibleRows } from "./ranking/bm25-memory.js";
 import { type Ranker, topRanked } from "./ranking/top-ranked.js";
 import { BM25_WEIGHTS, TRI_WEIGHTS } from "./schema.js";
 import { scopeSql } from "./scope.js";
@@ -129,6 +130,8 @@ function fetch(
   const prefix = (t: string) => !tokens.has(t);
   const wordExpr = ftsExpression(words, op, prefix);
   const wordPhrases = words.map((text) => ({ text, prefix: prefix(text) }));
+  // Filtered searches rank from memory too, keeping the rows the filters keep (bm25-memory.ts).
+  const visible = filters.every((f) => f === TRUE_SQL) ? undefined : visibleRows(cache, where);
   // Substrings of id/title/tags (trigram); under AND every term must be long enough for it.
   const triTerms =
     op === "AND" ? (terms.long.length === terms.all.length ? terms.long : []) : terms.long;
@@ -140,12 +143,13 @@ function fetch(
       phrases: words.map((w) => ftsExpression([w], op, prefix)),
       allTerms: op === "AND",
       // From memory: FTS5 counts every row of each phrase for bm25's IDF on every query.
-      ...(memory && filters.every((f) => f === TRUE_SQL)
+      ...(memory
         ? {
             inMemory: (n: number) =>
               memory.rankWords(
                 { phrases: wordPhrases, allTerms: op === "AND", weights: BM25_WEIGHTS },
                 n,
+                visible,
               ),
             counts: () => memory.wordCounts(wordPhrases),
           }
@@ -163,10 +167,14 @@ function fetch(
       allTerms: op === "AND",
       // From memory where FTS5 scores every match (one phrase, or any of several); under AND
       // FTS5 scores only the rows with every phrase, as fast as the memory finds them.
-      ...(memory && (op === "OR" || triTerms.length === 1) && filters.every((f) => f === TRUE_SQL)
+      ...(memory && (op === "OR" || triTerms.length === 1)
         ? {
             inMemory: (n: number) =>
-              memory.rank({ terms: triTerms, allTerms: op === "AND", weights: TRI_WEIGHTS }, n),
+              memory.rank(
+                { terms: triTerms, allTerms: op === "AND", weights: TRI_WEIGHTS },
+                n,
+                visible,
+              ),
           }
         : {}),
     });
@@ -196,6 +204,18 @@ function fetch(
     `SELECT ${COLUMNS}, r.score AS score FROM r JOIN concepts c ON c.rowid = r.rowid ` +
     "JOIN bodies b ON b.concept = r.rowid ORDER BY r.score DESC, c.id";
   return cache.get(sql).all(...params) as HitRow[];
+}
+
+/** Which rowids the search's filters keep: one query, the rowids as one JSON parameter. */
+function visibleRows(cache: StatementCache, where: SqlFragment): VisibleRows {
+  const sql = `SELECT c.rowid FROM concepts c WHERE c.rowid IN (SELECT value FROM json_each(?)) AND ${where.sql}`;
+  return (rowids) => {
+    const kept = cache
+      .get(sql)
+      .pluck()
+      .all(JSON.stringify(rowids), ...where.params) as number[];
+    return new Set(kept);
+  };
 }
 
 /** The hit rows of ranked rowids, in their order. */

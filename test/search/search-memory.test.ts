@@ -21,10 +21,11 @@ afterEach(() => {
 });
 
 const NAMES = ["primary", "gateway", "replica", "router", "backup"];
+const MAPS = ["ops", "dev", "lab"];
 const concept = (i: number, title?: string) =>
-  doc(`ops/${NAMES[i % 5]}-${i}`, {
+  doc(`${MAPS[i % 3]}/${NAMES[i % 5]}-${i}`, {
     frontmatter: {
-      type: "note",
+      type: i % 2 ? "note" : "runbook",
       title: title ?? `${NAMES[(i * 3) % 5]} ${NAMES[(i * 7) % 5]} node ${i}`,
       tags: [NAMES[(i * 2) % 5] as string],
     },
@@ -89,6 +90,41 @@ describe("search memories of an index file", () => {
     expect(answers(index)).toEqual(answers(plain));
   });
 
+  it("ranks filtered searches from memory too, keeping only what the filters keep", async () => {
+    open();
+    index.warmSearch();
+    await until(() => index.searchMemory().words.state === "ready");
+    const filtered = [
+      { visibility: { all: false, rules: [{ maps: ["dev"], journals: [], types: [] }] } },
+      {
+        visibility: {
+          all: false,
+          rules: [{ maps: ["ops", "lab"], journals: [], types: ["note"] }],
+        },
+      },
+      { visibility: { all: false, rules: [] } },
+      { visibility: VISIBLE_ALL, scope: "lab" },
+      {
+        visibility: { all: false, rules: [{ maps: [], journals: [], types: ["runbook"] }] },
+        scope: "ops",
+      },
+    ] as const;
+    const page = (ix: SqliteSearchIndex) =>
+      filtered.flatMap((f) =>
+        [...QUERIES, ...WORD_QUERIES].map((query) =>
+          JSON.stringify(ix.search({ query, limit: 7, ...f, visibility: f.visibility as never })),
+        ),
+      );
+    const before = index.searchMemory().served;
+    const mine = page(index);
+    expect(index.searchMemory().served - before).toBeGreaterThan(
+      filtered.length * WORD_QUERIES.length,
+    );
+    expect(mine).toEqual(page(plain));
+    // Each filter kept something, and hid something.
+    expect(mine.filter((p) => p.includes('"results":[]')).length).toBeLessThan(mine.length / 2);
+  });
+
   it("is unused from the first write on, then rebuilt", async () => {
     open();
     index.warmSearch();
@@ -96,7 +132,7 @@ describe("search memories of an index file", () => {
     index.upsert(concept(1000, "Primary zebra"));
     const served = index.searchMemory().served;
     const zebra = index.search({ query: "zebra primary", limit: 5, visibility: VISIBLE_ALL });
-    expect(zebra.results.map((h) => h.id)).toEqual(["ops/primary-1000"]);
+    expect(zebra.results.map((h) => h.id)).toEqual([concept(1000).id]);
     expect(answers(index)).toEqual(answers(plain));
     expect(index.searchMemory().served).toBe(served); // stale: FTS5 answered
     await until(() => index.searchMemory().words.state === "ready");

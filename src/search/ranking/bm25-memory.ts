@@ -55,10 +55,17 @@ function varintLength(bytes: Uint8Array, from: number): number {
   return 9;
 }
 
+/** Which of `rowids` a search's filters (scope, a principal's visibility) keep. */
+export type VisibleRows = (rowids: number[]) => ReadonlySet<number>;
+
+/** Candidates checked against the filters at most; past them the ranker runs in FTS5. */
+const MAX_FILTERED = 4_096;
+
 /**
  * The first `n` rows by score of the phrases' `hits` (in the expression's order), joined by AND
  * (`allTerms`) or OR; best first, equal scores in any order, as FTS5's LIMIT leaves them. `ln`
- * is SQLite's ln().
+ * is SQLite's ln(). With `visible`, the first `n` of the rows it keeps (FTS5's LIMIT counts only
+ * those, D118), or null when finding them would check more than MAX_FILTERED rows.
  */
 export function scoreInMemory(
   memory: MemoryRows,
@@ -67,7 +74,8 @@ export function scoreInMemory(
   totals: TableTotals,
   ln: (x: number) => number,
   n: number,
-): Array<{ rowid: number; score: number }> {
+  visible?: VisibleRows,
+): Array<{ rowid: number; score: number }> | null {
   const idf = hits.map((h) => {
     const value = ln((totals.rows - h.rows.length + 0.5) / (h.rows.length + 0.5));
     return value <= 0.0 ? MIN_IDF : value;
@@ -85,7 +93,29 @@ export function scoreInMemory(
     // FTS5 returns −1.0 · score and the ranker's SQL negates it back: the same double.
     scores[r] = score;
   }
-  return best(memory, matched.rows, scores, n);
+  if (!visible) return best(memory, matched.rows, scores, n);
+  return bestVisible(memory, matched.rows, scores, n, visible);
+}
+
+/**
+ * The first `n` rows `visible` keeps: of the best k (4n at first, four times more while too few
+ * are kept), those it keeps. Exact in FTS5's sense: every kept row scoring above the n-th kept
+ * one is among the best k, and a row past them ties with it at best.
+ */
+function bestVisible(
+  memory: MemoryRows,
+  rows: Int32Array,
+  scores: Float64Array,
+  n: number,
+  visible: VisibleRows,
+): Array<{ rowid: number; score: number }> | null {
+  for (let k = Math.max(4 * n, 64); ; k *= 4) {
+    if (Math.min(k, rows.length) > MAX_FILTERED) return null;
+    const top = best(memory, rows, scores, k);
+    const kept = visible(top.map((t) => t.rowid));
+    const shown = top.filter((t) => kept.has(t.rowid));
+    if (shown.length >= n || top.length < k) return shown.slice(0, n);
+  }
 }
 
 /** The `n` best rows, best first: the n-th score is found on a sorted copy, then only those sort. */

@@ -17,8 +17,8 @@ export interface Ranker {
   /** Whether `match` joins its phrases with AND (else OR). */
   allTerms: boolean;
   /**
-   * The same first rows computed without SQL (a search memory), or null to run the query;
-   * only given when no filter applies.
+   * The same first rows computed without SQL (a search memory; with filters, of the rows they
+   * keep), or null to run the query.
    */
   inMemory?: (n: number) => Scored[] | null;
   /** Each phrase's exact row count from memory, or null to count them in FTS5 (top-ranked.ts). */

@@ -3,7 +3,7 @@
  * FTS5's bm25 gives, bit for bit (bm25-memory.ts; docs/decisions.md "The trigram ranker in
  * memory").
  */
-import { scoreInMemory, type TableTotals } from "./bm25-memory.js";
+import { scoreInMemory, type TableTotals, type VisibleRows } from "./bm25-memory.js";
 import { foldedPhrase, type TrigramMemory } from "./trigram-memory.js";
 
 export interface TrigramQuery {
@@ -16,8 +16,9 @@ export interface TrigramQuery {
 }
 
 /**
- * The first `n` rows by score, best first (equal scores in any order, as FTS5's LIMIT leaves
- * them), or null when a term is not all ASCII (the caller asks FTS5). `ln` is SQLite's ln().
+ * The first `n` rows by score (of those `visible` keeps, when given), best first (equal scores in
+ * any order, as FTS5's LIMIT leaves them), or null when a term is not all ASCII or the filters
+ * keep too few (the caller asks FTS5). `ln` is SQLite's ln().
  */
 export function rankInMemory(
   memory: TrigramMemory,
@@ -25,6 +26,7 @@ export function rankInMemory(
   totals: TableTotals,
   ln: (x: number) => number,
   n: number,
+  visible?: VisibleRows,
 ): Array<{ rowid: number; score: number }> | null {
   const phrases: Uint8Array[] = [];
   for (const term of query.terms) {
@@ -33,5 +35,5 @@ export function rankInMemory(
     phrases.push(phrase);
   }
   const hits = phrases.map((p) => memory.hits(p, query.weights));
-  return scoreInMemory(memory, hits, query.allTerms, totals, ln, n);
+  return scoreInMemory(memory, hits, query.allTerms, totals, ln, n, visible);
 }

@@ -15,6 +15,7 @@ import {
   type PhraseHits,
   scoreInMemory,
   type TableTotals,
+  type VisibleRows,
 } from "./bm25-memory.js";
 import { MAX_PREFIX_TOKENS, MAX_TOKEN_BYTES, type WordArrays } from "./word-arrays.js";
 
@@ -61,10 +62,17 @@ export class WordMemory implements MemoryRows {
   }
 
   /**
-   * The word ranker's first `n` rows, best first, with FTS5's scores; null when a phrase is not
-   * one the memory answers or the weights are not its own (the caller asks FTS5).
+   * The word ranker's first `n` rows (of those `visible` keeps, when given), best first, with
+   * FTS5's scores; null when a phrase is not one the memory answers, the weights are not its own
+   * or the filters keep too few (the caller asks FTS5).
    */
-  rank(query: WordQuery, totals: TableTotals, ln: (x: number) => number, n: number) {
+  rank(
+    query: WordQuery,
+    totals: TableTotals,
+    ln: (x: number) => number,
+    n: number,
+    visible?: VisibleRows,
+  ) {
     const { weights } = this.a;
     if (query.weights.length !== weights.length) return null;
     if (query.weights.some((w, i) => w !== weights[i])) return null;
@@ -75,7 +83,7 @@ export class WordMemory implements MemoryRows {
       hits.push(found);
     }
     if (hits.length === 0) return null;
-    return scoreInMemory(this, hits, query.allTerms, totals, ln, n);
+    return scoreInMemory(this, hits, query.allTerms, totals, ln, n, visible);
   }
 
   /**
