@@ -40,7 +40,7 @@ import {
 import type { StatementCache } from "./statement-cache.js";
 
 export class SearchMemory {
-  private memory: { memory: TrigramMemory; stamp: string } | null = null;
+  private trigrams: { memory: TrigramMemory; stamp: string } | null = null;
   private words: { memory: WordMemory; stamp: string } | null = null;
   /** The stamp at which a build declined the word memory (non-ASCII text, over its bound). */
   private wordsDeclined: string | null = null;
@@ -77,7 +77,7 @@ export class SearchMemory {
   current(): TrigramMemory | null {
     if (this.closed || !this.lnUsable || this.cache.inTransaction) return null;
     const stamp = this.stamp();
-    if (this.memory?.stamp === stamp) return this.memory.memory;
+    if (this.trigrams?.stamp === stamp) return this.trigrams.memory;
     this.drop();
     // A KB under minRows never gets a memory: no build is scheduled for it on every search.
     if ((this.totals()?.rows ?? 0) >= this.opts.minRows) this.schedule(stamp, this.quietMs);
@@ -102,21 +102,20 @@ export class SearchMemory {
    * is not usable for this query (stale, absent, a phrase it does not answer): the caller asks FTS5.
    */
   rankWords(query: WordQuery, n: number, visible?: VisibleRows): Scored[] | null {
-    const words = this.current() === null ? null : this.words;
+    const words = this.freshWords();
     const block =
       words && this.cache.get("SELECT block FROM concepts_fts_data WHERE id = 1").pluck().get();
     if (!words || !(block instanceof Uint8Array)) return null;
     const totals = readTotals(block, 4);
     if (totals.rows === 0) return null;
-    const ranked = words.memory.rank(query, totals, (x) => this.ln(x), n, visible);
+    const ranked = words.rank(query, totals, (x) => this.ln(x), n, visible);
     if (ranked) this.served++;
     return ranked;
   }
 
   /** The word memory's row count of each phrase, or null (no fresh memory, a phrase it cannot count). */
   wordCounts(phrases: WordQuery["phrases"]): number[] | null {
-    const words = this.current() === null ? null : this.words;
-    return words ? words.memory.counts(phrases) : null;
+    return this.freshWords()?.counts(phrases) ?? null;
   }
 
   /**
@@ -124,21 +123,26 @@ export class SearchMemory {
    * while it is the index's tokens; null without a fresh memory (the caller asks FTS5).
    */
   exactTerms(terms: readonly string[]): Map<string, string> | null {
-    const words = this.current() === null ? null : this.words;
+    const words = this.freshWords();
     if (!words) return null;
     const exact = new Map<string, string>();
     for (const term of terms) {
-      const token = words.memory.exactToken(term);
+      const token = words.exactToken(term);
       if (token !== undefined) exact.set(term, token);
     }
     return exact;
+  }
+
+  /** The word memory when both memories match the data now (built from one snapshot). */
+  private freshWords(): WordMemory | null {
+    return this.current() === null ? null : (this.words?.memory ?? null);
   }
 
   /** Starts a build now when none is under way (the index just became ready). */
   warm(): void {
     if (this.closed || this.cache.inTransaction) return;
     const stamp = this.stamp();
-    if (this.memory?.stamp !== stamp) this.schedule(stamp, 0);
+    if (this.trigrams?.stamp !== stamp) this.schedule(stamp, 0);
   }
 
   /** The table's N and token total, as bm25 reads them. */
@@ -156,17 +160,17 @@ export class SearchMemory {
     const served = this.served;
     const words = this.wordStatus();
     if (this.building) return { state: "building", bytes: 0, served, words };
-    if (this.memory === null) {
+    if (this.trigrams === null) {
       if (this.timer !== undefined) return { state: "stale", bytes: 0, served, words };
       const declined = this.declined !== null && this.declined === this.stamp();
       return { state: declined ? "declined" : "off", bytes: 0, served, words };
     }
-    const fresh = !this.cache.inTransaction && this.memory.stamp === this.stamp();
-    return { state: fresh ? "ready" : "stale", bytes: this.memory.memory.bytes, served, words };
+    const fresh = !this.cache.inTransaction && this.trigrams.stamp === this.stamp();
+    return { state: fresh ? "ready" : "stale", bytes: this.trigrams.memory.bytes, served, words };
   }
 
   private wordStatus(): SearchMemoryStatus["words"] {
-    if (this.words !== null && this.words.stamp === this.memory?.stamp)
+    if (this.words !== null && this.words.stamp === this.trigrams?.stamp)
       return { state: "ready", bytes: this.words.memory.bytes };
     const declined = this.wordsDeclined !== null && this.wordsDeclined === this.stamp();
     return { state: declined ? "declined" : "off", bytes: 0 };
@@ -183,9 +187,9 @@ export class SearchMemory {
 
   /** Lets the memory go (stale or closing) and returns its bytes to the process budget. */
   private drop(): void {
-    if (this.memory) release(this.memory.memory.bytes);
+    if (this.trigrams) release(this.trigrams.memory.bytes);
     if (this.words) release(this.words.memory.bytes);
-    this.memory = null;
+    this.trigrams = null;
     this.words = null;
   }
 
@@ -244,7 +248,7 @@ export class SearchMemory {
       this.opts.logger?.warn(
         `search: the search memory could not be built (${(err as Error).message}); searches rank in FTS5`,
       );
-      if (this.memory === null) this.declined = stamp;
+      if (this.trigrams === null) this.declined = stamp;
       this.wordsDeclined = stamp;
     } finally {
       this.lastBuildMs = Date.now() - this.lastBuildStart;
@@ -253,7 +257,7 @@ export class SearchMemory {
 
   private installWords(arrays: WordArrays | null, stamp: string): void {
     const memory = arrays && new WordMemory(arrays);
-    if (this.memory === null || memory === null || !reserve(memory.bytes, this.budgetBytes)) {
+    if (this.trigrams === null || memory === null || !reserve(memory.bytes, this.budgetBytes)) {
       if (memory) this.overBudget(memory.bytes, "word");
       this.wordsDeclined = stamp;
       return;
@@ -278,7 +282,7 @@ export class SearchMemory {
       this.declined = stamp;
       return;
     }
-    this.memory = { memory, stamp };
+    this.trigrams = { memory, stamp };
     if (!this.announced) {
       this.announced = true;
       this.opts.logger?.info(
