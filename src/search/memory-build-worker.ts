@@ -27,7 +27,8 @@ port.on("message", (req: MemoryBuildRequest) => {
         : [];
       send({ arrays: a }, buffers);
       if (req.words === null) return;
-      const w = readWordArrays(db, req.words);
+      // The word memory is kept only beside the trigram memory (search-memory.ts): none without it.
+      const w = a === null ? null : readWordArrays(db, req.words);
       const wordBuffers = w
         ? [w.offsets, w.counts, w.postings, w.rowids, w.sizes].map((x) => x.buffer)
         : [];

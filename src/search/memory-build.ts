@@ -99,7 +99,7 @@ export function readMemoryArrays(
     const { words } = request;
     return {
       trigrams: Promise.resolve(trigrams),
-      words: Promise.resolve(words && readWordArrays(db, words)),
+      words: Promise.resolve(words && trigrams && readWordArrays(db, words)),
     };
   }
   const worker = startModuleWorker(WORKER_URL);
