@@ -54,9 +54,8 @@ export class SearchMemory {
   private closed = false;
   private lnUsable = true;
   private served = 0;
-  /** The first build is logged; rebuilds after writes are not (one per 30 s at most). */
-  private announced = false;
-  private wordsAnnounced = false;
+  /** The memories whose first build was logged. */
+  private readonly announced = new Set<"trigram" | "word">();
   /** The build under way found the data changing: schedule another when it ends. */
   private again = false;
   private readonly quietMs: number;
@@ -263,12 +262,7 @@ export class SearchMemory {
       return;
     }
     this.words = { memory, stamp };
-    if (!this.wordsAnnounced) {
-      this.wordsAnnounced = true;
-      this.opts.logger?.info(
-        `search: word memory ready (${memory.rowCount} concepts, ${Math.round(memory.bytes / 2 ** 20)} MiB, built in ${Date.now() - this.lastBuildStart} ms)`,
-      );
-    }
+    this.announce("word", memory);
   }
 
   /** The data changed while the build read it: another build once writes settle. */
@@ -283,12 +277,16 @@ export class SearchMemory {
       return;
     }
     this.trigrams = { memory, stamp };
-    if (!this.announced) {
-      this.announced = true;
-      this.opts.logger?.info(
-        `search: trigram memory ready (${memory.rowCount} concepts, ${Math.round(memory.bytes / 2 ** 20)} MiB, built in ${Date.now() - this.lastBuildStart} ms)`,
-      );
-    }
+    this.announce("trigram", memory);
+  }
+
+  /** Each memory's first build is logged; rebuilds after writes are not. */
+  private announce(kind: "trigram" | "word", memory: { rowCount: number; bytes: number }): void {
+    if (this.announced.has(kind)) return;
+    this.announced.add(kind);
+    this.opts.logger?.info(
+      `search: ${kind} memory ready (${memory.rowCount} concepts, ${Math.round(memory.bytes / 2 ** 20)} MiB, built in ${Date.now() - this.lastBuildStart} ms)`,
+    );
   }
 
   private overBudget(bytes: number, kind: "trigram" | "word"): void {

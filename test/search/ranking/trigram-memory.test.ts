@@ -16,6 +16,7 @@ import { rankInMemory } from "../../../src/search/ranking/trigram-rank.js";
 import { TRI_WEIGHTS } from "../../../src/search/schema.js";
 import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sqlite-index.js";
 import { doc } from "../docs.js";
+import { expectSameScores, ftsScores } from "./fts-scores.js";
 
 let index: SqliteSearchIndex;
 afterEach(() => index?.close());
@@ -39,15 +40,6 @@ function concepts(count: number): ConceptDoc[] {
       body: "body",
     });
   });
-}
-
-function ftsScores(db: ReturnType<SqliteSearchIndex["database"]>, match: string) {
-  const rows = db
-    .prepare(
-      `SELECT rowid, -bm25(concepts_tri, ${TRI_WEIGHTS.join(", ")}) AS score FROM concepts_tri WHERE concepts_tri MATCH ?`,
-    )
-    .all(match) as Array<{ rowid: number; score: number }>;
-  return new Map(rows.map((r) => [r.rowid, r.score]));
 }
 
 /** An index of `count` generated concepts, its memory, the table's totals and SQLite's ln(). */
@@ -77,14 +69,8 @@ describe("trigram ranker in memory", () => {
     let compared = 0;
     for (const [terms, allTerms] of queries) {
       const match = terms.map((t) => `"${t}"`).join(allTerms ? " AND " : " OR ");
-      const expected = ftsScores(db, match);
       const got = rankInMemory(memory, { terms, allTerms, weights: TRI_WEIGHTS }, totals, ln, 1e9);
-      expect(got, match).not.toBeNull();
-      const mine = new Map((got ?? []).map((r) => [r.rowid, r.score]));
-      expect([...mine.keys()].sort(), match).toEqual([...expected.keys()].sort());
-      for (const [rowid, score] of expected)
-        expect(Object.is(mine.get(rowid), score), match).toBe(true);
-      compared += expected.size;
+      compared += expectSameScores(got, ftsScores(db, "concepts_tri", TRI_WEIGHTS, match), match);
     }
     expect(compared).toBeGreaterThan(500);
   });
@@ -93,7 +79,9 @@ describe("trigram ranker in memory", () => {
     const { db, memory, totals, ln } = indexed(200);
     const query = { terms: ["prim"], allTerms: true, weights: TRI_WEIGHTS };
     const top = rankInMemory(memory, query, totals, ln, 5) ?? [];
-    const all = [...ftsScores(db, '"prim"').values()].sort((a, b) => b - a);
+    const all = [...ftsScores(db, "concepts_tri", TRI_WEIGHTS, '"prim"').values()].sort(
+      (a, b) => b - a,
+    );
     expect(top).toHaveLength(5);
     expect(top.map((r) => r.score)).toEqual(all.slice(0, 5));
   });

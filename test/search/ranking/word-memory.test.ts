@@ -21,6 +21,7 @@ import { openSearchIndex, type SqliteSearchIndex } from "../../../src/search/sql
 import { StatementCache } from "../../../src/search/statement-cache.js";
 import { readWordArrays } from "../../../src/search/word-build.js";
 import { doc } from "../docs.js";
+import { expectSameScores, ftsScores } from "./fts-scores.js";
 
 let index: SqliteSearchIndex;
 afterEach(() => index?.close());
@@ -79,15 +80,6 @@ function indexed(count: number) {
   return { db, memory, totals, ln };
 }
 
-function ftsScores(db: ReturnType<SqliteSearchIndex["database"]>, match: string) {
-  const rows = db
-    .prepare(
-      `SELECT rowid, -bm25(concepts_fts, ${WEIGHTS.join(", ")}) AS score FROM concepts_fts WHERE concepts_fts MATCH ?`,
-    )
-    .all(match) as Array<{ rowid: number; score: number }>;
-  return new Map(rows.map((r) => [r.rowid, r.score]));
-}
-
 type Phrase = { text: string; prefix: boolean };
 const exact = (text: string): Phrase => ({ text, prefix: false });
 const prefix = (text: string): Phrase => ({ text, prefix: true });
@@ -114,14 +106,8 @@ describe("word ranker in memory", () => {
       const match = phrases
         .map((p) => `"${p.text}"${p.prefix ? "*" : ""}`)
         .join(allTerms ? " AND " : " OR ");
-      const expected = ftsScores(db, match);
       const got = memory.rank({ phrases, allTerms, weights: WEIGHTS }, totals, ln, 1e9);
-      expect(got, match).not.toBeNull();
-      const mine = new Map((got ?? []).map((r) => [r.rowid, r.score]));
-      expect([...mine.keys()].sort(), match).toEqual([...expected.keys()].sort());
-      for (const [rowid, score] of expected)
-        expect(Object.is(mine.get(rowid), score), match).toBe(true);
-      compared += expected.size;
+      compared += expectSameScores(got, ftsScores(db, "concepts_fts", WEIGHTS, match), match);
     }
     expect(compared).toBeGreaterThan(3000);
   });
@@ -163,7 +149,9 @@ describe("word ranker in memory", () => {
     const { db, memory, totals, ln } = indexed(400);
     const query = { phrases: [prefix("rest")], allTerms: true, weights: WEIGHTS };
     const top = memory.rank(query, totals, ln, 7) ?? [];
-    const all = [...ftsScores(db, '"rest"*').values()].sort((a, b) => b - a);
+    const all = [...ftsScores(db, "concepts_fts", WEIGHTS, '"rest"*').values()].sort(
+      (a, b) => b - a,
+    );
     expect(top).toHaveLength(7);
     expect(top.map((r) => r.score)).toEqual(all.slice(0, 7));
   });
