@@ -4,7 +4,12 @@
  */
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { SyncState } from "../kb/core/types.js";
-import { INDEX_STATES, type KbSnapshot, SEARCH_MEMORY_STATES } from "./kb-snapshot.js";
+import {
+  INDEX_STATES,
+  type KbSnapshot,
+  SEARCH_MEMORY_STATES,
+  WORD_MEMORY_STATES,
+} from "./kb-snapshot.js";
 
 const SYNC_STATES: readonly SyncState[] = [
   "disabled",
@@ -62,6 +67,12 @@ export function registerKbGauges(registry: Registry, snapshot: () => Promise<KbS
     "1 for the state of the trigram ranker's memory (ready, stale, building, declined, off)",
     SEARCH_MEMORY_STATES,
     (kb) => kb.searchMemory?.state,
+  );
+  stateGauge(
+    "cartographer_search_word_memory_state",
+    "1 for the state of the word ranker's memory (ready, declined, off)",
+    WORD_MEMORY_STATES,
+    (kb) => kb.searchMemory?.words.state,
   );
   gauge(
     "cartographer_search_memory_bytes",

@@ -17,6 +17,11 @@ export const SEARCH_MEMORY_STATES: readonly SearchMemoryStatus["state"][] = [
   "declined",
   "off",
 ];
+export const WORD_MEMORY_STATES: readonly SearchMemoryStatus["words"]["state"][] = [
+  "ready",
+  "declined",
+  "off",
+];
 
 export interface KbSnapshot {
   kb: string;

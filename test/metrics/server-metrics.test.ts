@@ -110,6 +110,10 @@ describe("GET /metrics after a workload", () => {
       sampleValue(samples, "cartographer_search_memory_state", { kb: "alpha", state });
     expect(memory("declined") + memory("off")).toBe(1);
     expect(memory("ready")).toBe(0);
+    const words = (state: string) =>
+      sampleValue(samples, "cartographer_search_word_memory_state", { kb: "alpha", state });
+    expect(words("declined") + words("off")).toBe(1);
+    expect(words("ready")).toBe(0);
     expect(sampleValue(samples, "cartographer_search_memory_bytes", { kb: "alpha" })).toBe(0);
     expect(sampleValue(samples, "cartographer_search_memory_served_total", { kb: "alpha" })).toBe(
       0,
