@@ -37,6 +37,8 @@ export interface SearchMemoryStatus {
   served: number;
   /** The word memory: ready (used), declined (not for this data) or off (none built yet). */
   words: { state: "ready" | "declined" | "off"; bytes: number };
+  /** Concepts changed since the snapshot, read anew beside it (search-memory.ts). */
+  changed: number;
 }
 
 /** 100,000 concepts: FTS5's trigram ranker took 1–8 ms a query, the memory 0.2–2 (benchmarks.md). */

@@ -4,17 +4,19 @@
  * match the data exactly, rebuilt after writes settle (docs/decisions.md "The trigram ranker in
  * memory", "The word ranker in memory").
  *
- * It matches while the connection's `total_changes()` (every row this connection changed,
- * committed or rolled back) and `PRAGMA data_version` (commits by any other connection) are what
- * they were when the worker read its snapshot: any write, by any path, makes it unused until the
- * next build. Searches meanwhile rank in FTS5, the same answers more slowly. A build starts
- * QUIET_MS after a search found the memory stale, at most once per MIN_GAP_MS, so a stream of
+ * A snapshot serves while `PRAGMA data_version` (commits by any other connection) is what it
+ * was when the build began and this connection's change log (change-log.ts) is intact. The
+ * concepts this connection changed since are read anew beside it (memory-view.ts), up to
+ * MAX_CHANGED; past that, or on another connection's commit, searches rank in FTS5 (the same
+ * answers more slowly) until a rebuild. A build starts QUIET_MS after a search found the memory
+ * stale (or its changed concepts past REBUILD_AFTER), at most once per MIN_GAP_MS, so a stream of
  * writes costs at most one build per gap; the gap is at least ten times the last build's length,
  * so rebuilding keeps to a tenth of a core however large the KB.
  */
 
 import type { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
+import { ChangeLog } from "./change-log.js";
 import {
   type BuiltArrays,
   heldBytes,
@@ -24,12 +26,13 @@ import {
   reserve,
   takeTurn,
 } from "./memory-build.js";
+import { layeredView, MAX_CHANGED, type MemoryView, snapshotView } from "./memory-view.js";
 import { readTotals, type TableTotals, type VisibleRows } from "./ranking/bm25-memory.js";
 import type { Scored } from "./ranking/ranker-query.js";
 import { TrigramMemory } from "./ranking/trigram-memory.js";
 import { rankInMemory, type TrigramQuery } from "./ranking/trigram-rank.js";
 import type { WordArrays } from "./ranking/word-arrays.js";
-import { WordMemory, type WordQuery } from "./ranking/word-memory.js";
+import { rankWords, WordMemory, type WordQuery } from "./ranking/word-memory.js";
 import {
   GAP_FACTOR,
   MIN_GAP_MS,
@@ -37,11 +40,21 @@ import {
   type SearchMemoryOptions,
   type SearchMemoryStatus,
 } from "./search-memory-options.js";
+import { openSeparatorProbe, type SeparatorProbe } from "./separator-probe.js";
 import type { StatementCache } from "./statement-cache.js";
 
+/** Changed concepts beside a snapshot past which a rebuild is scheduled (to fold them in). */
+const REBUILD_AFTER = 64;
+
 export class SearchMemory {
-  private trigrams: { memory: TrigramMemory; stamp: string } | null = null;
-  private words: { memory: WordMemory; stamp: string } | null = null;
+  /** The trigram memory of a snapshot: the data version and change-log head it was read at. */
+  private trigrams: { memory: TrigramMemory; version: number; seq: number } | null = null;
+  /** The word memory of the same snapshot. */
+  private words: { memory: WordMemory } | null = null;
+  /** The view with changed concepts read anew, for one change-log head. */
+  private layer: { head: number; view: MemoryView } | null = null;
+  private readonly log: ChangeLog;
+  private probe: SeparatorProbe | undefined;
   /** The stamp at which a build declined the word memory (non-ASCII text, over its bound). */
   private wordsDeclined: string | null = null;
   private lastBuildMs = 0;
@@ -70,17 +83,40 @@ export class SearchMemory {
     this.quietMs = opts.quietMs ?? QUIET_MS;
     this.minGapMs = opts.minGapMs ?? MIN_GAP_MS;
     this.budgetBytes = opts.budgetBytes ?? PROCESS_BUDGET_BYTES;
+    this.log = new ChangeLog(db, cache);
   }
 
-  /** The memory when it matches the data now, else null (and a build is scheduled). */
-  current(): TrigramMemory | null {
-    if (this.closed || !this.lnUsable || this.cache.inTransaction) return null;
-    const stamp = this.stamp();
-    if (this.trigrams?.stamp === stamp) return this.trigrams.memory;
+  /** The view to answer from now, else null (and a build is scheduled). */
+  private current(): MemoryView | null {
+    const view = this.usable();
+    if (view || this.closed || !this.lnUsable || this.cache.inTransaction) return view;
     this.drop();
     // A KB under minRows never gets a memory: no build is scheduled for it on every search.
-    if ((this.totals()?.rows ?? 0) >= this.opts.minRows) this.schedule(stamp, this.quietMs);
+    if ((this.totals()?.rows ?? 0) >= this.opts.minRows) this.schedule(this.stamp(), this.quietMs);
     return null;
+  }
+
+  /** The view while the snapshot stands for the data, with what changed since beside it. */
+  private usable(): MemoryView | null {
+    const snap = this.trigrams;
+    if (!snap || this.closed || !this.lnUsable || this.cache.inTransaction) return null;
+    if (snap.version !== this.dataVersion() || !this.log.intact()) return null;
+    const head = this.log.head();
+    const words = this.words?.memory ?? null;
+    if (head === snap.seq) return snapshotView(snap.memory, words);
+    if (this.layer?.head === head) return this.layer.view;
+    const changed = this.log.since(snap.seq, MAX_CHANGED);
+    const view =
+      changed &&
+      layeredView(this.cache, { trigrams: snap.memory, words }, changed, {
+        maxTextBytes: this.opts.maxTextBytes,
+        words: this.opts.words ?? null,
+        isSeparator: (cp) => this.separators().isSeparator(cp),
+      });
+    if (!view) return null;
+    this.layer = { head, view };
+    if (view.changed > REBUILD_AFTER) this.schedule(this.stamp(), this.quietMs);
+    return view;
   }
 
   /**
@@ -88,10 +124,10 @@ export class SearchMemory {
    * not usable for this query (stale, absent, a term not all ASCII): the caller asks FTS5.
    */
   rank(query: TrigramQuery, n: number, visible?: VisibleRows): Scored[] | null {
-    const memory = this.current();
-    const totals = memory ? this.totals() : null;
-    if (!memory || !totals || totals.rows === 0) return null;
-    const ranked = rankInMemory(memory, query, totals, (x) => this.ln(x), n, visible);
+    const view = this.current();
+    const totals = view ? this.totals() : null;
+    if (!view || !totals || totals.rows === 0) return null;
+    const ranked = rankInMemory(view.trigrams, query, totals, (x) => this.ln(x), n, visible);
     if (ranked) this.served++;
     return ranked;
   }
@@ -107,14 +143,14 @@ export class SearchMemory {
     if (!words || !(block instanceof Uint8Array)) return null;
     const totals = readTotals(block, 4);
     if (totals.rows === 0) return null;
-    const ranked = words.rank(query, totals, (x) => this.ln(x), n, visible);
+    const ranked = rankWords(words, query, totals, (x) => this.ln(x), n, visible);
     if (ranked) this.served++;
     return ranked;
   }
 
   /** The word memory's row count of each phrase, or null (no fresh memory, a phrase it cannot count). */
   wordCounts(phrases: WordQuery["phrases"]): number[] | null {
-    return this.freshWords()?.counts(phrases) ?? null;
+    return this.current()?.counts?.(phrases) ?? null;
   }
 
   /**
@@ -132,16 +168,15 @@ export class SearchMemory {
     return exact;
   }
 
-  /** The word memory when both memories match the data now (built from one snapshot). */
-  private freshWords(): WordMemory | null {
-    return this.current() === null ? null : (this.words?.memory ?? null);
+  /** The word memory as the data stands now, when there is one. */
+  private freshWords(): MemoryView["words"] {
+    return this.current()?.words ?? null;
   }
 
   /** Starts a build now when none is under way (the index just became ready). */
   warm(): void {
     if (this.closed || this.cache.inTransaction) return;
-    const stamp = this.stamp();
-    if (this.trigrams?.stamp !== stamp) this.schedule(stamp, 0);
+    if (this.usable() === null) this.schedule(this.stamp(), 0);
   }
 
   /** The table's N and token total, as bm25 reads them. */
@@ -158,19 +193,19 @@ export class SearchMemory {
   status(): SearchMemoryStatus {
     const served = this.served;
     const words = this.wordStatus();
-    if (this.building) return { state: "building", bytes: 0, served, words };
+    if (this.building) return { state: "building", bytes: 0, served, words, changed: 0 };
     if (this.trigrams === null) {
-      if (this.timer !== undefined) return { state: "stale", bytes: 0, served, words };
+      if (this.timer !== undefined) return { state: "stale", bytes: 0, served, words, changed: 0 };
       const declined = this.declined !== null && this.declined === this.stamp();
-      return { state: declined ? "declined" : "off", bytes: 0, served, words };
+      return { state: declined ? "declined" : "off", bytes: 0, served, words, changed: 0 };
     }
-    const fresh = !this.cache.inTransaction && this.trigrams.stamp === this.stamp();
-    return { state: fresh ? "ready" : "stale", bytes: this.trigrams.memory.bytes, served, words };
+    const view = this.usable();
+    const { bytes } = this.trigrams.memory;
+    return { state: view ? "ready" : "stale", bytes, served, words, changed: view?.changed ?? 0 };
   }
 
   private wordStatus(): SearchMemoryStatus["words"] {
-    if (this.words !== null && this.words.stamp === this.trigrams?.stamp)
-      return { state: "ready", bytes: this.words.memory.bytes };
+    if (this.words !== null) return { state: "ready", bytes: this.words.memory.bytes };
     const declined = this.wordsDeclined !== null && this.wordsDeclined === this.stamp();
     return { state: declined ? "declined" : "off", bytes: 0 };
   }
@@ -182,6 +217,18 @@ export class SearchMemory {
     void this.worker?.terminate();
     this.worker = undefined;
     this.drop();
+    this.probe?.close();
+    this.probe = undefined;
+  }
+
+  /** SQLite's word separators, asked on this thread for changed concepts (separator-probe.ts). */
+  private separators(): SeparatorProbe {
+    this.probe ??= openSeparatorProbe();
+    return this.probe;
+  }
+
+  private dataVersion(): number {
+    return this.cache.get("PRAGMA data_version").pluck().get() as number;
   }
 
   /** Lets the memory go (stale or closing) and returns its bytes to the process budget. */
@@ -190,6 +237,9 @@ export class SearchMemory {
     if (this.words) release(this.words.memory.bytes);
     this.trigrams = null;
     this.words = null;
+    this.layer = null;
+    // A build under way reads from its own head on: what it needs stays.
+    if (!this.building && !this.cache.inTransaction) this.log.prune(Number.MAX_SAFE_INTEGER);
   }
 
   private stamp(): string {
@@ -232,16 +282,19 @@ export class SearchMemory {
       this.declined = stamp;
       return;
     }
+    // The log from here on: what this connection changes while the worker reads is read anew.
+    this.log.ensure();
+    const snapshot = { version: this.dataVersion(), seq: this.log.head() };
     this.lastBuildStart = Date.now();
     try {
       const built = this.read();
       const arrays = await built.trigrams;
       if (this.closed) return;
-      if (this.cache.inTransaction || this.stamp() !== stamp) return this.reschedule();
-      this.install(arrays && new TrigramMemory(arrays), stamp);
+      if (!this.standsFor(snapshot.version)) return this.reschedule();
+      this.install(arrays && new TrigramMemory(arrays), snapshot, stamp);
       const words = await built.words;
       if (this.closed) return;
-      if (this.cache.inTransaction || this.stamp() !== stamp) return this.reschedule();
+      if (!this.standsFor(snapshot.version)) return this.reschedule();
       this.installWords(words, stamp);
     } catch (err) {
       this.opts.logger?.warn(
@@ -254,6 +307,11 @@ export class SearchMemory {
     }
   }
 
+  /** No other connection committed since `version`, and this one's change log is whole. */
+  private standsFor(version: number): boolean {
+    return !this.cache.inTransaction && this.dataVersion() === version && this.log.intact();
+  }
+
   private installWords(arrays: WordArrays | null, stamp: string): void {
     const memory = arrays && new WordMemory(arrays);
     if (this.trigrams === null || memory === null || !reserve(memory.bytes, this.budgetBytes)) {
@@ -261,7 +319,8 @@ export class SearchMemory {
       this.wordsDeclined = stamp;
       return;
     }
-    this.words = { memory, stamp };
+    this.words = { memory };
+    this.layer = null; // cached without the word memory
     this.announce("word", memory);
   }
 
@@ -270,13 +329,19 @@ export class SearchMemory {
     this.again = true; // scheduled by build() once this one has ended
   }
 
-  private install(memory: TrigramMemory | null, stamp: string): void {
+  private install(
+    memory: TrigramMemory | null,
+    snapshot: { version: number; seq: number },
+    stamp: string,
+  ): void {
+    this.drop(); // a stale snapshot still held (its bytes back to the budget)
     if (memory === null || !reserve(memory.bytes, this.budgetBytes)) {
       if (memory) this.overBudget(memory.bytes, "trigram");
       this.declined = stamp;
       return;
     }
-    this.trigrams = { memory, stamp };
+    this.trigrams = { memory, ...snapshot };
+    this.log.prune(snapshot.seq);
     this.announce("trigram", memory);
   }
 

@@ -125,19 +125,62 @@ describe("search memories of an index file", () => {
     expect(mine.filter((p) => p.includes('"results":[]')).length).toBeLessThan(mine.length / 2);
   });
 
-  it("is unused from the first write on, then rebuilt", async () => {
+  it("serves through this connection's writes, the changed concepts read anew", async () => {
     open();
     index.warmSearch();
-    await until(() => index.searchMemory().state === "ready");
-    index.upsert(concept(1000, "Primary zebra"));
+    await until(() => index.searchMemory().words.state === "ready");
+    index.upsert(concept(1000, "Primary zebra")); // a new concept
+    index.upsert(concept(7, "Gateway zebra replica")); // one changed
+    index.remove(concept(8).id); // one gone
     const served = index.searchMemory().served;
     const zebra = index.search({ query: "zebra primary", limit: 5, visibility: VISIBLE_ALL });
     expect(zebra.results.map((h) => h.id)).toEqual([concept(1000).id]);
     expect(answers(index)).toEqual(answers(plain));
+    // A changed concept is deleted and inserted again: its old rowid and its new one.
+    expect(index.searchMemory()).toMatchObject({ state: "ready", changed: 4 });
+    expect(index.searchMemory().served).toBeGreaterThan(served); // from memory, not FTS5
+  });
+
+  it("gives FTS5's answers through a run of random writes", async () => {
+    open();
+    index.warmSearch();
+    await until(() => index.searchMemory().words.state === "ready");
+    let seed = 3;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const served = index.searchMemory().served;
+    for (let step = 0; step < 40; step++) {
+      const i = next(400);
+      if (next(3) === 0) index.remove(concept(i).id);
+      else index.upsert(concept(i, `${NAMES[next(5)]} ${NAMES[next(5)]} step ${step}`));
+      const query = [...QUERIES, ...WORD_QUERIES, "step"][next(QUERIES.length + 7)] as string;
+      const ask = (ix: SqliteSearchIndex) =>
+        JSON.stringify(ix.search({ query, limit: 7, visibility: VISIBLE_ALL }));
+      expect(ask(index), `step ${step}: ${query}`).toEqual(ask(plain));
+    }
+    expect(index.searchMemory().served - served).toBeGreaterThanOrEqual(40);
+  });
+
+  it("is unused after another connection's commit or a rebuild of the tables, then rebuilt", async () => {
+    open();
+    index.warmSearch();
+    await until(() => index.searchMemory().words.state === "ready");
+    plain.upsert(concept(1000, "Primary zebra")); // not this connection's: not in its log
+    const served = index.searchMemory().served;
+    expect(answers(index)).toEqual(answers(plain));
     expect(index.searchMemory().served).toBe(served); // stale: FTS5 answered
     await until(() => index.searchMemory().words.state === "ready");
     expect(answers(index)).toEqual(answers(plain));
-    expect(index.searchMemory().served).toBeGreaterThan(served);
+    // Replacing every row drops the tables and their triggers: the log cannot be trusted.
+    index.replaceAll(Array.from({ length: 300 }, (_, i) => ({ doc: concept(i + 5000) })));
+    const again = index.searchMemory().served;
+    expect(answers(index)).toEqual(answers(plain));
+    expect(index.searchMemory().served).toBe(again);
+    await until(() => index.searchMemory().words.state === "ready");
+    expect(answers(index)).toEqual(answers(plain));
+    expect(index.searchMemory().served).toBeGreaterThan(again);
   });
 
   it("declines a KB whose memory would pass the process's budget for all KBs", async () => {

@@ -34,6 +34,9 @@ export interface TrigramArrays {
 
 /** The rows a memory is built from, in rowid order (TrigramRow). */
 export const TRIGRAM_ROWS_SQL = "SELECT rowid, id, title, tags FROM concepts ORDER BY rowid";
+/** The same rows of the concepts whose rowids are given (one JSON array parameter). */
+export const TRIGRAM_ROWS_OF_SQL =
+  "SELECT rowid, id, title, tags FROM concepts WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid";
 
 /** A row as read from `concepts`: rowid, id, title, tags. */
 export type TrigramRow = readonly [number, string, string | null, string];

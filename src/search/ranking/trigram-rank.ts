@@ -3,8 +3,19 @@
  * FTS5's bm25 gives, bit for bit (bm25-memory.ts; docs/decisions.md "The trigram ranker in
  * memory").
  */
-import { scoreInMemory, type TableTotals, type VisibleRows } from "./bm25-memory.js";
-import { foldedPhrase, type TrigramMemory } from "./trigram-memory.js";
+import {
+  type MemoryRows,
+  type PhraseHits,
+  scoreInMemory,
+  type TableTotals,
+  type VisibleRows,
+} from "./bm25-memory.js";
+import { foldedPhrase } from "./trigram-memory.js";
+
+/** What rankInMemory needs of a memory (a TrigramMemory, or one with changed rows beside it). */
+export interface TrigramSource extends MemoryRows {
+  hits(phrase: Uint8Array, weights: readonly number[]): PhraseHits;
+}
 
 export interface TrigramQuery {
   /** The terms as written (each one phrase), in the MATCH expression's order. */
@@ -21,7 +32,7 @@ export interface TrigramQuery {
  * keep too few (the caller asks FTS5). `ln` is SQLite's ln().
  */
 export function rankInMemory(
-  memory: TrigramMemory,
+  memory: TrigramSource,
   query: TrigramQuery,
   totals: TableTotals,
   ln: (x: number) => number,

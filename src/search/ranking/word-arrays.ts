@@ -32,10 +32,13 @@ export interface WordArrays {
 }
 
 /** The rows a memory is built from, in rowid order (WordRow): the text concepts_fts indexed. */
-export const WORD_ROWS_SQL =
+const WORD_COLUMNS =
   "SELECT c.rowid, CAST(c.id AS BLOB), CAST(coalesce(b.title_fold, c.title) AS BLOB), " +
   "CAST(c.tags AS BLOB), CAST(coalesce(b.body_fold, b.body) AS BLOB) " +
-  "FROM concepts c JOIN bodies b ON b.concept = c.rowid ORDER BY c.rowid";
+  "FROM concepts c JOIN bodies b ON b.concept = c.rowid";
+export const WORD_ROWS_SQL = `${WORD_COLUMNS} ORDER BY c.rowid`;
+/** The same rows of the concepts whose rowids are given (one JSON array parameter). */
+export const WORD_ROWS_OF_SQL = `${WORD_COLUMNS} WHERE c.rowid IN (SELECT value FROM json_each(?)) ORDER BY c.rowid`;
 
 /** A row as read: rowid, then id, title, tags and body as UTF-8 bytes (a missing title is null). */
 export type WordRow = readonly [number, Uint8Array, Uint8Array | null, Uint8Array, Uint8Array];

@@ -61,11 +61,11 @@ export class WordMemory implements MemoryRows {
     return this.a.sizes[row] as number;
   }
 
-  /**
-   * The word ranker's first `n` rows (of those `visible` keeps, when given), best first, with
-   * FTS5's scores; null when a phrase is not one the memory answers, the weights are not its own
-   * or the filters keep too few (the caller asks FTS5).
-   */
+  get weights(): readonly number[] {
+    return this.a.weights;
+  }
+
+  /** See rankWords. */
   rank(
     query: WordQuery,
     totals: TableTotals,
@@ -73,17 +73,7 @@ export class WordMemory implements MemoryRows {
     n: number,
     visible?: VisibleRows,
   ) {
-    const { weights } = this.a;
-    if (query.weights.length !== weights.length) return null;
-    if (query.weights.some((w, i) => w !== weights[i])) return null;
-    const hits: PhraseHits[] = [];
-    for (const phrase of query.phrases) {
-      const found = this.hits(phrase.text, phrase.prefix);
-      if (found === null) return null;
-      hits.push(found);
-    }
-    if (hits.length === 0) return null;
-    return scoreInMemory(this, hits, query.allTerms, totals, ln, n, visible);
+    return rankWords(this, query, totals, ln, n, visible);
   }
 
   /**
@@ -107,10 +97,18 @@ export class WordMemory implements MemoryRows {
    * when two or more do, or it is not one plain token (prefix-terms.ts asks the same of FTS5).
    */
   exactToken(text: string): string | undefined {
-    if (!ONE_TOKEN.test(text)) return undefined;
-    const term = this.onlyCompletion(text);
-    if (term === null) return undefined;
-    return term === undefined ? text : (this.a.terms[term] as string);
+    return exactTokenOf(text, this.completions(text, 2));
+  }
+
+  /** Up to `max` tokens starting with `text`, ascending. */
+  completions(text: string, max: number): string[] {
+    const { terms } = this.a;
+    const out: string[] = [];
+    for (let i = lowerBound(terms, text); i < terms.length && out.length < max; i++) {
+      if (!(terms[i] as string).startsWith(text)) break;
+      out.push(terms[i] as string);
+    }
+    return out;
   }
 
   /** The one token starting with `text`: its number; undefined when none does, null when several. */
@@ -170,6 +168,48 @@ export class WordMemory implements MemoryRows {
     }
     return { rows, freq };
   }
+}
+
+/** What rankWords needs of a memory: its weights, each phrase's hits, each row's rowid and size. */
+export interface WordSource extends MemoryRows {
+  readonly weights: readonly number[];
+  hits(text: string, prefix: boolean): PhraseHits | null;
+}
+
+/**
+ * The word ranker's first `n` rows (of those `visible` keeps, when given), best first, with
+ * FTS5's scores; null when a phrase is not one the memory answers, the weights are not its own
+ * or the filters keep too few (the caller asks FTS5).
+ */
+export function rankWords(
+  source: WordSource,
+  query: WordQuery,
+  totals: TableTotals,
+  ln: (x: number) => number,
+  n: number,
+  visible?: VisibleRows,
+) {
+  const { weights } = source;
+  if (query.weights.length !== weights.length) return null;
+  if (query.weights.some((w, i) => w !== weights[i])) return null;
+  const hits: PhraseHits[] = [];
+  for (const phrase of query.phrases) {
+    const found = source.hits(phrase.text, phrase.prefix);
+    if (found === null) return null;
+    hits.push(found);
+  }
+  if (hits.length === 0) return null;
+  return scoreInMemory(source, hits, query.allTerms, totals, ln, n, visible);
+}
+
+/**
+ * The exact token for `text` given the tokens starting with it (at least the first two): itself
+ * when there are none, the one when there is one, undefined otherwise or for a text that is not
+ * one plain token.
+ */
+export function exactTokenOf(text: string, completions: readonly string[]): string | undefined {
+  if (!ONE_TOKEN.test(text) || completions.length > 1) return undefined;
+  return completions[0] ?? text;
 }
 
 /** The first index of the ascending `terms` not below `text`. */
