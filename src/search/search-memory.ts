@@ -16,17 +16,16 @@
 
 import type { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
-import { ChangeLog } from "./change-log.js";
 import {
   type BuiltArrays,
   heldBytes,
   PROCESS_BUDGET_BYTES,
   readMemoryArrays,
-  release,
   reserve,
   takeTurn,
 } from "./memory-build.js";
-import { layeredView, MAX_CHANGED, type MemoryView, snapshotView } from "./memory-view.js";
+import { MemorySnapshot, type SnapshotPoint } from "./memory-snapshot.js";
+import type { MemoryView } from "./memory-view.js";
 import { readTotals, type TableTotals, type VisibleRows } from "./ranking/bm25-memory.js";
 import type { Scored } from "./ranking/ranker-query.js";
 import { TrigramMemory } from "./ranking/trigram-memory.js";
@@ -40,21 +39,13 @@ import {
   type SearchMemoryOptions,
   type SearchMemoryStatus,
 } from "./search-memory-options.js";
-import { openSeparatorProbe, type SeparatorProbe } from "./separator-probe.js";
 import type { StatementCache } from "./statement-cache.js";
 
 /** Changed concepts beside a snapshot past which a rebuild is scheduled (to fold them in). */
 const REBUILD_AFTER = 64;
 
 export class SearchMemory {
-  /** The trigram memory of a snapshot: the data version and change-log head it was read at. */
-  private trigrams: { memory: TrigramMemory; version: number; seq: number } | null = null;
-  /** The word memory of the same snapshot. */
-  private words: { memory: WordMemory } | null = null;
-  /** The view with changed concepts read anew, for one change-log head. */
-  private layer: { head: number; view: MemoryView } | null = null;
-  private readonly log: ChangeLog;
-  private probe: SeparatorProbe | undefined;
+  private readonly snapshot: MemorySnapshot;
   /** The stamp at which a build declined the word memory (non-ASCII text, over its bound). */
   private wordsDeclined: string | null = null;
   private lastBuildMs = 0;
@@ -83,7 +74,10 @@ export class SearchMemory {
     this.quietMs = opts.quietMs ?? QUIET_MS;
     this.minGapMs = opts.minGapMs ?? MIN_GAP_MS;
     this.budgetBytes = opts.budgetBytes ?? PROCESS_BUDGET_BYTES;
-    this.log = new ChangeLog(db, cache);
+    this.snapshot = new MemorySnapshot(db, cache, {
+      maxTextBytes: opts.maxTextBytes,
+      words: opts.words ?? null,
+    });
   }
 
   /** The view to answer from now, else null (and a build is scheduled). */
@@ -98,24 +92,9 @@ export class SearchMemory {
 
   /** The view while the snapshot stands for the data, with what changed since beside it. */
   private usable(): MemoryView | null {
-    const snap = this.trigrams;
-    if (!snap || this.closed || !this.lnUsable || this.cache.inTransaction) return null;
-    if (snap.version !== this.dataVersion() || !this.log.intact()) return null;
-    const head = this.log.head();
-    const words = this.words?.memory ?? null;
-    if (head === snap.seq) return snapshotView(snap.memory, words);
-    if (this.layer?.head === head) return this.layer.view;
-    const changed = this.log.since(snap.seq, MAX_CHANGED);
-    const view =
-      changed &&
-      layeredView(this.cache, { trigrams: snap.memory, words }, changed, {
-        maxTextBytes: this.opts.maxTextBytes,
-        words: this.opts.words ?? null,
-        isSeparator: (cp) => this.separators().isSeparator(cp),
-      });
-    if (!view) return null;
-    this.layer = { head, view };
-    if (view.changed > REBUILD_AFTER) this.schedule(this.stamp(), this.quietMs);
+    if (this.closed || !this.lnUsable || this.cache.inTransaction) return null;
+    const view = this.snapshot.view();
+    if (view && view.changed > REBUILD_AFTER) this.schedule(this.stamp(), this.quietMs);
     return view;
   }
 
@@ -194,18 +173,19 @@ export class SearchMemory {
     const served = this.served;
     const words = this.wordStatus();
     if (this.building) return { state: "building", bytes: 0, served, words, changed: 0 };
-    if (this.trigrams === null) {
+    if (!this.snapshot.held) {
       if (this.timer !== undefined) return { state: "stale", bytes: 0, served, words, changed: 0 };
       const declined = this.declined !== null && this.declined === this.stamp();
       return { state: declined ? "declined" : "off", bytes: 0, served, words, changed: 0 };
     }
     const view = this.usable();
-    const { bytes } = this.trigrams.memory;
+    const bytes = this.snapshot.trigramBytes;
     return { state: view ? "ready" : "stale", bytes, served, words, changed: view?.changed ?? 0 };
   }
 
   private wordStatus(): SearchMemoryStatus["words"] {
-    if (this.words !== null) return { state: "ready", bytes: this.words.memory.bytes };
+    const bytes = this.snapshot.wordBytes;
+    if (bytes !== null) return { state: "ready", bytes };
     const declined = this.wordsDeclined !== null && this.wordsDeclined === this.stamp();
     return { state: declined ? "declined" : "off", bytes: 0 };
   }
@@ -216,30 +196,12 @@ export class SearchMemory {
     this.timer = undefined;
     void this.worker?.terminate();
     this.worker = undefined;
-    this.drop();
-    this.probe?.close();
-    this.probe = undefined;
+    this.snapshot.close();
   }
 
-  /** SQLite's word separators, asked on this thread for changed concepts (separator-probe.ts). */
-  private separators(): SeparatorProbe {
-    this.probe ??= openSeparatorProbe();
-    return this.probe;
-  }
-
-  private dataVersion(): number {
-    return this.cache.get("PRAGMA data_version").pluck().get() as number;
-  }
-
-  /** Lets the memory go (stale or closing) and returns its bytes to the process budget. */
+  /** Lets the memories go (stale) and returns their bytes to the process budget. */
   private drop(): void {
-    if (this.trigrams) release(this.trigrams.memory.bytes);
-    if (this.words) release(this.words.memory.bytes);
-    this.trigrams = null;
-    this.words = null;
-    this.layer = null;
-    // A build under way reads from its own head on: what it needs stays.
-    if (!this.building && !this.cache.inTransaction) this.log.prune(Number.MAX_SAFE_INTEGER);
+    this.snapshot.drop(!this.building && !this.cache.inTransaction);
   }
 
   private stamp(): string {
@@ -283,44 +245,42 @@ export class SearchMemory {
       return;
     }
     // The log from here on: what this connection changes while the worker reads is read anew.
-    this.log.ensure();
-    const snapshot = { version: this.dataVersion(), seq: this.log.head() };
+    const at = this.snapshot.begin();
     this.lastBuildStart = Date.now();
     try {
       const built = this.read();
       const arrays = await built.trigrams;
       if (this.closed) return;
-      if (!this.standsFor(snapshot.version)) return this.reschedule();
-      this.install(arrays && new TrigramMemory(arrays), snapshot, stamp);
+      if (!this.standsFor(at)) return this.reschedule();
+      this.install(arrays && new TrigramMemory(arrays), at, stamp);
       const words = await built.words;
       if (this.closed) return;
-      if (!this.standsFor(snapshot.version)) return this.reschedule();
+      if (!this.standsFor(at)) return this.reschedule();
       this.installWords(words, stamp);
     } catch (err) {
       this.opts.logger?.warn(
         `search: the search memory could not be built (${(err as Error).message}); searches rank in FTS5`,
       );
-      if (this.trigrams === null) this.declined = stamp;
+      if (!this.snapshot.held) this.declined = stamp;
       this.wordsDeclined = stamp;
     } finally {
       this.lastBuildMs = Date.now() - this.lastBuildStart;
     }
   }
 
-  /** No other connection committed since `version`, and this one's change log is whole. */
-  private standsFor(version: number): boolean {
-    return !this.cache.inTransaction && this.dataVersion() === version && this.log.intact();
+  /** Outside a transaction, with nothing since `at` but this connection's logged changes. */
+  private standsFor(at: SnapshotPoint): boolean {
+    return !this.cache.inTransaction && this.snapshot.standsFor(at);
   }
 
   private installWords(arrays: WordArrays | null, stamp: string): void {
     const memory = arrays && new WordMemory(arrays);
-    if (this.trigrams === null || memory === null || !reserve(memory.bytes, this.budgetBytes)) {
+    if (!this.snapshot.held || memory === null || !reserve(memory.bytes, this.budgetBytes)) {
       if (memory) this.overBudget(memory.bytes, "word");
       this.wordsDeclined = stamp;
       return;
     }
-    this.words = { memory };
-    this.layer = null; // cached without the word memory
+    this.snapshot.installWords(memory);
     this.announce("word", memory);
   }
 
@@ -329,19 +289,14 @@ export class SearchMemory {
     this.again = true; // scheduled by build() once this one has ended
   }
 
-  private install(
-    memory: TrigramMemory | null,
-    snapshot: { version: number; seq: number },
-    stamp: string,
-  ): void {
-    this.drop(); // a stale snapshot still held (its bytes back to the budget)
+  private install(memory: TrigramMemory | null, at: SnapshotPoint, stamp: string): void {
+    this.snapshot.drop(false); // a snapshot still held (its bytes back to the budget first)
     if (memory === null || !reserve(memory.bytes, this.budgetBytes)) {
       if (memory) this.overBudget(memory.bytes, "trigram");
       this.declined = stamp;
       return;
     }
-    this.trigrams = { memory, ...snapshot };
-    this.log.prune(snapshot.seq);
+    this.snapshot.install(memory, at);
     this.announce("trigram", memory);
   }
 

@@ -232,3 +232,17 @@ function union(a: Int32Array, b: Int32Array): Int32Array {
   }
   return out.subarray(0, n);
 }
+
+/** Where `value` is in the ascending `values`, or −1. */
+export function sortedIndexOf(values: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = values[mid] as number;
+    if (at === value) return mid;
+    if (at < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

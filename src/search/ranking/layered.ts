@@ -11,12 +11,25 @@ import type { TrigramMemory } from "./trigram-memory.js";
 import type { TrigramSource } from "./trigram-rank.js";
 import { exactTokenOf, type WordMemory, type WordSource } from "./word-memory.js";
 
+/** A memory whose rows can be found by rowid (they are held in rowid order). */
+interface RowsByRowid extends MemoryRows {
+  readonly rowCount: number;
+  rowOf(rowid: number): number;
+}
+
 /** Rows of the snapshot's memory, then the changed concepts' (numbered from `base.rowCount`). */
 class LayeredRows implements MemoryRows {
+  /** The snapshot's rows of the changed concepts, ascending: left out of every phrase's hits. */
+  protected readonly stale: Int32Array;
+
   constructor(
-    protected readonly base: MemoryRows & { rowCount: number },
+    protected readonly base: RowsByRowid,
     protected readonly fresh: MemoryRows,
-  ) {}
+    changed: ReadonlySet<number>,
+  ) {
+    const rows = [...changed].map((rowid) => base.rowOf(rowid)).filter((row) => row >= 0);
+    this.stale = Int32Array.from(rows).sort();
+  }
 
   rowid(row: number): number {
     const offset = this.base.rowCount;
@@ -30,22 +43,23 @@ class LayeredRows implements MemoryRows {
 }
 
 /**
- * The snapshot's hits without the changed concepts (`changed`, by rowid), then the fresh
+ * The snapshot's hits without its `stale` rows (both ascending: one merge pass), then the fresh
  * memory's hits, renumbered after the snapshot's rows.
  */
 function layeredHits(
   base: PhraseHits,
-  rowidOf: (row: number) => number,
-  changed: ReadonlySet<number>,
+  stale: Int32Array,
   fresh: PhraseHits,
   offset: number,
 ): PhraseHits {
   const rows = new Int32Array(base.rows.length + fresh.rows.length);
   const freq = new Float64Array(rows.length);
   let n = 0;
+  let s = 0;
   for (let i = 0; i < base.rows.length; i++) {
     const row = base.rows[i] as number;
-    if (changed.has(rowidOf(row))) continue;
+    while (s < stale.length && (stale[s] as number) < row) s++;
+    if (stale[s] === row) continue;
     rows[n] = row;
     freq[n++] = base.freq[i] as number;
   }
@@ -60,16 +74,15 @@ export class LayeredTrigrams extends LayeredRows implements TrigramSource {
   constructor(
     private readonly snapshot: TrigramMemory,
     private readonly now: TrigramMemory,
-    private readonly changed: ReadonlySet<number>,
+    changed: ReadonlySet<number>,
   ) {
-    super(snapshot, now);
+    super(snapshot, now, changed);
   }
 
   hits(phrase: Uint8Array, weights: readonly number[]): PhraseHits {
     const base = this.snapshot.hits(phrase, weights);
     const offset = this.snapshot.rowCount;
-    const rowidOf = (row: number) => this.snapshot.rowid(row);
-    return layeredHits(base, rowidOf, this.changed, this.now.hits(phrase, weights), offset);
+    return layeredHits(base, this.stale, this.now.hits(phrase, weights), offset);
   }
 }
 
@@ -77,9 +90,9 @@ export class LayeredWords extends LayeredRows implements WordSource {
   constructor(
     private readonly snapshot: WordMemory,
     private readonly now: WordMemory,
-    private readonly changed: ReadonlySet<number>,
+    changed: ReadonlySet<number>,
   ) {
-    super(snapshot, now);
+    super(snapshot, now, changed);
   }
 
   get weights(): readonly number[] {
@@ -90,8 +103,7 @@ export class LayeredWords extends LayeredRows implements WordSource {
     const base = this.snapshot.hits(text, prefix);
     const fresh = base && this.now.hits(text, prefix);
     if (!base || !fresh) return null;
-    const rowidOf = (row: number) => this.snapshot.rowid(row);
-    return layeredHits(base, rowidOf, this.changed, fresh, this.snapshot.rowCount);
+    return layeredHits(base, this.stale, fresh, this.snapshot.rowCount);
   }
 
   /**

@@ -11,7 +11,7 @@
  * Pure: built from rows, then only read. Every array is transferable (a worker builds it).
  */
 
-import { intersect, type PhraseHits } from "./bm25-memory.js";
+import { intersect, type PhraseHits, sortedIndexOf } from "./bm25-memory.js";
 
 /** The arrays of a TrigramMemory (what a build worker sends back). */
 export interface TrigramArrays {
@@ -197,6 +197,11 @@ export class TrigramMemory {
     return this.a.rowids[row] as number;
   }
 
+  /** The row holding concept `rowid`, or −1 (rows are held in rowid order). */
+  rowOf(rowid: number): number {
+    return sortedIndexOf(this.a.rowids, rowid);
+  }
+
   size(row: number): number {
     return this.a.sizes[row] as number;
   }
@@ -253,7 +258,7 @@ export class TrigramMemory {
       const key = keyAt(phrase, at);
       if (seen.has(key)) continue;
       seen.add(key);
-      const i = indexOf(keys, key);
+      const i = sortedIndexOf(keys, key);
       if (i < 0) return new Int32Array(0); // a trigram no row holds: the phrase occurs nowhere
       lists.push(postings.subarray(offsets[i] as number, offsets[i + 1] as number));
     }
@@ -262,20 +267,6 @@ export class TrigramMemory {
     for (const other of lists.slice(1, 1 + MAX_INTERSECTED)) rows = intersect(rows, other);
     return rows;
   }
-}
-
-/** Where `key` is in the ascending `keys`, or −1. */
-function indexOf(keys: Int32Array, key: number): number {
-  let lo = 0;
-  let hi = keys.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = keys[mid] as number;
-    if (at === key) return mid;
-    if (at < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 /** Trigram lists intersected beyond the rarest: each is one merge pass over its rows. */

@@ -14,6 +14,7 @@ import {
   type MemoryRows,
   type PhraseHits,
   scoreInMemory,
+  sortedIndexOf,
   type TableTotals,
   type VisibleRows,
 } from "./bm25-memory.js";
@@ -55,6 +56,11 @@ export class WordMemory implements MemoryRows {
 
   rowid(row: number): number {
     return this.a.rowids[row] as number;
+  }
+
+  /** The row holding concept `rowid`, or −1 (rows are held in rowid order). */
+  rowOf(rowid: number): number {
+    return sortedIndexOf(this.a.rowids, rowid);
   }
 
   size(row: number): number {
