@@ -26,7 +26,10 @@ export const MAX_CHANGED = 512;
 export interface MemoryView {
   trigrams: TrigramSource;
   words: (WordSource & { exactToken(text: string): string | undefined }) | null;
-  /** Each phrase's exact row count, where the view knows it without decoding (the snapshot's). */
+  /**
+   * Each phrase's row count, or a count at most it (with changed concepts beside the snapshot),
+   * for the bound that skips a ranker; null where the view cannot say cheaply.
+   */
   counts: ((phrases: WordQuery["phrases"]) => number[] | null) | null;
   /** Concepts read anew beside the snapshot. */
   changed: number;
@@ -52,7 +55,7 @@ export function layeredView(
   const ids = JSON.stringify(changed);
   const changedSet = new Set(changed);
   const triRows = cache.get(TRIGRAM_ROWS_OF_SQL).raw().all(ids) as TrigramRow[];
-  const tri = buildTrigramArrays(triRows, opts.maxTextBytes);
+  const tri = buildTrigramArrays(triRows, opts.maxTextBytes, { indexed: false });
   if (tri === null) return null;
   const trigrams = new LayeredTrigrams(snapshot.trigrams, new TrigramMemory(tri), changedSet);
   if (snapshot.words === null || opts.words === null)
@@ -62,5 +65,5 @@ export function layeredView(
   const arrays = buildWordArrays(wordRows, weights, maxBytes, opts.isSeparator);
   if (arrays === null) return null;
   const words = new LayeredWords(snapshot.words, new WordMemory(arrays), changedSet);
-  return { trigrams, words, counts: null, changed: changedSet.size };
+  return { trigrams, words, counts: (p) => words.countsAtMost(p), changed: changedSet.size };
 }

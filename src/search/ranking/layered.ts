@@ -107,6 +107,18 @@ export class LayeredWords extends LayeredRows implements WordSource {
   }
 
   /**
+   * Each phrase's row count or less (the snapshot's count less all its stale rows, plus the fresh
+   * memory's): a smaller count only raises the bound that skips a ranker (score-bound.ts), so it
+   * stays a bound. Null where either memory cannot count a phrase.
+   */
+  countsAtMost(phrases: ReadonlyArray<{ text: string; prefix: boolean }>): number[] | null {
+    const base = this.snapshot.counts(phrases);
+    const fresh = this.now.counts(phrases);
+    if (!base || !fresh) return null;
+    return base.map((n, i) => Math.max(0, n - this.stale.length) + (fresh[i] as number));
+  }
+
+  /**
    * As WordMemory.exactToken, over the tokens of both: a token only the changed concepts held
    * before may still count as one (FTS5's own list keeps such tokens too), which can only make
    * a term stay a prefix, never match fewer rows.

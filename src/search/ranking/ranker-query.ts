@@ -21,7 +21,10 @@ export interface Ranker {
    * keep), or null to run the query.
    */
   inMemory?: (n: number) => Scored[] | null;
-  /** Each phrase's exact row count from memory, or null to count them in FTS5 (top-ranked.ts). */
+  /**
+   * Each phrase's row count from memory (exact, or at most it: the bound stays a bound), or null
+   * to count them in FTS5 (top-ranked.ts).
+   */
   counts?: () => readonly number[] | null;
 }
 

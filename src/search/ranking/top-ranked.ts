@@ -82,7 +82,7 @@ function cannotReachPage(
   if (best.size < limit || cache.inTransaction) return false;
   const cut = [...best.values()].sort((a, b) => b - a)[limit - 1] as number;
   if (!Number.isFinite(cut)) return false;
-  // Exact counts from memory give the bound without counting a row (score-bound.ts).
+  // Counts from memory (exact, or at most the true ones) give the bound without counting a row.
   const counts = ranker.counts?.();
   if (counts) return boundFromCounts(rowCountBound(cache, ranker.table), counts) < cut;
   return cannotReach(cache, ranker.table, ranker.phrases, cut);

@@ -57,6 +57,7 @@ const ASCII_MAX = 0x7f;
 export function buildTrigramArrays(
   rows: Iterable<TrigramRow>,
   maxTextBytes: number,
+  opts: { indexed?: boolean } = {},
 ): TrigramArrays | null {
   let text = new Uint8Array(1 << 16);
   let starts = new Int32Array(1 << 12);
@@ -92,7 +93,10 @@ export function buildTrigramArrays(
   starts[n * FIELDS] = length;
   text = text.slice(0, length);
   starts = starts.slice(0, n * FIELDS + 1);
-  const { keys, offsets, postings } = postingsOf(text, starts, n);
+  // A few rows (changed concepts beside a snapshot) are checked one by one: the table of
+  // trigrams costs two arrays of 2^21 entries to build, ~10 ms whatever the rows.
+  const { keys, offsets, postings } =
+    opts.indexed === false ? UNINDEXED : postingsOf(text, starts, n);
   return {
     text,
     starts,
@@ -103,6 +107,13 @@ export function buildTrigramArrays(
     postings,
   };
 }
+
+/** No trigram table: every row is a candidate (`offsets` empty tells rowsWithTrigramsOf). */
+const UNINDEXED = {
+  keys: new Int32Array(0),
+  offsets: new Int32Array(0),
+  postings: new Int32Array(0),
+};
 
 /** A copy of `array` with room for `size` elements. */
 function grown<T extends Uint8Array | Int32Array>(array: T, size: number): T {
@@ -252,6 +263,7 @@ export class TrigramMemory {
    */
   private rowsWithTrigramsOf(phrase: Uint8Array): Int32Array {
     const { keys, offsets, postings } = this.a;
+    if (offsets.length === 0) return Int32Array.from({ length: this.rowCount }, (_, row) => row);
     const lists: Int32Array[] = [];
     const seen = new Set<number>();
     for (let at = 0; at + 3 <= phrase.length; at++) {

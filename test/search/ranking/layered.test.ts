@@ -123,5 +123,17 @@ describe("a snapshot's memories with changed concepts beside them", () => {
       expect(ftsScores(db, "concepts_fts", WEIGHTS, `"${token}"`), text).toEqual(asPrefix);
     }
     expect(view.words.exactToken("rest")).toBeUndefined(); // restore, restores
+    // The counts the skip bound uses are at most FTS5's (a smaller count keeps it a bound).
+    const count = (match: string) =>
+      db.prepare("SELECT count(*) FROM concepts_fts WHERE concepts_fts MATCH ?").pluck().get(match);
+    const phrases = ["backup", "the", "zebra", "primary"].map((text) => ({ text, prefix: false }));
+    const atMost = view.counts?.(phrases) ?? [];
+    expect(atMost).toHaveLength(phrases.length);
+    phrases.forEach((p, i) =>
+      expect(atMost[i]).toBeLessThanOrEqual(count(`"${p.text}"`) as number),
+    );
+    expect(
+      atMost.some((n, i) => n > 0 && n >= (count(`"${phrases[i]?.text}"`) as number) - 200),
+    ).toBe(true);
   });
 });
