@@ -129,9 +129,8 @@ describe("a snapshot's memories with changed concepts beside them", () => {
     const phrases = ["backup", "the", "zebra", "primary"].map((text) => ({ text, prefix: false }));
     const atMost = view.counts?.(phrases) ?? [];
     expect(atMost).toHaveLength(phrases.length);
-    phrases.forEach((p, i) =>
-      expect(atMost[i]).toBeLessThanOrEqual(count(`"${p.text}"`) as number),
-    );
+    for (const [i, p] of phrases.entries())
+      expect(atMost[i]).toBeLessThanOrEqual(count(`"${p.text}"`) as number);
     expect(
       atMost.some((n, i) => n > 0 && n >= (count(`"${phrases[i]?.text}"`) as number) - 200),
     ).toBe(true);
