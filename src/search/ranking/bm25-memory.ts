@@ -246,3 +246,28 @@ export function sortedIndexOf(values: Int32Array, value: number): number {
   }
   return -1;
 }
+
+/** A memory's rows, held in rowid order, with each row's size: what scoring and layering read. */
+export class HeldRows implements MemoryRows {
+  constructor(
+    private readonly rowids: Int32Array,
+    private readonly sizes: Int32Array,
+  ) {}
+
+  get rowCount(): number {
+    return this.rowids.length;
+  }
+
+  rowid(row: number): number {
+    return this.rowids[row] as number;
+  }
+
+  /** The row holding concept `rowid`, or −1. */
+  rowOf(rowid: number): number {
+    return sortedIndexOf(this.rowids, rowid);
+  }
+
+  size(row: number): number {
+    return this.sizes[row] as number;
+  }
+}

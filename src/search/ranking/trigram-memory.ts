@@ -11,7 +11,7 @@
  * Pure: built from rows, then only read. Every array is transferable (a worker builds it).
  */
 
-import { intersect, type PhraseHits, sortedIndexOf } from "./bm25-memory.js";
+import { HeldRows, intersect, type PhraseHits, sortedIndexOf } from "./bm25-memory.js";
 
 /** The arrays of a TrigramMemory (what a build worker sends back). */
 export interface TrigramArrays {
@@ -190,11 +190,9 @@ function postingsOf(text: Uint8Array, starts: Int32Array, n: number) {
   return { keys, offsets: spans, postings };
 }
 
-export class TrigramMemory {
-  constructor(private readonly a: TrigramArrays) {}
-
-  get rowCount(): number {
-    return this.a.rowids.length;
+export class TrigramMemory extends HeldRows {
+  constructor(private readonly a: TrigramArrays) {
+    super(a.rowids, a.sizes);
   }
 
   /** Bytes held (typed arrays only). */
@@ -202,19 +200,6 @@ export class TrigramMemory {
     const { text, starts, rowids, sizes, keys, offsets, postings } = this.a;
     const arrays = [text, starts, rowids, sizes, keys, offsets, postings];
     return arrays.reduce((sum, x) => sum + x.byteLength, 0);
-  }
-
-  rowid(row: number): number {
-    return this.a.rowids[row] as number;
-  }
-
-  /** The row holding concept `rowid`, or −1 (rows are held in rowid order). */
-  rowOf(rowid: number): number {
-    return sortedIndexOf(this.a.rowids, rowid);
-  }
-
-  size(row: number): number {
-    return this.a.sizes[row] as number;
   }
 
   /**

@@ -11,10 +11,10 @@
  * answers null and the ranker stays in FTS5.
  */
 import {
+  HeldRows,
   type MemoryRows,
   type PhraseHits,
   scoreInMemory,
-  sortedIndexOf,
   type TableTotals,
   type VisibleRows,
 } from "./bm25-memory.js";
@@ -34,17 +34,14 @@ export interface WordQuery {
   weights: readonly number[];
 }
 
-export class WordMemory implements MemoryRows {
+export class WordMemory extends HeldRows {
   private readonly index: Map<string, number>;
   private readonly termBytes: number;
 
   constructor(private readonly a: WordArrays) {
+    super(a.rowids, a.sizes);
     this.index = new Map(a.terms.map((term, i) => [term, i]));
     this.termBytes = a.terms.reduce((sum, t) => sum + t.length + TERM_OVERHEAD_BYTES, 0);
-  }
-
-  get rowCount(): number {
-    return this.a.rowids.length;
   }
 
   /** Bytes held: the typed arrays, and an estimate for the terms and their Map. */
@@ -52,19 +49,6 @@ export class WordMemory implements MemoryRows {
     const { offsets, counts, postings, rowids, sizes } = this.a;
     const arrays = [offsets, counts, postings, rowids, sizes];
     return this.termBytes + arrays.reduce((sum, x) => sum + x.byteLength, 0);
-  }
-
-  rowid(row: number): number {
-    return this.a.rowids[row] as number;
-  }
-
-  /** The row holding concept `rowid`, or −1 (rows are held in rowid order). */
-  rowOf(rowid: number): number {
-    return sortedIndexOf(this.a.rowids, rowid);
-  }
-
-  size(row: number): number {
-    return this.a.sizes[row] as number;
   }
 
   get weights(): readonly number[] {
