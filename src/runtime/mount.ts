@@ -99,6 +99,7 @@ export async function mountKb(settings: KbSettings, opts: MountOptions): Promise
   const indexStatus = new BuildStatus("ready");
   const indexed = index.count();
   indexStatus.set("ready", indexed, indexed);
+  index.warmSearch(); // the search memories, as after a background build (search-memory.ts)
   const runtime = new KbRuntime(store, index, indexStatus);
   const intervalMs = opts.indexRefreshMs ?? 0;
   const refresh =
